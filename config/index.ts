@@ -1,0 +1,81 @@
+// One typed configuration, read from the environment once at start and validated as a whole.
+import { resolve } from "node:path";
+import type { DatabaseSource } from "../storage/database";
+import { type Settings, settingsSchema } from "./settings";
+
+export { SETTING_DOCS } from "./settings";
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The service cannot start with this configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+export interface Config {
+  database: DatabaseSource;
+  dataDir: string;
+  api: { host: string; port: number };
+  hosts: { base: string[]; sandbox: string[]; production: string[] };
+  /** Base64 master key when set in the environment; the embedded default generates one under dataDir. */
+  masterKey: string | undefined;
+  logLevel: Settings["LOG_LEVEL"];
+}
+
+/** Validates every setting at once; throws a ConfigError naming each bad setting and how to fix it. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const parsed = settingsSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`));
+  }
+  const settings = parsed.data;
+  const problems = crossSettingProblems(settings);
+  if (problems.length > 0) throw new ConfigError(problems);
+  const dataDir = resolve(settings.DATA_DIR);
+  return {
+    database: settings.DATABASE_URL
+      ? { kind: "postgres", url: settings.DATABASE_URL }
+      : {
+          kind: "embedded",
+          dataDir: resolve(dataDir, "pglite"),
+          host: settings.EMBEDDED_DB_HOST,
+          port: settings.EMBEDDED_DB_PORT,
+        },
+    dataDir,
+    api: { host: settings.HOST, port: settings.PORT },
+    hosts: { base: settings.BASE_URLS, sandbox: settings.SANDBOX_URLS, production: settings.PRODUCTION_URLS },
+    masterKey: settings.MASTER_KEY,
+    logLevel: settings.LOG_LEVEL,
+  };
+}
+
+function crossSettingProblems(settings: Settings): string[] {
+  const problems: string[] = [];
+  if (settings.DATABASE_URL && !settings.MASTER_KEY) {
+    problems.push(
+      "MASTER_KEY is required when DATABASE_URL is set (a shared database needs a key managed outside this machine); generate one with: openssl rand -base64 32",
+    );
+  }
+  const lists = [
+    ["BASE_URLS", settings.BASE_URLS],
+    ["SANDBOX_URLS", settings.SANDBOX_URLS],
+    ["PRODUCTION_URLS", settings.PRODUCTION_URLS],
+  ] as const;
+  const owner = new Map<string, string>();
+  for (const [name, hosts] of lists) {
+    for (const host of hosts) {
+      const other = owner.get(host);
+      if (other && other !== name)
+        problems.push(`${name} and ${other} both list ${host}; a host belongs to one environment`);
+      owner.set(host, name);
+    }
+  }
+  return problems;
+}
+
+export function loadConfig(): Config {
+  return parseConfig(process.env);
+}

@@ -1,0 +1,59 @@
+// Every environment setting the service reads, with its default and meaning. The README's configuration
+// table is this list; `parseConfig` validates all of them at once and names each bad one.
+import { z } from "zod";
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const hostList = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value) =>
+      value
+        .split(",")
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host.length > 0),
+    )
+    .refine((hosts) => hosts.every((host) => /^[a-z0-9.-]+(:\d{1,5})?$/.test(host)), {
+      message:
+        "must be a comma-separated list of host[:port] values, for example api.example.com,api2.example.com:8443",
+    });
+
+export const settingsSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// connection string")
+    .optional(),
+  DATA_DIR: z.string().min(1).default("data"),
+  EMBEDDED_DB_HOST: z.string().min(1).default("127.0.0.1"),
+  EMBEDDED_DB_PORT: port(54329),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: port(8787),
+  BASE_URLS: hostList("localhost:8787,127.0.0.1:8787"),
+  SANDBOX_URLS: hostList("sandbox.localhost:8787"),
+  PRODUCTION_URLS: hostList("api.localhost:8787"),
+  MASTER_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value, "base64").length === 32, {
+      message: "must be 32 random bytes in base64; generate one with: openssl rand -base64 32",
+    })
+    .optional(),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** One line per setting for the README and `--help`: name, default, meaning. */
+export const SETTING_DOCS: Record<keyof Settings, string> = {
+  DATABASE_URL: "Postgres connection string. Unset: the embedded PGlite database under DATA_DIR is started.",
+  DATA_DIR: "Folder for local state: embedded database, generated master key, deployment manifest.",
+  EMBEDDED_DB_HOST: "Address the embedded database listens on (only without DATABASE_URL).",
+  EMBEDDED_DB_PORT: "Port of the embedded database (only without DATABASE_URL).",
+  HOST: "Address the API listens on.",
+  PORT: "Port the API listens on.",
+  BASE_URLS: "Canonical hosts (comma-separated host[:port]): accept both key types, route by prefix.",
+  SANDBOX_URLS: "Sandbox hosts: reject production keys; the identity check answers from sandbox data.",
+  PRODUCTION_URLS: "Production hosts: reject sandbox keys.",
+  MASTER_KEY:
+    "Base64 of 32 bytes that encrypt private signing keys and webhook secrets at rest. Required with DATABASE_URL; generated into DATA_DIR for the embedded default.",
+  LOG_LEVEL: "debug, info, warn or error.",
+};

@@ -1,0 +1,62 @@
+// Each test suite gets its own migrated schema on whichever database the environment gives: the Postgres at
+// DATABASE_URL (as in CI), or else one embedded PGlite server shared by the whole test run.
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Database, openDatabase, quoteIdentifier } from "../../storage/database";
+import { type EmbeddedServer, startEmbeddedServer } from "../../storage/embeddedServer";
+
+let shared: { server: EmbeddedServer; dataDir: string } | undefined;
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+async function databaseUrl(): Promise<string> {
+  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+  if (!shared) {
+    const dataDir = mkdtempSync(join(tmpdir(), "svc-test-pglite-"));
+    const server = await startEmbeddedServer({
+      dataDir,
+      host: "127.0.0.1",
+      port: await freePort(),
+      maxConnections: 32,
+    });
+    shared = { server, dataDir };
+  }
+  return shared.server.connectionString;
+}
+
+export interface TestDatabase extends Database {
+  schema: string;
+}
+
+/** A fresh, migrated schema; `close()` drops it. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const schema = `test_${randomBytes(6).toString("hex")}`;
+  const database = await openDatabase({ kind: "postgres", url: await databaseUrl(), schema });
+  return {
+    ...database,
+    schema,
+    async close() {
+      await database.pool.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`);
+      await database.close();
+    },
+  };
+}
+
+export async function stopSharedEmbeddedServer(): Promise<void> {
+  if (!shared) return;
+  await shared.server.stop();
+  rmSync(shared.dataDir, { recursive: true, force: true });
+  shared = undefined;
+}
