@@ -1,0 +1,105 @@
+// Deploys the identity_registry program through the BPF Upgradeable Loader (InitializeBuffer, Write,
+// DeployWithMaxDataLen) with any Anchor `Provider`: an `AnchorProvider` over a JSON-RPC `Connection`, or the
+// in-process `LiteSvmProvider`. The provider's wallet pays and becomes the upgrade authority.
+import type { Provider } from "@coral-xyz/anchor";
+import { type Keypair, Keypair as KeypairClass, SystemProgram, Transaction } from "@solana/web3.js";
+import {
+  BPF_LOADER_UPGRADEABLE_ID,
+  BUFFER_METADATA_SIZE,
+  deployWithMaxDataLenInstruction,
+  initializeBufferInstruction,
+  PROGRAM_ACCOUNT_SIZE,
+  PROGRAM_DATA_METADATA_SIZE,
+  programDataAddress,
+  writeInstruction,
+} from "./upgradeable-loader";
+
+/** Program bytes per Write instruction: keeps each transaction under the 1232-byte packet limit. */
+const WRITE_CHUNK = 900;
+
+export class ProgramAlreadyDeployedError extends Error {
+  constructor(programId: string) {
+    super(`program ${programId} is already deployed; use a new program keypair or upgrade it instead`);
+    this.name = "ProgramAlreadyDeployedError";
+  }
+}
+
+export interface DeployProgramOptions {
+  program: Keypair;
+  bytes: Uint8Array;
+  /** Room for later upgrades; defaults to twice the program size. */
+  maxDataLen?: number;
+}
+
+export interface DeployedProgram {
+  programId: string;
+  programData: string;
+  deploySlot: number;
+}
+
+function payerOf(provider: Provider) {
+  if (!provider.publicKey || !provider.sendAndConfirm) {
+    throw new TypeError("the provider needs a wallet (publicKey) and sendAndConfirm to deploy");
+  }
+  return { payer: provider.publicKey, send: provider.sendAndConfirm.bind(provider) };
+}
+
+export async function deployProgram(
+  provider: Provider,
+  options: DeployProgramOptions,
+): Promise<DeployedProgram> {
+  const { payer, send } = payerOf(provider);
+  const connection = provider.connection;
+  const programId = options.program.publicKey;
+  if (await connection.getAccountInfo(programId)) throw new ProgramAlreadyDeployedError(programId.toBase58());
+  const buffer = KeypairClass.generate();
+  const bufferSize = BUFFER_METADATA_SIZE + options.bytes.length;
+  const maxDataLen = options.maxDataLen ?? options.bytes.length * 2;
+
+  await send(
+    new Transaction().add(
+      SystemProgram.createAccount({
+        fromPubkey: payer,
+        newAccountPubkey: buffer.publicKey,
+        lamports: await connection.getMinimumBalanceForRentExemption(bufferSize),
+        space: bufferSize,
+        programId: BPF_LOADER_UPGRADEABLE_ID,
+      }),
+      initializeBufferInstruction(buffer.publicKey, payer),
+    ),
+    [buffer],
+  );
+  for (let offset = 0; offset < options.bytes.length; offset += WRITE_CHUNK) {
+    const chunk = options.bytes.subarray(offset, offset + WRITE_CHUNK);
+    await send(new Transaction().add(writeInstruction(buffer.publicKey, payer, offset, chunk)), []);
+  }
+  await send(
+    new Transaction().add(
+      SystemProgram.createAccount({
+        fromPubkey: payer,
+        newAccountPubkey: programId,
+        lamports: await connection.getMinimumBalanceForRentExemption(PROGRAM_ACCOUNT_SIZE),
+        space: PROGRAM_ACCOUNT_SIZE,
+        programId: BPF_LOADER_UPGRADEABLE_ID,
+      }),
+      deployWithMaxDataLenInstruction({
+        payer,
+        programId,
+        buffer: buffer.publicKey,
+        authority: payer,
+        maxDataLen,
+      }),
+    ),
+    [options.program],
+  );
+  const programData = programDataAddress(programId);
+  const programDataAccount = await connection.getAccountInfo(programData);
+  if (!programDataAccount || programDataAccount.data.length < PROGRAM_DATA_METADATA_SIZE) {
+    throw new Error(`deploy of ${programId.toBase58()} did not create its program-data account`);
+  }
+  return {
+    programId: programId.toBase58(),
+    programData: programData.toBase58(),
+    deploySlot: Number(Buffer.from(programDataAccount.data).readBigUInt64LE(4)),
+  };
+}

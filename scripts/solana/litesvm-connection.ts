@@ -1,0 +1,162 @@
+// The subset of @solana/web3.js `Connection` that the deploy library and the Anchor client use, served by an
+// in-process litesvm (the real Agave runtime). Tests and the CU bench drive the program through it; the same
+// deploy and client code runs against a JSON-RPC `Connection` elsewhere.
+import { utils } from "@coral-xyz/anchor";
+import { type Address, getTransactionDecoder, lamports } from "@solana/kit";
+import {
+  type AccountInfo,
+  type Commitment,
+  type Keypair,
+  PublicKey,
+  type SendOptions,
+  type Signer,
+  type Transaction,
+} from "@solana/web3.js";
+import { Clock, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from "litesvm";
+
+/** A failed transaction, with the runtime's logs (Anchor's error translation reads `logs`). */
+export class LiteSvmTransactionError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly logs: string[],
+  ) {
+    // Anchor maps `custom program error: 0x..` in the message to the IDL error; the logs carry the rest.
+    super(`Transaction failed: ${reason}\n${logs.join("\n")}`);
+    this.name = "LiteSvmTransactionError";
+  }
+}
+
+export interface ExecutedTransaction {
+  signature: string;
+  logs: string[];
+  computeUnits: number;
+  returnData: Uint8Array;
+}
+
+function failureReason(failed: FailedTransactionMetadata): string {
+  const err = failed.err() as unknown;
+  const text = String(failed.toString());
+  const custom = /Custom\((\d+)\)/.exec(text);
+  if (custom?.[1]) return `custom program error: 0x${Number(custom[1]).toString(16)}`;
+  return typeof err === "object" && err !== null ? text : String(err);
+}
+
+export class LiteSvmConnection {
+  readonly svm: LiteSVM;
+  readonly rpcEndpoint = "litesvm://in-process";
+
+  constructor(svm = new LiteSVM().withTransactionHistory(0n)) {
+    this.svm = svm;
+  }
+
+  async getAccountInfo(address: PublicKey): Promise<AccountInfo<Buffer> | null> {
+    const account = this.svm.getAccount(address.toBase58() as Address);
+    if (!account.exists) return null;
+    return {
+      data: Buffer.from(account.data),
+      executable: account.executable,
+      lamports: Number(account.lamports),
+      owner: new PublicKey(account.programAddress),
+      rentEpoch: 0,
+    };
+  }
+
+  async getAccountInfoAndContext(address: PublicKey) {
+    return { context: { slot: Number(this.svm.getClock().slot) }, value: await this.getAccountInfo(address) };
+  }
+
+  async getMultipleAccountsInfo(addresses: PublicKey[]) {
+    return Promise.all(addresses.map((address) => this.getAccountInfo(address)));
+  }
+
+  async getBalance(address: PublicKey): Promise<number> {
+    return Number(this.svm.getBalance(address.toBase58() as Address) ?? 0n);
+  }
+
+  async getMinimumBalanceForRentExemption(size: number): Promise<number> {
+    return Number(this.svm.minimumBalanceForRentExemption(BigInt(size)));
+  }
+
+  async getLatestBlockhash(_commitment?: Commitment) {
+    return {
+      blockhash: this.svm.latestBlockhash(),
+      lastValidBlockHeight: Number(this.svm.getClock().slot) + 150,
+    };
+  }
+
+  async getSlot(): Promise<number> {
+    return Number(this.svm.getClock().slot);
+  }
+
+  async requestAirdrop(address: PublicKey, amount: number): Promise<string> {
+    this.svm.airdrop(address.toBase58() as Address, lamports(BigInt(amount)));
+    return "";
+  }
+
+  async sendRawTransaction(raw: Buffer | Uint8Array | number[], _options?: SendOptions): Promise<string> {
+    return this.execute(Uint8Array.from(raw)).signature;
+  }
+
+  async confirmTransaction(_strategy: unknown, _commitment?: Commitment) {
+    // litesvm executes synchronously: a returned signature is already final.
+    return { context: { slot: await this.getSlot() }, value: { err: null } };
+  }
+
+  /** Executes a serialized transaction; throws LiteSvmTransactionError with logs when it fails. */
+  execute(raw: Uint8Array): ExecutedTransaction {
+    const result = this.svm.sendTransaction(getTransactionDecoder().decode(raw));
+    if (result instanceof FailedTransactionMetadata) {
+      throw new LiteSvmTransactionError(failureReason(result), result.meta().logs());
+    }
+    // Identical transactions (same blockhash, same signers, same data) would be AlreadyProcessed.
+    this.svm.expireBlockhash();
+    return summary(result);
+  }
+
+  simulate(raw: Uint8Array): ExecutedTransaction {
+    const result = this.svm.simulateTransaction(getTransactionDecoder().decode(raw));
+    if (result instanceof FailedTransactionMetadata) {
+      throw new LiteSvmTransactionError(failureReason(result), result.meta().logs());
+    }
+    return summary(result.meta());
+  }
+
+  /** Signs with the fee payer and the signers, then executes. */
+  sendTransaction(tx: Transaction, payer: Keypair, signers: Signer[] = []): ExecutedTransaction {
+    return this.execute(this.sign(tx, payer, signers));
+  }
+
+  sign(tx: Transaction, payer: Signer, signers: Signer[] = []): Uint8Array {
+    tx.feePayer = payer.publicKey;
+    tx.recentBlockhash = this.svm.latestBlockhash();
+    tx.sign(payer, ...signers.filter((signer) => !signer.publicKey.equals(payer.publicKey)));
+    return tx.serialize();
+  }
+
+  /** Moves the cluster clock to `unixTimestamp` (the program reads time through the clock sysvar). */
+  setUnixTimestamp(unixTimestamp: bigint): void {
+    const clock = this.svm.getClock();
+    this.svm.setClock(
+      new Clock(
+        clock.slot + 1n,
+        clock.epochStartTimestamp,
+        clock.epoch,
+        clock.leaderScheduleEpoch,
+        unixTimestamp,
+      ),
+    );
+  }
+
+  unixTimestamp(): bigint {
+    return this.svm.getClock().unixTimestamp;
+  }
+}
+
+function summary(meta: TransactionMetadata): ExecutedTransaction {
+  return {
+    signature: utils.bytes.bs58.encode(meta.signature()),
+    logs: meta.logs(),
+    computeUnits: Number(meta.computeUnitsConsumed()),
+    returnData: meta.returnData().data(),
+  };
+}
