@@ -1,0 +1,99 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { expect } from "chai";
+import { ConfigError, parseConfig, SETTING_DOCS } from "../../config";
+import { resolveMasterKey } from "../../config/masterKey";
+import { settingsSchema } from "../../config/settings";
+
+const MASTER_KEY = Buffer.alloc(32, 7).toString("base64");
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    expect(error).to.be.instanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error("expected the configuration to be refused");
+}
+
+describe("config", () => {
+  it("defaults to the embedded database under ./data and the local hosts", () => {
+    const config = parseConfig({});
+    expect(config.database).to.deep.equal({
+      kind: "embedded",
+      dataDir: resolve("data", "pglite"),
+      host: "127.0.0.1",
+      port: 54329,
+    });
+    expect(config.api).to.deep.equal({ host: "127.0.0.1", port: 8787 });
+    expect(config.hosts.sandbox).to.deep.equal(["sandbox.localhost:8787"]);
+  });
+
+  it("selects Postgres when DATABASE_URL is set", () => {
+    const config = parseConfig({ DATABASE_URL: "postgres://db.internal:5432/svc", MASTER_KEY });
+    expect(config.database).to.deep.equal({ kind: "postgres", url: "postgres://db.internal:5432/svc" });
+    expect(config.masterKey).to.equal(MASTER_KEY);
+  });
+
+  it("treats an empty variable as unset", () => {
+    expect(parseConfig({ DATABASE_URL: "", PORT: "" }).database.kind).to.equal("embedded");
+  });
+
+  it("names every bad setting at once", () => {
+    const problems = problemsOf({ PORT: "eighty", DATABASE_URL: "mysql://x", LOG_LEVEL: "loud" });
+    expect(problems.join("\n"))
+      .to.match(/^PORT /m)
+      .and.match(/^DATABASE_URL .*postgres:\/\//m)
+      .and.match(/^LOG_LEVEL /m);
+  });
+
+  it("requires MASTER_KEY with a shared database and says how to make one", () => {
+    const [problem] = problemsOf({ DATABASE_URL: "postgres://db/svc" });
+    expect(problem).to.contain("MASTER_KEY").and.contain("openssl rand -base64 32");
+  });
+
+  it("refuses a master key that is not 32 bytes", () => {
+    expect(problemsOf({ MASTER_KEY: "c2hvcnQ=" }).join()).to.match(/MASTER_KEY .*32 random bytes/);
+  });
+
+  it("parses host lists and refuses a host claimed by two environments", () => {
+    const config = parseConfig({ SANDBOX_URLS: " Sandbox.Example.com , sbx.example.com:8443" });
+    expect(config.hosts.sandbox).to.deep.equal(["sandbox.example.com", "sbx.example.com:8443"]);
+    expect(
+      problemsOf({ PRODUCTION_URLS: "api.example.com", BASE_URLS: "api.example.com" }).join(),
+    ).to.contain("api.example.com");
+    expect(problemsOf({ BASE_URLS: "https://api.example.com" }).join()).to.match(/BASE_URLS .*host\[:port\]/);
+  });
+
+  it("documents every setting it reads", () => {
+    expect(Object.keys(SETTING_DOCS).sort()).to.deep.equal(Object.keys(settingsSchema.shape).sort());
+  });
+
+  it("README lists every setting", () => {
+    const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
+    for (const name of Object.keys(SETTING_DOCS)) expect(readme, name).to.contain(`\`${name}\``);
+  });
+});
+
+describe("config: master key", () => {
+  it("generates a key once into the data folder, readable only by its owner, and reuses it", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "svc-master-"));
+    const first = resolveMasterKey(undefined, dataDir);
+    expect(first).to.have.length(32);
+    expect(statSync(join(dataDir, "master.key")).mode & 0o777).to.equal(0o600);
+    expect(resolveMasterKey(undefined, dataDir).equals(first)).to.equal(true);
+  });
+
+  it("prefers the configured key", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "svc-master-"));
+    expect(resolveMasterKey(MASTER_KEY, dataDir).equals(Buffer.alloc(32, 7))).to.equal(true);
+  });
+
+  it("refuses a damaged key file with a message that says what to do", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "svc-master-"));
+    writeFileSync(join(dataDir, "master.key"), "dG9vIHNob3J0");
+    expect(() => resolveMasterKey(undefined, dataDir)).to.throw(/Delete it .* or set MASTER_KEY/);
+  });
+});
