@@ -1,0 +1,133 @@
+// The one catalogue of API error codes, their HTTP statuses and default messages, and the envelope every
+// non-2xx response carries: `{ error: { code, message, details } }`. Codes are stable; messages may improve.
+
+interface ErrorSpec {
+  status: number;
+  message: string;
+}
+
+export const ERROR_CATALOGUE = {
+  // 400: bad input; nothing was changed.
+  invalid_request: {
+    status: 400,
+    message: "The request is missing a required field or has an invalid value; see details.",
+  },
+  wallet_required: {
+    status: 400,
+    message: "Pass the wallet to list reservations for, as the `wallet` query parameter.",
+  },
+  invalid_wallet: {
+    status: 400,
+    message: "`wallet` must be 3 to 64 plain alphanumeric characters (no wildcards).",
+  },
+  // 401: who is calling is unknown or no longer allowed.
+  unauthorized: { status: 401, message: "Send a valid API key as `Authorization: Bearer <API_KEY>`." },
+  key_revoked: {
+    status: 401,
+    message: "This API key was revoked; use its replacement or request a new key.",
+  },
+  // 403: the caller is known but may not do this.
+  forbidden: { status: 403, message: "This API key may not perform this action." },
+  scope_missing: {
+    status: 403,
+    message: "This API key lacks the scope this endpoint needs; see details.requiredScope.",
+  },
+  wrong_environment: {
+    status: 403,
+    message:
+      "This host does not accept keys of this environment: use svc_sbx_ keys on the sandbox host and svc_live_ keys on the production host.",
+  },
+  launch_reporting_restricted: {
+    status: 403,
+    message: "Launch reporting is not enabled for this production key; ask an operator to enable it.",
+  },
+  keeper_required: { status: 403, message: "Production event reports need a valid X-Service-Keeper header." },
+  sandbox_only: {
+    status: 403,
+    message: "This endpoint exists only in the sandbox; use a svc_sbx_ key on the sandbox host.",
+  },
+  email_not_verified: {
+    status: 403,
+    message: "Verify the key's contact email first (POST /v1/partners/verify-email).",
+  },
+  // 404
+  not_found: { status: 404, message: "No such resource; check the path and identifiers." },
+  identity_not_found: {
+    status: 404,
+    message: "No identity has this key; check it is the folded NAME::TICKER form.",
+  },
+  reservation_not_found: { status: 404, message: "No reservation has this reservationId." },
+  webhook_not_found: { status: 404, message: "No webhook endpoint of yours has this id." },
+  delivery_not_found: { status: 404, message: "No webhook delivery of yours has this id." },
+  // 409 / 413 / 422: conflicts with the current state or with an earlier request.
+  idempotency_in_progress: {
+    status: 409,
+    message: "A request with this Idempotency-Key is still being processed; retry after it completes.",
+  },
+  reservation_limit_reached: {
+    status: 409,
+    message: "This wallet already holds the maximum of 3 active reservations; wait for one to expire.",
+  },
+  payload_too_large: { status: 413, message: "The request body is too large." },
+  idempotency_key_reused: {
+    status: 422,
+    message: "This Idempotency-Key was used with a different request; use a new key for a new request.",
+  },
+  // 429
+  rate_limited: {
+    status: 429,
+    message: "Rate limit exceeded; retry after the number of seconds in Retry-After.",
+  },
+  // 5xx: the service could not answer; clients fail closed (do not launch).
+  internal_error: {
+    status: 500,
+    message: "The service failed unexpectedly; retry later. Do not launch meanwhile.",
+  },
+  service_unavailable: {
+    status: 503,
+    message: "Signing or the data path is unavailable; treat this as do not launch and retry later.",
+  },
+  price_unavailable: {
+    status: 503,
+    message: "The price oracle answer is stale, so no quote can be given; retry shortly.",
+  },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface ErrorEnvelope {
+  error: { code: ErrorCode; message: string; details: unknown };
+}
+
+/** An error that the HTTP layer turns into its status and envelope. */
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly details: unknown = null,
+  ) {
+    super(message ?? ERROR_CATALOGUE[code].message);
+    this.name = "ApiError";
+    this.status = ERROR_CATALOGUE[code].status;
+  }
+
+  toEnvelope(): ErrorEnvelope {
+    return errorEnvelope(this.code, this.message, this.details);
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(ERROR_CATALOGUE, value);
+}
+
+/** HTTP status of a code. */
+export function errorStatus(code: ErrorCode): number {
+  return ERROR_CATALOGUE[code].status;
+}
+
+/** `{ error: { code, message, details } }`; the catalogue's message unless a more specific one is given. */
+export function errorEnvelope(code: ErrorCode, message?: string, details: unknown = null): ErrorEnvelope {
+  return { error: { code, message: message ?? ERROR_CATALOGUE[code].message, details } };
+}
