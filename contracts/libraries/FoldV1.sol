@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: UNLICENSED
+pragma solidity 0.8.30;
+
+/// @title Normalization standard version 1, applied byte by byte on-chain.
+/// @notice a-z fold to A-Z; digits 0 1 3 4 5 7 8 fold to O I E A S T B, and 2 6 9 are kept; the dollar
+/// sign folds to S and the at sign to A; every other byte (whitespace, punctuation, control characters and
+/// every byte of 0x80 or above, so all non-ASCII text) is dropped.
+library FoldV1 {
+    /// Output byte for each input byte 0x00-0x7f; zero means "drop". Bytes 0x00-0x1f are all dropped.
+    uint256 private constant TABLE_20_3F = 0x000000005300000000000000000000004f493245415336544239000000000000;
+    uint256 private constant TABLE_40_5F = 0x414142434445464748494a4b4c4d4e4f505152535455565758595a0000000000;
+    uint256 private constant TABLE_60_7F = 0x004142434445464748494a4b4c4d4e4f505152535455565758595a0000000000;
+
+    /// @notice Folds `input`; the result may be empty or longer than any bound (callers check bounds).
+    function fold(bytes calldata input) internal pure returns (bytes memory folded) {
+        assembly ("memory-safe") {
+            // A 128-byte lookup table in fresh memory, followed by the output buffer.
+            let table := mload(0x40)
+            mstore(table, 0)
+            mstore(add(table, 0x20), TABLE_20_3F)
+            mstore(add(table, 0x40), TABLE_40_5F)
+            mstore(add(table, 0x60), TABLE_60_7F)
+            folded := add(table, 0x80)
+            let out := add(folded, 0x20)
+            let end := add(input.offset, input.length)
+            for { let p := input.offset } lt(p, end) { p := add(p, 1) } {
+                let b := byte(0, calldataload(p))
+                if lt(b, 0x80) {
+                    let c := byte(0, mload(add(table, b)))
+                    if c {
+                        mstore8(out, c)
+                        out := add(out, 1)
+                    }
+                }
+            }
+            let length := sub(out, add(folded, 0x20))
+            mstore(folded, length)
+            // Zero the tail of the last word so the buffer is clean ABI/event data, then claim the memory.
+            mstore(out, 0)
+            mstore(0x40, and(add(out, 0x1f), not(0x1f)))
+        }
+    }
+}

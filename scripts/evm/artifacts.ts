@@ -1,0 +1,53 @@
+// Compiled contract artifacts (ABI + creation bytecode) produced by `hardhat compile` under artifacts/.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Abi, Hex } from "viem";
+
+export const REPO_ROOT = resolve(__dirname, "../..");
+
+/** Contracts whose artifacts other parts of the project read, with their source file. */
+export const CONTRACT_SOURCES = {
+  IdentityRegistry: "contracts/IdentityRegistry.sol",
+  LocalPriceFeed: "contracts/LocalPriceFeed.sol",
+} as const;
+export type ContractName = keyof typeof CONTRACT_SOURCES;
+
+export interface ContractArtifact {
+  contractName: ContractName;
+  abi: Abi;
+  bytecode: Hex;
+}
+
+export class MissingArtifactError extends Error {
+  constructor(contractName: ContractName, path: string) {
+    super(
+      `No compiled artifact for ${contractName} at ${path}. Run \`npm run compile:contracts\` ` +
+        "(offline: it uses the solc-js compiler from the solc npm package).",
+    );
+    this.name = "MissingArtifactError";
+  }
+}
+
+export function artifactPath(contractName: ContractName): string {
+  const source = CONTRACT_SOURCES[contractName];
+  return join(REPO_ROOT, "artifacts", source, `${contractName}.json`);
+}
+
+export function readArtifact(contractName: ContractName): ContractArtifact {
+  const path = artifactPath(contractName);
+  if (!existsSync(path)) throw new MissingArtifactError(contractName, path);
+  const artifact = JSON.parse(readFileSync(path, "utf8")) as { abi: Abi; bytecode: Hex };
+  return { contractName, abi: artifact.abi, bytecode: artifact.bytecode };
+}
+
+/**
+ * Runs `hardhat compile` in a child process (a no-op when sources are unchanged). A child process keeps
+ * Hardhat's global state out of callers such as the localnet launcher.
+ */
+export function compileContracts(): void {
+  execFileSync(process.execPath, [require.resolve("hardhat/internal/cli/cli"), "compile", "--quiet"], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}

@@ -1,0 +1,189 @@
+// Deploys the IdentityRegistry (and, unless an existing Chainlink feed is given, a LocalPriceFeed) to any
+// EVM JSON-RPC endpoint with viem.
+//
+// Library: `deployIdentityRegistry({ rpcUrl, deployerPrivateKey, ... })`.
+// CLI:     `npm run deploy:evm -- [--rpc-url URL] [--chain NAME] [--out FILE] [--price-feed ADDRESS]`
+//          with the key in EVM_DEPLOYER_PRIVATE_KEY (on a Hardhat node, chain id 31337, its first
+//          well-known development account is used when none is given). Prints the manifest entry and
+//          merges it into the manifest file.
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { type Address, getAddress, type Hex, isAddress, isHex } from "viem";
+import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
+import { localPriceFeedAbi } from "../../contracts/abi/localPriceFeed";
+import { compileContracts, REPO_ROOT, readArtifact } from "./artifacts";
+import { connectEvm, type EvmClients, readChainId } from "./clients";
+import { type EvmManifestEntry, writeEvmManifestEntry } from "./manifest";
+
+/** USD prices with 6 decimals of the 1, 3, 7 and 30 day tiers (the registry's order). */
+export type TierPricesUsdMicros = readonly [bigint, bigint, bigint, bigint];
+
+export const DEFAULT_TIER_PRICES_USD_MICROS: TierPricesUsdMicros = [
+  5_000_000n,
+  12_000_000n,
+  25_000_000n,
+  80_000_000n,
+];
+/** Chainlink ETH/USD on Ethereum has a one-hour heartbeat; 15 minutes of margin avoids false staleness. */
+export const DEFAULT_MAX_PRICE_AGE_SECONDS = 4_500;
+export const LOCAL_FEED_DECIMALS = 8;
+export const DEFAULT_LOCAL_PRICE_USD = 3_000;
+/** Hardhat's first development account: public knowledge, funded only on local Hardhat chains. */
+export const HARDHAT_DEV_PRIVATE_KEY: Hex =
+  "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+export const HARDHAT_CHAIN_ID = 31337;
+
+export interface DeployRegistryOptions {
+  /** Registry owner (two-step transferable); defaults to the deployer. */
+  owner?: Address;
+  /** An existing Chainlink-compatible feed. When absent a LocalPriceFeed is deployed (local chains only). */
+  priceFeed?: Address;
+  /** Answer of the deployed LocalPriceFeed, in whole USD per ETH. */
+  localPriceUsd?: number;
+  maxPriceAgeSeconds?: number;
+  tierPricesUsdMicros?: TierPricesUsdMicros;
+}
+
+export interface DeployIdentityRegistryOptions extends DeployRegistryOptions {
+  rpcUrl: string;
+  deployerPrivateKey: Hex;
+  /** Run `hardhat compile` first (a no-op when nothing changed). Default true. */
+  compile?: boolean;
+}
+
+export interface EvmDeployment {
+  chainId: number;
+  registry: Address;
+  priceFeed: Address;
+  /** Block of the registry deployment: where indexers start. */
+  deployBlock: number;
+}
+
+export class DeploymentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DeploymentError";
+  }
+}
+
+export async function deployIdentityRegistry(options: DeployIdentityRegistryOptions): Promise<EvmDeployment> {
+  if (options.compile ?? true) compileContracts();
+  const clients = await connectEvm(options.rpcUrl, options.deployerPrivateKey);
+  return deployWithClients(clients, options);
+}
+
+/** Deploys with ready clients (also used by tests and the gas bench on Hardhat's in-process network). */
+export async function deployWithClients(
+  clients: EvmClients,
+  options: DeployRegistryOptions = {},
+): Promise<EvmDeployment> {
+  const { publicClient, walletClient } = clients;
+  const deployer = walletClient.account.address;
+  const priceFeed =
+    options.priceFeed ?? (await deployLocalPriceFeed(clients, deployer, options.localPriceUsd));
+  const registryArtifact = readArtifact("IdentityRegistry");
+  const hash = await walletClient.deployContract({
+    abi: identityRegistryAbi,
+    bytecode: registryArtifact.bytecode,
+    args: [
+      options.owner ?? deployer,
+      priceFeed,
+      options.maxPriceAgeSeconds ?? DEFAULT_MAX_PRICE_AGE_SECONDS,
+      [...(options.tierPricesUsdMicros ?? DEFAULT_TIER_PRICES_USD_MICROS)],
+    ],
+  });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
+  if (receipt.status !== "success" || !receipt.contractAddress) {
+    throw new DeploymentError(
+      `IdentityRegistry deployment ${hash} reverted; check the feed address and options.`,
+    );
+  }
+  return {
+    chainId: publicClient.chain.id,
+    registry: getAddress(receipt.contractAddress),
+    priceFeed,
+    deployBlock: Number(receipt.blockNumber),
+  };
+}
+
+async function deployLocalPriceFeed(
+  clients: EvmClients,
+  owner: Address,
+  priceUsd?: number,
+): Promise<Address> {
+  const { publicClient, walletClient } = clients;
+  const hash = await walletClient.deployContract({
+    abi: localPriceFeedAbi,
+    bytecode: readArtifact("LocalPriceFeed").bytecode,
+    args: [
+      owner,
+      LOCAL_FEED_DECIMALS,
+      "ETH / USD (local)",
+      usdToFeedAnswer(priceUsd ?? DEFAULT_LOCAL_PRICE_USD),
+    ],
+  });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
+  if (receipt.status !== "success" || !receipt.contractAddress) {
+    throw new DeploymentError(`LocalPriceFeed deployment ${hash} reverted.`);
+  }
+  return getAddress(receipt.contractAddress);
+}
+
+/** A USD price as the LocalPriceFeed's fixed-point answer. */
+export function usdToFeedAnswer(priceUsd: number): bigint {
+  if (!Number.isFinite(priceUsd) || priceUsd <= 0) {
+    throw new DeploymentError(`The local ETH price must be a positive number of USD, got ${priceUsd}.`);
+  }
+  return BigInt(Math.round(priceUsd * 10 ** LOCAL_FEED_DECIMALS));
+}
+
+export function manifestEntry(chain: string, rpcUrl: string, deployment: EvmDeployment): EvmManifestEntry {
+  return { chain, rpcUrl, ...deployment };
+}
+
+function deployerKeyFor(chainId: number): Hex {
+  const fromEnv = process.env.EVM_DEPLOYER_PRIVATE_KEY;
+  if (fromEnv !== undefined && fromEnv !== "") {
+    if (!isHex(fromEnv) || fromEnv.length !== 66) {
+      throw new DeploymentError("EVM_DEPLOYER_PRIVATE_KEY must be a 0x-prefixed 32-byte hex private key.");
+    }
+    return fromEnv;
+  }
+  if (chainId === HARDHAT_CHAIN_ID) return HARDHAT_DEV_PRIVATE_KEY;
+  throw new DeploymentError(`Set EVM_DEPLOYER_PRIVATE_KEY to deploy to chain ${chainId}.`);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      "rpc-url": { type: "string", default: "http://127.0.0.1:8545" },
+      chain: { type: "string", default: "hardhat" },
+      out: { type: "string", default: join(REPO_ROOT, "data/deployments/local.json") },
+      "price-feed": { type: "string" },
+      "max-price-age": { type: "string" },
+    },
+  });
+  const rpcUrl = values["rpc-url"];
+  const priceFeed = values["price-feed"];
+  if (priceFeed !== undefined && !isAddress(priceFeed)) {
+    throw new DeploymentError(`--price-feed must be an address, got "${priceFeed}".`);
+  }
+  const chainId = await readChainId(rpcUrl);
+  const deployment = await deployIdentityRegistry({
+    rpcUrl,
+    deployerPrivateKey: deployerKeyFor(chainId),
+    priceFeed,
+    maxPriceAgeSeconds: values["max-price-age"] === undefined ? undefined : Number(values["max-price-age"]),
+  });
+  const entry = manifestEntry(values.chain, rpcUrl, deployment);
+  writeEvmManifestEntry(values.out, entry);
+  process.stdout.write(`${JSON.stringify(entry)}\n`);
+  console.error(`IdentityRegistry ${entry.registry} on chain ${chainId}; manifest: ${values.out}`);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
