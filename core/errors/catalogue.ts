@@ -59,7 +59,7 @@ export const ERROR_CATALOGUE = {
   reservation_not_found: { status: 404, message: "No reservation has this reservationId." },
   webhook_not_found: { status: 404, message: "No webhook endpoint of yours has this id." },
   delivery_not_found: { status: 404, message: "No webhook delivery of yours has this id." },
-  // 409 / 413 / 422: conflicts with the current state or with an earlier request.
+  // 409 / 413 / 415 / 422: conflicts with the current state or with an earlier request.
   idempotency_in_progress: {
     status: 409,
     message: "A request with this Idempotency-Key is still being processed; retry after it completes.",
@@ -69,6 +69,10 @@ export const ERROR_CATALOGUE = {
     message: "This wallet already holds the maximum of 3 active reservations; wait for one to expire.",
   },
   payload_too_large: { status: 413, message: "The request body is too large." },
+  unsupported_media_type: {
+    status: 415,
+    message: "Send the body as UTF-8 JSON (Content-Type: application/json; charset=utf-8).",
+  },
   idempotency_key_reused: {
     status: 422,
     message: "This Idempotency-Key was used with a different request; use a new key for a new request.",
