@@ -1,0 +1,42 @@
+// Binding ports with a clear message when one is taken.
+import { createServer, type Server } from "node:net";
+import { PortInUseError } from "./errors";
+
+export interface PortClaim {
+  port: number;
+  /** What runs on the port, e.g. "Solana RPC". */
+  service: string;
+  /** The option or variable that changes it, named in the error. */
+  setting: string;
+}
+
+/** Starts `server` listening; a taken port becomes a PortInUseError naming the setting to change. */
+export function listen(
+  server: Server | import("node:http").Server,
+  host: string,
+  claim: PortClaim,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off("listening", onListening);
+      reject(
+        error.code === "EADDRINUSE" ? new PortInUseError(claim.port, claim.service, claim.setting) : error,
+      );
+    };
+    const onListening = () => {
+      server.off("error", onError);
+      const address = server.address();
+      resolve(typeof address === "object" && address ? address.port : claim.port);
+    };
+    server.once("error", onError);
+    server.once("listening", onListening);
+    server.listen(claim.port, host);
+  });
+}
+
+/** Fails with PortInUseError when a child process would not be able to bind `claim.port`. */
+export async function assertPortFree(host: string, claim: PortClaim): Promise<void> {
+  const probe = createServer();
+  await listen(probe, host, claim);
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+}

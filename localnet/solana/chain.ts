@@ -1,0 +1,309 @@
+// The local Solana chain: litesvm for execution and account state, a ledger for blocks and
+// history, a block timer, and the send/simulate rules a cluster's RPC node applies.
+import { createHash } from "node:crypto";
+import {
+  ComputeBudgetProgram,
+  Keypair,
+  PublicKey,
+  SystemProgram,
+  TransactionMessage,
+  VersionedTransaction,
+} from "@solana/web3.js";
+import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from "litesvm";
+import { base58Encode } from "./base58";
+import { FaultInjector, type FaultPlan } from "./faults";
+import { type BlockRecord, type InnerInstructionJson, Ledger, type TransactionRecord } from "./ledger";
+import { RpcError, RpcErrorCode } from "./rpcError";
+import { type TransactionErrorJson, transactionErrorJson, transactionErrorText } from "./transactionError";
+import {
+  type DecodedTransaction,
+  decodeTransaction,
+  signaturesVerify,
+  TransactionRejected,
+  toKitTransaction,
+} from "./wireTransaction";
+
+type Address = Parameters<LiteSVM["getAccount"]>[0];
+
+export interface SolanaChainOptions {
+  /** Milliseconds per slot; a cluster runs at about 400. */
+  slotMs?: number;
+}
+
+export interface ChainListener {
+  block?(block: BlockRecord): void;
+  transaction?(record: TransactionRecord, decoded: DecodedTransaction): void;
+}
+
+export interface SimulationResult {
+  err: TransactionErrorJson | null;
+  logs: string[];
+  unitsConsumed: number;
+  returnData: TransactionRecord["returnData"];
+  innerInstructions: InnerInstructionJson[];
+  postAccounts: Map<string, { lamports: bigint; data: Uint8Array; owner: string; executable: boolean }>;
+}
+
+const FAUCET_LAMPORTS = 500_000_000n * 1_000_000_000n;
+
+export function asAddress(address: string): Address {
+  return address as Address;
+}
+
+function innerInstructionsJson(meta: TransactionMetadata): InnerInstructionJson[] {
+  return meta
+    .innerInstructions()
+    .map((list, index) => ({
+      index,
+      instructions: list.map((inner) => ({
+        programIdIndex: inner.instruction().programIdIndex(),
+        accounts: [...inner.instruction().accounts()],
+        data: base58Encode(inner.instruction().data()),
+        stackHeight: inner.stackHeight(),
+      })),
+    }))
+    .filter((entry) => entry.instructions.length > 0);
+}
+
+function returnDataJson(meta: TransactionMetadata): TransactionRecord["returnData"] {
+  const returnData = meta.returnData();
+  const data = returnData.data();
+  if (data.length === 0) return null;
+  return {
+    programId: new PublicKey(returnData.programId()).toBase58(),
+    data: [Buffer.from(data).toString("base64"), "base64"],
+  };
+}
+
+function preflightFailure(err: TransactionErrorJson, logs: string[], unitsConsumed = 0): RpcError {
+  return new RpcError(
+    RpcErrorCode.sendTransactionPreflightFailure,
+    `Transaction simulation failed: ${transactionErrorText(err)}`,
+    { err, logs, accounts: null, unitsConsumed, returnData: null, innerInstructions: null },
+  );
+}
+
+export class SolanaChain {
+  readonly svm: LiteSVM;
+  readonly ledger: Ledger;
+  readonly faults = new FaultInjector();
+  readonly slotMs: number;
+  private readonly listeners = new Set<ChainListener>();
+  private readonly faucet = Keypair.fromSeed(createHash("sha256").update("localnet faucet").digest());
+  /** The node's identity key, as `getIdentity` reports it. */
+  readonly identity = new PublicKey(createHash("sha256").update("localnet identity").digest()).toBase58();
+  private timeOffsetSeconds = 0;
+  private airdropCount = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(options: SolanaChainOptions = {}) {
+    this.slotMs = options.slotMs ?? 400;
+    // The ledger checks blockhash age (150 blocks) and duplicates itself; litesvm only knows
+    // its single latest blockhash and a bounded history.
+    this.svm = new LiteSVM().withBlockhashCheck(false).withTransactionHistory(0n);
+    this.ledger = new Ledger(this.now());
+    this.svm.setAccount({
+      address: asAddress(this.faucet.publicKey.toBase58()),
+      data: new Uint8Array(0),
+      executable: false,
+      lamports: FAUCET_LAMPORTS as never,
+      programAddress: asAddress(SystemProgram.programId.toBase58()),
+      space: 0n,
+    });
+    this.syncClock();
+  }
+
+  /** Unix time of the chain, wall clock plus any `warpTime`. */
+  now(): number {
+    return Math.floor(Date.now() / 1000) + this.timeOffsetSeconds;
+  }
+
+  /** Starts block production; the first block opens at once so nothing lands in genesis. */
+  start(): void {
+    if (this.timer) return;
+    this.tick();
+    this.timer = setInterval(() => this.tick(), this.slotMs);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  subscribe(listener: ChainListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  setFaults(plan: FaultPlan): void {
+    this.faults.set(plan);
+    this.ledger.lag = {
+      confirmed: plan.commitmentLag?.confirmed ?? 0,
+      finalized: plan.commitmentLag?.finalized ?? 0,
+    };
+  }
+
+  /** Produces the next block unless blocks are frozen by the fault plan. */
+  tick(): BlockRecord | undefined {
+    if (this.faults.blocksFrozen) return undefined;
+    const block = this.ledger.produceBlock(this.now(), this.faults.slotsToSkip());
+    this.syncClock();
+    for (const listener of this.listeners) listener.block?.(block);
+    return block;
+  }
+
+  /** Moves chain time forward (e.g. into a renewal window) without waiting. */
+  warpTime(seconds: number): void {
+    this.timeOffsetSeconds += seconds;
+    this.syncClock();
+  }
+
+  private syncClock(): void {
+    const clock = this.svm.getClock();
+    clock.slot = BigInt(this.ledger.head.slot);
+    clock.unixTimestamp = BigInt(this.now());
+    this.svm.setClock(clock);
+  }
+
+  balance(address: string): bigint {
+    return this.svm.getBalance(asAddress(address)) ?? 0n;
+  }
+
+  decode(wire: Uint8Array): DecodedTransaction {
+    try {
+      return decodeTransaction(this.svm, wire);
+    } catch (error) {
+      if (error instanceof TransactionRejected) throw preflightFailure(error.err, []);
+      throw error;
+    }
+  }
+
+  simulate(
+    decoded: DecodedTransaction,
+    options: { sigVerify: boolean; replaceRecentBlockhash: boolean },
+  ): SimulationResult {
+    const empty = {
+      logs: [],
+      unitsConsumed: 0,
+      returnData: null,
+      innerInstructions: [],
+      postAccounts: new Map(),
+    };
+    if (
+      !options.replaceRecentBlockhash &&
+      !this.ledger.isBlockhashValid(decoded.transaction.message.recentBlockhash)
+    ) {
+      return { err: "BlockhashNotFound", ...empty };
+    }
+    if (options.sigVerify && !signaturesVerify(decoded)) return { err: "SignatureFailure", ...empty };
+    this.svm.withSigverify(false);
+    let outcome: ReturnType<LiteSVM["simulateTransaction"]>;
+    try {
+      outcome = this.svm.simulateTransaction(toKitTransaction(decoded));
+    } finally {
+      this.svm.withSigverify(true);
+    }
+    const failed = outcome instanceof FailedTransactionMetadata;
+    const meta = outcome.meta();
+    const postAccounts: SimulationResult["postAccounts"] = new Map();
+    if (!failed) {
+      for (const account of outcome.postAccounts()) {
+        postAccounts.set(account.address, {
+          lamports: account.lamports,
+          data: account.data,
+          owner: account.programAddress,
+          executable: account.executable,
+        });
+      }
+    }
+    return {
+      err: failed ? transactionErrorJson(outcome.err()) : null,
+      logs: meta.logs(),
+      unitsConsumed: Number(meta.computeUnitsConsumed()),
+      returnData: returnDataJson(meta),
+      innerInstructions: innerInstructionsJson(meta),
+      postAccounts,
+    };
+  }
+
+  /**
+   * Accepts a transaction the way an RPC node does: signatures are always checked; with preflight
+   * a failing simulation is a -32002 error; without it, a transaction with an unknown blockhash
+   * or an already-seen signature is silently dropped, and an execution failure lands with `err`.
+   */
+  send(wire: Uint8Array, options: { skipPreflight: boolean }): string {
+    const decoded = this.decode(wire);
+    if (!signaturesVerify(decoded)) {
+      throw new RpcError(
+        RpcErrorCode.transactionSignatureVerificationFailure,
+        "Transaction signature verification failure",
+      );
+    }
+    const blockhashValid = this.ledger.isBlockhashValid(decoded.transaction.message.recentBlockhash);
+    const duplicate = this.ledger.transaction(decoded.signature) !== undefined;
+    if (!options.skipPreflight) {
+      if (!blockhashValid) throw preflightFailure("BlockhashNotFound", []);
+      if (duplicate) throw preflightFailure("AlreadyProcessed", []);
+      const simulation = this.simulate(decoded, { sigVerify: false, replaceRecentBlockhash: false });
+      if (simulation.err !== null) {
+        throw preflightFailure(simulation.err, simulation.logs, simulation.unitsConsumed);
+      }
+    }
+    if (blockhashValid && !duplicate) this.execute(decoded);
+    return decoded.signature;
+  }
+
+  private execute(decoded: DecodedTransaction): void {
+    const preBalances = decoded.accountKeys.map((key) => this.balance(key));
+    const outcome = this.svm.sendTransaction(toKitTransaction(decoded));
+    const postBalances = decoded.accountKeys.map((key) => this.balance(key));
+    const failed = outcome instanceof FailedTransactionMetadata;
+    // A failure that charged no fee never lands on a cluster (e.g. fee payer cannot pay).
+    if (failed && postBalances[0] === preBalances[0]) return;
+    const meta = failed ? outcome.meta() : (outcome as TransactionMetadata);
+    const record: TransactionRecord = {
+      signature: decoded.signature,
+      slot: this.ledger.head.slot,
+      wire: decoded.wire,
+      version: decoded.version,
+      accountKeys: decoded.accountKeys,
+      loadedAddresses: decoded.loadedAddresses,
+      err: failed ? transactionErrorJson(outcome.err()) : null,
+      fee: decoded.fee,
+      preBalances: preBalances.map(Number),
+      postBalances: postBalances.map(Number),
+      logMessages: meta.logs(),
+      innerInstructions: innerInstructionsJson(meta),
+      computeUnitsConsumed: Number(meta.computeUnitsConsumed()),
+      returnData: returnDataJson(meta),
+    };
+    this.ledger.record(record);
+    for (const listener of this.listeners) listener.transaction?.(record, decoded);
+  }
+
+  /** Sends lamports from the local faucet in a real, recorded System Program transfer. */
+  airdrop(recipient: string, lamports: bigint): string {
+    if (lamports <= 0n || lamports > FAUCET_LAMPORTS / 1000n) {
+      throw new RpcError(
+        RpcErrorCode.invalidParams,
+        `airdrop amount must be between 1 and ${FAUCET_LAMPORTS / 1000n} lamports`,
+      );
+    }
+    const message = new TransactionMessage({
+      payerKey: this.faucet.publicKey,
+      recentBlockhash: this.ledger.head.blockhash,
+      instructions: [
+        // A distinct limit per airdrop keeps equal airdrops in one block from sharing a signature.
+        ComputeBudgetProgram.setComputeUnitLimit({ units: 10_000 + (this.airdropCount++ % 1_000_000) }),
+        SystemProgram.transfer({
+          fromPubkey: this.faucet.publicKey,
+          toPubkey: new PublicKey(recipient),
+          lamports,
+        }),
+      ],
+    }).compileToLegacyMessage();
+    const transaction = new VersionedTransaction(message);
+    transaction.sign([this.faucet]);
+    return this.send(transaction.serialize(), { skipPreflight: false });
+  }
+}
