@@ -11,6 +11,8 @@ function migrationsDir(files: Record<string, string>): string {
   return dir;
 }
 
+const nextVersion = (migrations: { version: number }[]) => Math.max(...migrations.map((m) => m.version)) + 1;
+
 describe("storage: migrations", () => {
   let db: TestDatabase;
   before(async () => {
@@ -35,15 +37,15 @@ describe("storage: migrations", () => {
 
   it("applies only the new migration when one is added", async () => {
     const shipped = readMigrations();
-    const extra = { version: shipped.length + 1, name: "extra", sql: "CREATE TABLE extra_probe (id int)" };
+    const extra = { version: nextVersion(shipped), name: "extra", sql: "CREATE TABLE extra_probe (id int)" };
     expect(await migrate(db.pool, [...shipped, extra])).to.deep.equal([extra.version]);
     await db.pool.query("SELECT id FROM extra_probe");
   });
 
   it("rolls back every pending migration when one fails", async () => {
     const shipped = readMigrations();
-    const good = { version: shipped.length + 2, name: "good", sql: "CREATE TABLE good_probe (id int)" };
-    const bad = { version: shipped.length + 3, name: "bad", sql: "CREATE TABLE broken (" };
+    const good = { version: nextVersion(shipped) + 1, name: "good", sql: "CREATE TABLE good_probe (id int)" };
+    const bad = { version: nextVersion(shipped) + 2, name: "bad", sql: "CREATE TABLE broken (" };
     let failure: unknown;
     try {
       await migrate(db.pool, [...shipped, good, bad]);
@@ -60,8 +62,13 @@ describe("storage: migrations", () => {
     expect(() => readMigrations(dir)).to.throw(/2_bad\.sql.*NNNN_description\.sql/);
   });
 
-  it("refuses a gap in the numbering", () => {
-    const dir = migrationsDir({ "0001_a.sql": "SELECT 1", "0003_c.sql": "SELECT 1" });
-    expect(() => readMigrations(dir)).to.throw(/without gaps/);
+  it("refuses two migrations with the same number", () => {
+    const dir = migrationsDir({ "0001_a.sql": "SELECT 1", "0001_b.sql": "SELECT 1" });
+    expect(() => readMigrations(dir)).to.throw(/share the number 1/);
+  });
+
+  it("orders migrations by number, not by file name", () => {
+    const dir = migrationsDir({ "0010_late.sql": "SELECT 10", "0002_early.sql": "SELECT 2" });
+    expect(readMigrations(dir).map((migration) => migration.version)).to.deep.equal([2, 10]);
   });
 });
