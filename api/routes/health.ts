@@ -1,6 +1,6 @@
 import { Router } from "express";
 import type { Pool } from "pg";
-import { HttpError } from "../httpError";
+import { ApiError } from "../../core/errors/catalogue";
 
 /** Service health: the database answers, and how quickly. Chain telemetry joins it with the indexers. */
 export function healthRoutes(pool: Pool, startedAt: Date): Router {
@@ -10,8 +10,7 @@ export function healthRoutes(pool: Pool, startedAt: Date): Router {
     try {
       await pool.query("SELECT 1");
     } catch {
-      throw new HttpError(
-        503,
+      throw new ApiError(
         "service_unavailable",
         "The database is unreachable; treat every decision as do-not-launch.",
         {
