@@ -1,6 +1,7 @@
 // Every environment setting the service reads, with its default and meaning. The README's configuration
 // table is this list; `parseConfig` validates all of them at once and names each bad one.
 import { z } from "zod";
+import { parseMasterKey } from "../core/secrets/secretBox";
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const hostList = (fallback: string) =>
@@ -18,6 +19,15 @@ const hostList = (fallback: string) =>
         "must be a comma-separated list of host[:port] values, for example api.example.com,api2.example.com:8443",
     });
 
+function isMasterKey(value: string): boolean {
+  try {
+    parseMasterKey(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const settingsSchema = z.object({
   DATABASE_URL: z
     .string()
@@ -33,8 +43,9 @@ export const settingsSchema = z.object({
   PRODUCTION_URLS: hostList("api.localhost:8787"),
   MASTER_KEY: z
     .string()
-    .refine((value) => Buffer.from(value, "base64").length === 32, {
-      message: "must be 32 random bytes in base64; generate one with: openssl rand -base64 32",
+    .refine(isMasterKey, {
+      message:
+        "must be 32 random bytes as base64 or 64 hex characters; generate one with: openssl rand -base64 32",
     })
     .optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
@@ -54,6 +65,6 @@ export const SETTING_DOCS: Record<keyof Settings, string> = {
   SANDBOX_URLS: "Sandbox hosts: reject production keys; the identity check answers from sandbox data.",
   PRODUCTION_URLS: "Production hosts: reject sandbox keys.",
   MASTER_KEY:
-    "Base64 of 32 bytes that encrypt private signing keys and webhook secrets at rest. Required with DATABASE_URL; generated into DATA_DIR for the embedded default.",
+    "32 bytes (base64 or hex) that encrypt private signing keys and webhook secrets at rest. Required with DATABASE_URL; generated into DATA_DIR for the embedded default.",
   LOG_LEVEL: "debug, info, warn or error.",
 };
