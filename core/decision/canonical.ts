@@ -13,12 +13,12 @@ export class DecisionFieldError extends Error {
   }
 }
 
-const UNSIGNABLE = /[\n]|\p{Cs}/u;
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
 
 /** The field's problem when it cannot be part of the canonical text, or null when it can. */
 export function unsignableFieldProblem(value: string): string | null {
-  if (!UNSIGNABLE.test(value)) return null;
-  return value.includes("\n") ? "contains a line feed" : "contains an unpaired UTF-16 surrogate";
+  if (value.includes("\n")) return "contains a line feed";
+  return UNPAIRED_SURROGATE.test(value) ? "contains an unpaired UTF-16 surrogate" : null;
 }
 
 function canonicalValue(fields: SignedFields, field: (typeof SIGNED_FIELD_ORDER)[number]): string {
@@ -27,20 +27,24 @@ function canonicalValue(fields: SignedFields, field: (typeof SIGNED_FIELD_ORDER)
   return fields[field];
 }
 
+function unsignableFieldError(values: readonly string[]): DecisionFieldError {
+  const index = values.findIndex((value) => unsignableFieldProblem(value) !== null);
+  const field = SIGNED_FIELD_ORDER[index] as string;
+  return new DecisionFieldError(
+    field,
+    `Decision field "${field}" ${unsignableFieldProblem(values[index] as string)}; it cannot be signed. Reject such input (for a nonce: 400 invalid_request).`,
+  );
+}
+
 /** The LF-joined canonical text; throws DecisionFieldError when a field would make it ambiguous. */
 export function canonicalDecisionText(fields: SignedFields): string {
-  const values = SIGNED_FIELD_ORDER.map((field) => {
-    const value = canonicalValue(fields, field);
-    const problem = unsignableFieldProblem(value);
-    if (problem !== null) {
-      throw new DecisionFieldError(
-        field,
-        `Decision field "${field}" ${problem}; it cannot be signed. Reject such input (for a nonce: 400 invalid_request).`,
-      );
-    }
-    return value;
-  });
-  return values.join("\n");
+  const values = SIGNED_FIELD_ORDER.map((field) => canonicalValue(fields, field));
+  const text = values.join("\n");
+  // One scan of the joined text suffices for surrogates: the LF separators cannot pair with them.
+  if (values.some((value) => value.includes("\n")) || UNPAIRED_SURROGATE.test(text)) {
+    throw unsignableFieldError(values);
+  }
+  return text;
 }
 
 const UTF8 = new TextEncoder();

@@ -149,6 +149,13 @@ describe("signed decisions", () => {
     it("rejects a nonce containing a line feed", () => {
       expect(() => signProduction({ ...REQUEST, nonce: "a\nb" })).to.throw(DecisionFieldError, /nonce/);
     });
+    it("rejects an unpaired surrogate, which UTF-8 cannot encode faithfully", () => {
+      expect(() => signProduction({ ...REQUEST, reason: "x\ud800y" })).to.throw(
+        DecisionFieldError,
+        /reason.*surrogate/,
+      );
+      expect(() => signProduction({ ...REQUEST, reason: "x\u{1f680}y" })).to.not.throw();
+    });
     it("rejects an identity key that does not match the folded pair", () => {
       expect(() => signProduction({ ...REQUEST, identityKey: "MOONBADGER::BADGR" })).to.throw(
         DecisionFieldError,

@@ -1,0 +1,84 @@
+// Copycat lock lengths and the longest-lock rule (spec: "Identity status and locks", "Limits").
+import { launcherMatches } from "../decision/verification";
+import type { HoldRecord, IdentityRecords, LockRecord } from "./records";
+
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+
+export const LOCK_SECONDS: Readonly<Record<LockRecord["kind"], { reserved: number; unreserved: number }>> = {
+  bonded: { reserved: 60 * DAY, unreserved: 48 * HOUR },
+  milestone: { reserved: 90 * DAY, unreserved: 7 * DAY },
+};
+
+/** Length of the lock a bonding or milestone report applies. */
+export function lockDurationSeconds(kind: LockRecord["kind"], wasReserved: boolean): number {
+  const lengths = LOCK_SECONDS[kind];
+  return wasReserved ? lengths.reserved : lengths.unreserved;
+}
+
+/** True while `expiresAt` lies after `now`: a hold or lock lapses at its exact expiry instant. */
+export function isLive(expiresAt: Date, now: Date): boolean {
+  return now.getTime() < expiresAt.getTime();
+}
+
+/** The latest expiry among the chain's live locks, or null when none is live. */
+export function liveLockExpiry(records: IdentityRecords, chain: string, now: Date): Date | null {
+  return longestLiveLock(records.locks, chain, now)?.expiresAt ?? null;
+}
+
+/** The live lock on `chain` that lasts longest (ties: the newest), or undefined. */
+export function longestLiveLock(locks: readonly LockRecord[], chain: string, now: Date): LockRecord | undefined {
+  let best: LockRecord | undefined;
+  for (const lock of locks) {
+    if (lock.chain !== chain || !isLive(lock.expiresAt, now)) continue;
+    if (
+      best === undefined ||
+      lock.expiresAt.getTime() > best.expiresAt.getTime() ||
+      (lock.expiresAt.getTime() === best.expiresAt.getTime() && lock.appliedAt > best.appliedAt)
+    )
+      best = lock;
+  }
+  return best;
+}
+
+export interface LockExtension {
+  previousExpiry: Date | null;
+  newExpiry: Date;
+}
+
+/** Longest-lock: a new lock never shortens the protection; the expiry is the later of the two. */
+export function extendLock(previousExpiry: Date | null, appliedAt: Date, durationSeconds: number): LockExtension {
+  const candidate = new Date(appliedAt.getTime() + durationSeconds * 1000);
+  const newExpiry =
+    previousExpiry !== null && previousExpiry.getTime() > candidate.getTime() ? previousExpiry : candidate;
+  return { previousExpiry, newExpiry };
+}
+
+/** The hold live on `chain` at `at` (the newest when several overlap), or undefined. */
+export function liveHold(holds: readonly HoldRecord[], chain: string, at: Date): HoldRecord | undefined {
+  return holds
+    .filter((hold) => hold.chain === chain && hold.startsAt.getTime() <= at.getTime() && isLive(hold.expiresAt, at))
+    .sort((left, right) => right.startsAt.getTime() - left.startsAt.getTime())[0];
+}
+
+/**
+ * Who may launch under a lock applied on `chain` at `at`: the wallet of the hold live at that moment;
+ * for a never-reserved identity, the launcher of the newest launch report on that chain (the wallet that
+ * deployed the token that bonded); when neither exists, nobody (null): every launcher is blocked.
+ * A lock already live keeps its launcher, so a later report cannot hand the lock to someone else.
+ */
+export function lockAuthorizedLauncher(records: IdentityRecords, chain: string, at: Date): string | null {
+  const existing = longestLiveLock(records.locks, chain, at);
+  if (existing !== undefined) return existing.authorizedLauncher;
+  const hold = liveHold(records.holds, chain, at);
+  if (hold !== undefined) return hold.launcher;
+  const launches = records.launches
+    .filter((launch) => launch.chain === chain && launch.at.getTime() <= at.getTime())
+    .sort((left, right) => right.at.getTime() - left.at.getTime());
+  return launches[0]?.launcher ?? null;
+}
+
+/** EVM addresses compare case-insensitively, Solana addresses exactly. */
+export function isSameLauncher(authorized: string, supplied: string): boolean {
+  return launcherMatches(authorized, supplied);
+}
