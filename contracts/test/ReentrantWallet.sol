@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: UNLICENSED
 pragma solidity 0.8.30;
 
-/// @title Test-only attacker: a contract wallet that calls back into a target when it receives ETH.
-/// @notice Used by the registry tests to prove that refunds and withdrawals cannot be re-entered. It
-/// records the revert data of its re-entry attempt instead of bubbling it, so the outer call completes
-/// and the test can inspect both the outcome and the state.
+/// @title Test-only hostile contract wallet: calls back into a target when it receives ETH, or refuses ETH.
+/// @notice Used by the registry tests to prove that refunds and withdrawals cannot be re-entered and that
+/// a refused transfer reverts the whole call. It records the revert data of its re-entry attempt instead of
+/// bubbling it, so the outer call completes and the test can inspect both the outcome and the state.
 contract ReentrantWallet {
+    bool public rejectPayments;
     address public target;
     bytes public reentryCall;
     bool public reentryAttempted;
@@ -30,7 +31,12 @@ contract ReentrantWallet {
         reentryAttempted = false;
     }
 
+    function setRejectPayments(bool reject) external {
+        rejectPayments = reject;
+    }
+
     receive() external payable {
+        require(!rejectPayments, "ReentrantWallet: payments refused");
         if (reentryAttempted || reentryCall.length == 0) return;
         reentryAttempted = true;
         (bool ok, bytes memory result) = target.call(reentryCall);

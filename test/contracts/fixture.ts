@@ -1,0 +1,158 @@
+// Shared setup of the EVM registry tests: Hardhat's in-process network (compiled offline), a registry and
+// local price feed deployed through the same library the localnet uses, typed contract handles and helpers.
+import { loadFixture, time } from "@nomicfoundation/hardhat-toolbox-viem/network-helpers";
+import { expect } from "chai";
+import {
+  type Account,
+  type Address,
+  BaseError,
+  type Chain,
+  ContractFunctionRevertedError,
+  decodeErrorResult,
+  getAddress,
+  getContract,
+  type Hex,
+  keccak256,
+  type Transport,
+  toHex,
+  type WalletClient,
+} from "viem";
+import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
+import { localPriceFeedAbi } from "../../contracts/abi/localPriceFeed";
+import {
+  DEFAULT_TIER_PRICES_USD_MICROS,
+  deployWithClients,
+  LOCAL_FEED_DECIMALS,
+} from "../../scripts/evm/deploy";
+import { type InProcessNetwork, startInProcessNetwork } from "../../scripts/evm/hardhat-network";
+
+export type Wallet = WalletClient<Transport, Chain, Account>;
+
+export const DURATIONS = [86_400, 259_200, 604_800, 2_592_000] as const;
+export const ONE_DAY = 86_400;
+export const RENEWAL_WINDOW = 12 * 3600;
+export const MAX_PRICE_AGE = 4_500;
+/** ETH at 2,500 USD with the feed's 8 decimals. */
+export const ETH_PRICE_ANSWER = 2_500n * 10n ** BigInt(LOCAL_FEED_DECIMALS);
+export const PARTNER_REF: Hex = keccak256(toHex("partner:test-launchpad"));
+
+let networkPromise: Promise<InProcessNetwork> | undefined;
+
+/** One in-process network (and one compile) per mocha process, shared by all contract test files. */
+export function inProcessNetwork(): Promise<InProcessNetwork> {
+  networkPromise ??= startInProcessNetwork();
+  return networkPromise;
+}
+
+async function deployRegistry() {
+  const { publicClient, wallets } = await inProcessNetwork();
+  const [owner, ...launchers] = wallets;
+  if (!owner) throw new Error("Hardhat has no development accounts configured.");
+  const deployment = await deployWithClients(
+    { publicClient, walletClient: owner },
+    { localPriceUsd: 2_500, maxPriceAgeSeconds: MAX_PRICE_AGE },
+  );
+  const registryAs = (wallet: Wallet) =>
+    getContract({
+      address: deployment.registry,
+      abi: identityRegistryAbi,
+      client: { public: publicClient, wallet },
+    });
+  const feed = getContract({
+    address: deployment.priceFeed,
+    abi: localPriceFeedAbi,
+    client: { public: publicClient, wallet: owner },
+  });
+  return { ...deployment, publicClient, owner, launchers, registry: registryAs(owner), registryAs, feed };
+}
+
+export type RegistryFixture = Awaited<ReturnType<typeof deployRegistry>>;
+
+/** A freshly deployed registry, restored from a chain snapshot after the first call. */
+export function registryFixture(): Promise<RegistryFixture> {
+  return loadFixture(deployRegistry);
+}
+
+/** Expected fee in wei for a tier at the test price, rounded up like the contract. */
+export function expectedFeeWei(tierIndex: number, answer = ETH_PRICE_ANSWER): bigint {
+  const usdMicros = DEFAULT_TIER_PRICES_USD_MICROS[tierIndex];
+  if (usdMicros === undefined) throw new Error(`No tier ${tierIndex}`);
+  const numerator = usdMicros * 10n ** BigInt(12 + LOCAL_FEED_DECIMALS);
+  return (numerator + answer - 1n) / answer;
+}
+
+/**
+ * Publishes a price dated `timestamp`, so it stays fresh until `timestamp + MAX_PRICE_AGE` whatever blocks
+ * are mined before (a failed transaction also mines a block on Hardhat).
+ */
+export async function keepPriceFreshUntil(fixture: RegistryFixture, timestamp: number): Promise<void> {
+  await fixture.feed.write.setRoundData([ETH_PRICE_ANSWER, BigInt(timestamp)]);
+}
+
+/** The next block (and so the next transaction) is mined at exactly `timestamp`. */
+export async function nextBlockAt(timestamp: number | bigint): Promise<void> {
+  await time.setNextBlockTimestamp(timestamp);
+}
+
+/** Advances the clock by `seconds` and publishes a fresh price. */
+export async function advance(fixture: RegistryFixture, seconds: number): Promise<void> {
+  await time.increase(seconds);
+  await fixture.feed.write.setAnswer([ETH_PRICE_ANSWER]);
+}
+
+export async function latestTimestamp(): Promise<number> {
+  return Number(await time.latest());
+}
+
+export interface DecodedRevert {
+  name: string;
+  /** Arguments of the custom error joined by ", " (addresses compared case-insensitively). */
+  args: string;
+}
+
+const KNOWN_ERRORS_ABI = [...identityRegistryAbi, ...localPriceFeedAbi].filter(
+  (item) => item.type === "error",
+);
+
+/**
+ * The custom error a call reverted with. Hardhat surfaces it decoded, as text, or (when its tracer cannot
+ * map the optimised code) only as raw return data, which is decoded here against the project's ABIs.
+ */
+export async function revertOf(call: Promise<unknown>): Promise<DecodedRevert> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof BaseError) {
+      const reverted = error.walk((cause) => cause instanceof ContractFunctionRevertedError);
+      if (reverted instanceof ContractFunctionRevertedError && reverted.data?.errorName) {
+        return { name: reverted.data.errorName, args: joinArgs(reverted.data.args) };
+      }
+    }
+    const text =
+      error instanceof Error ? `${error.message} ${String((error as { details?: unknown }).details)}` : "";
+    const named = /reverted with custom error '(\w+)\((.*?)\)'/.exec(text);
+    if (named?.[1] !== undefined) return { name: named[1], args: (named[2] ?? "").replaceAll('"', "") };
+    const raw = /return data: (0x[0-9a-fA-F]+)/.exec(text);
+    if (raw?.[1] !== undefined) {
+      const decoded = decodeErrorResult({ abi: KNOWN_ERRORS_ABI, data: raw[1] as Hex });
+      return { name: decoded.errorName, args: joinArgs(decoded.args) };
+    }
+    throw new Error(`Expected a custom-error revert, got: ${text || String(error)}`);
+  }
+  throw new Error("Expected the call to revert, but it succeeded.");
+}
+
+function joinArgs(args: readonly unknown[] | undefined): string {
+  return (args ?? []).map(String).join(", ");
+}
+
+export async function expectRevert(call: Promise<unknown>, name: string, args?: string): Promise<void> {
+  const revert = await revertOf(call);
+  expect(revert.name).to.equal(name);
+  if (args !== undefined) expect(revert.args.toLowerCase()).to.equal(args.toLowerCase());
+}
+
+export function addressOf(wallet: Wallet | undefined): Address {
+  if (!wallet) throw new Error("Not enough Hardhat development accounts for this test.");
+  return getAddress(wallet.account.address);
+}
