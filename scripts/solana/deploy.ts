@@ -2,7 +2,24 @@
 // DeployWithMaxDataLen) with any Anchor `Provider`: an `AnchorProvider` over a JSON-RPC `Connection`, or the
 // in-process `LiteSvmProvider`. The provider's wallet pays and becomes the upgrade authority.
 import type { Provider } from "@coral-xyz/anchor";
-import { type Keypair, Keypair as KeypairClass, SystemProgram, Transaction } from "@solana/web3.js";
+import {
+  type Keypair,
+  Keypair as KeypairClass,
+  PublicKey,
+  SystemProgram,
+  Transaction,
+} from "@solana/web3.js";
+import {
+  configAddress,
+  initializeRegistry,
+  type LocalPrice,
+  loadLocalProgramKeypair,
+  loadProgramBytes,
+  localSettings,
+  pushLocalPrice,
+  type RegistrySettings,
+  registryProgram,
+} from "./registry";
 import {
   BPF_LOADER_UPGRADEABLE_ID,
   BUFFER_METADATA_SIZE,
@@ -102,4 +119,63 @@ export async function deployProgram(
     programData: programData.toBase58(),
     deploySlot: Number(Buffer.from(programDataAccount.data).readBigUInt64LE(4)),
   };
+}
+
+export interface RegistryDeployment {
+  programId: string;
+  configAccount: string;
+  priceAccount: string;
+  deploySlot: number;
+}
+
+export interface DeployRegistryOptions {
+  /** Defaults to the committed local development keypair. */
+  program?: Keypair;
+  /** Defaults to the committed programs/identity_registry/build/identity_registry.so. */
+  bytes?: Uint8Array;
+  /** Defaults to local settings: the program-owned price PDA written by push_price. */
+  settings?: RegistrySettings;
+  /** Local price to write when the settings are local; defaults to $150/SOL published now. */
+  localPrice?: LocalPrice;
+}
+
+/** Deploys the program, initializes its config and, for local settings, writes the price account. */
+export async function deployIdentityRegistry(
+  provider: Provider,
+  options: DeployRegistryOptions = {},
+): Promise<RegistryDeployment> {
+  const deployed = await deployProgram(provider, {
+    program: options.program ?? loadLocalProgramKeypair(),
+    bytes: options.bytes ?? loadProgramBytes(),
+  });
+  const programId = new PublicKey(deployed.programId);
+  const program = registryProgram(provider, programId);
+  const settings = options.settings ?? localSettings(programId);
+  await initializeRegistry(program, settings);
+  if (settings.priceOwner.equals(programId)) {
+    await pushLocalPrice(program, options.localPrice ?? (await currentLocalPrice(provider)));
+  }
+  return {
+    programId: deployed.programId,
+    configAccount: configAddress(programId).toBase58(),
+    priceAccount: settings.priceUpdate.toBase58(),
+    deploySlot: deployed.deploySlot,
+  };
+}
+
+/** $150/SOL published at the cluster's current block time (wall clock when the RPC has none). */
+async function currentLocalPrice(provider: Provider): Promise<LocalPrice> {
+  const slot = await provider.connection.getSlot();
+  const blockTime = await provider.connection.getBlockTime(slot).catch(() => null);
+  return { price: 150_00000000n, exponent: -8, publishTime: blockTime ?? Math.floor(Date.now() / 1000) };
+}
+
+/** Refreshes the local price account (local clusters: call it before the price gets older than its max age). */
+export async function refreshLocalPrice(
+  provider: Provider,
+  programId: string,
+  price?: LocalPrice,
+): Promise<string> {
+  const program = registryProgram(provider, new PublicKey(programId));
+  return pushLocalPrice(program, price ?? (await currentLocalPrice(provider)));
 }

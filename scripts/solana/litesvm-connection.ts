@@ -84,6 +84,10 @@ export class LiteSvmConnection {
     };
   }
 
+  async getBlockTime(_slot: number): Promise<number | null> {
+    return Number(this.svm.getClock().unixTimestamp);
+  }
+
   async getSlot(): Promise<number> {
     return Number(this.svm.getClock().slot);
   }

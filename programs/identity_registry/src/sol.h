@@ -1,0 +1,110 @@
+/* The Solana runtime's C ABI for SBPF v0 programs: integer types, syscalls, the serialized input,
+ * account infos and cross-program invocation. Freestanding: no libc. */
+#ifndef SOL_H
+#define SOL_H
+
+typedef unsigned char u8;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef long long i64;
+typedef int i32;
+typedef _Bool bool;
+#define true 1
+#define false 0
+#define NULL ((void *)0)
+
+#define PUBKEY_LEN 32
+typedef struct {
+  u8 bytes[PUBKEY_LEN];
+} SolPubkey;
+
+/* Byte slices, as syscalls (logs, hashes, PDA seeds) take them. */
+typedef struct {
+  const u8 *addr;
+  u64 len;
+} SolBytes;
+
+typedef struct {
+  const SolBytes *seeds;
+  u64 len;
+} SolSignerSeeds;
+
+/* Account view handed to sol_invoke_signed_c; every pointer points into the input buffer. */
+typedef struct {
+  const SolPubkey *key;
+  u64 *lamports;
+  u64 data_len;
+  u8 *data;
+  SolPubkey *owner;
+  u64 rent_epoch;
+  bool is_signer;
+  bool is_writable;
+  bool executable;
+} SolAccountInfo;
+
+typedef struct {
+  const SolPubkey *pubkey;
+  bool is_writable;
+  bool is_signer;
+} SolAccountMeta;
+
+typedef struct {
+  const SolPubkey *program_id;
+  const SolAccountMeta *accounts;
+  u64 account_len;
+  const u8 *data;
+  u64 data_len;
+} SolInstruction;
+
+typedef struct {
+  u64 slot;
+  i64 epoch_start_timestamp;
+  u64 epoch;
+  u64 leader_schedule_epoch;
+  i64 unix_timestamp;
+} SolClock;
+
+/* `exemption_threshold` is an f64 on the wire; the program only compares its bit pattern. */
+typedef struct {
+  u64 lamports_per_byte_year;
+  u64 exemption_threshold_bits;
+  u8 burn_percent;
+} SolRent;
+
+/* Syscalls: resolved by name (murmur3) when the loader relocates the program. */
+void sol_log_(const char *message, u64 len);
+void sol_log_data(const SolBytes *fields, u64 count);
+u64 sol_keccak256(const SolBytes *fields, u64 count, u8 *out);
+u64 sol_create_program_address(const SolBytes *seeds, u64 count, const SolPubkey *program_id, SolPubkey *out);
+u64 sol_try_find_program_address(const SolBytes *seeds, u64 count, const SolPubkey *program_id, SolPubkey *out,
+                                 u8 *bump);
+u64 sol_invoke_signed_c(const SolInstruction *instruction, const SolAccountInfo *accounts, u64 account_count,
+                        const SolSignerSeeds *signers, u64 signer_count);
+void sol_set_return_data(const u8 *data, u64 len);
+u64 sol_get_clock_sysvar(SolClock *out);
+u64 sol_get_rent_sysvar(SolRent *out);
+void sol_memcpy_(void *dst, const void *src, u64 len);
+void sol_memset_(void *dst, u8 value, u64 len);
+
+/* The 32 KiB heap: large temporaries live here because LLVM limits BPF stack frames to 512 bytes. */
+#define HEAP_START 0x300000000ULL
+
+/* Unaligned little-endian access: Borsh fields after an 8-byte discriminator are not aligned. */
+static inline u64 read_u64(const u8 *at) {
+  u64 value;
+  __builtin_memcpy(&value, at, 8);
+  return value;
+}
+static inline void write_u64(u8 *at, u64 value) { __builtin_memcpy(at, &value, 8); }
+static inline u32 read_u32(const u8 *at) {
+  u32 value;
+  __builtin_memcpy(&value, at, 4);
+  return value;
+}
+static inline void write_u32(u8 *at, u32 value) { __builtin_memcpy(at, &value, 4); }
+
+bool pubkey_eq(const SolPubkey *a, const SolPubkey *b);
+bool bytes_eq(const u8 *a, const u8 *b, u64 len);
+void copy_bytes(void *dst, const void *src, u64 len);
+
+#endif

@@ -1,0 +1,82 @@
+// Builds programs/identity_registry: clang-16 (BPF objects) -> the project's SBF linker -> .so + .sha256.
+// `npm run build:program` writes the artifact; `npm run verify:program` rebuilds in a temporary folder and
+// fails when the bytes differ from the committed sha256 (a verifiable build).
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { linkSbf } from "./link";
+
+export const PROGRAM_DIR = join(__dirname, "..", "..", "programs", "identity_registry");
+export const SOURCE_DIR = join(PROGRAM_DIR, "src");
+export const SO_PATH = join(PROGRAM_DIR, "build", "identity_registry.so");
+export const SHA256_PATH = `${SO_PATH}.sha256`;
+export const CLANG = process.env.SBF_CLANG ?? "clang-16";
+
+/** Pinned flags: v2 has no JMP32 and no alu32 (see docs/solana-program.md); no builtins, no libc. */
+export const CLANG_FLAGS = [
+  "-target",
+  "bpf",
+  "-mcpu=v2",
+  "-O2",
+  "-fno-builtin",
+  "-ffreestanding",
+  "-nostdlib",
+  "-fno-stack-protector",
+  "-fno-unwind-tables",
+  "-fno-asynchronous-unwind-tables",
+  "-Wall",
+  "-Werror",
+  "-c",
+];
+
+export class ClangMissingError extends Error {
+  constructor() {
+    super(
+      `${CLANG} was not found. Install it (Debian/Ubuntu: apt-get install -y clang-16) or set SBF_CLANG; ` +
+        "tests and deploys use the committed programs/identity_registry/build/identity_registry.so instead.",
+    );
+    this.name = "ClangMissingError";
+  }
+}
+
+export function hasClang(): boolean {
+  try {
+    execFileSync(CLANG, ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Compiles one C file to a BPF object; runs inside `cwd` so object files carry only relative names. */
+export function compileC(source: string, output: string, cwd = SOURCE_DIR): void {
+  if (!hasClang()) throw new ClangMissingError();
+  execFileSync(CLANG, [...CLANG_FLAGS, source, "-o", output], {
+    cwd,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+}
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** Compiles every C source (in name order, so the layout is stable) and links the shared object. */
+export function buildProgram(): Uint8Array {
+  const workDir = mkdtempSync(join(tmpdir(), "sbf-build-"));
+  try {
+    const sources = readdirSync(SOURCE_DIR)
+      .filter((file) => file.endsWith(".c"))
+      .sort();
+    const objects = sources.map((source) => {
+      const output = join(workDir, source.replace(/\.c$/, ".o"));
+      compileC(source, output);
+      return { file: source, bytes: readFileSync(output) };
+    });
+    return linkSbf(objects);
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}

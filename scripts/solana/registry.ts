@@ -1,0 +1,153 @@
+// Client helpers for the identity_registry program through `@coral-xyz/anchor`: addresses, the Program object
+// for any program id, config initialization and the local price account. Used by deploy, tests and the bench.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BN, type Idl, Program, type Provider } from "@coral-xyz/anchor";
+import { Keypair, PublicKey } from "@solana/web3.js";
+import type { IdentityRegistry } from "../../programs/identity_registry/idl/identity_registry";
+import { programDataAddress } from "./upgradeable-loader";
+
+export const PROGRAM_DIR = join(__dirname, "..", "..", "programs", "identity_registry");
+export const PROGRAM_SO_PATH = join(PROGRAM_DIR, "build", "identity_registry.so");
+export const IDL_PATH = join(PROGRAM_DIR, "idl", "identity_registry.json");
+/** Local development program keypair (committed on purpose; never use it on a public cluster). */
+export const LOCAL_PROGRAM_KEYPAIR_PATH = join(PROGRAM_DIR, "keys", "local-dev-program-keypair.json");
+
+/** Pyth receiver program: owner of PriceUpdateV2 accounts on mainnet and devnet. */
+export const PYTH_RECEIVER_PROGRAM_ID = new PublicKey("rec5EKMGg6MxZYaMdyBfgwp4d5rB9T1VQH5pJv5LtFJ");
+/** Pyth SOL/USD feed id. */
+export const SOL_USD_FEED_ID = Buffer.from(
+  "ef0d8b6fda2ceba41da15d4095d1da392a0d2f8ed0c6c7bc0f4cfac8c280b56d",
+  "hex",
+);
+/** Durations (seconds) of the four tiers, in the order of `tierUsdMicros`. */
+export const TIER_DURATIONS = [86_400, 259_200, 604_800, 2_592_000] as const;
+/** Same tier prices as the EVM registry: USD with 6 decimals. */
+export const DEFAULT_TIER_USD_MICROS = [5_000_000, 12_000_000, 25_000_000, 80_000_000] as const;
+/** Pyth's push feeds update far more often; 60 s keeps a local price usable while refusing stale ones. */
+export const DEFAULT_MAX_PRICE_AGE_SECS = 60;
+export const RENEWAL_WINDOW_SECONDS = 43_200;
+export const MAX_ACTIVE_PER_WALLET = 3;
+
+export type RegistryProgram = Program<IdentityRegistry>;
+
+export function loadIdl(): IdentityRegistry {
+  return JSON.parse(readFileSync(IDL_PATH, "utf8")) as IdentityRegistry;
+}
+
+export function loadLocalProgramKeypair(): Keypair {
+  return Keypair.fromSecretKey(Uint8Array.from(JSON.parse(readFileSync(LOCAL_PROGRAM_KEYPAIR_PATH, "utf8"))));
+}
+
+export function loadProgramBytes(): Buffer {
+  return readFileSync(PROGRAM_SO_PATH);
+}
+
+/** The Anchor client for the program deployed at `programId` (the IDL names the local id). */
+export function registryProgram(provider: Provider, programId: PublicKey | string): RegistryProgram {
+  const idl = { ...loadIdl(), address: new PublicKey(programId).toBase58() };
+  return new Program(idl as Idl, provider) as unknown as RegistryProgram;
+}
+
+const pda = (programId: PublicKey, seeds: (Buffer | Uint8Array)[]) =>
+  PublicKey.findProgramAddressSync(seeds, programId)[0];
+
+export const configAddress = (programId: PublicKey) => pda(programId, [Buffer.from("config")]);
+export const treasuryAddress = (programId: PublicKey) => pda(programId, [Buffer.from("treasury")]);
+export const localPriceAddress = (programId: PublicKey) => pda(programId, [Buffer.from("price")]);
+export const walletAddress = (programId: PublicKey, launcher: PublicKey) =>
+  pda(programId, [Buffer.from("wallet"), launcher.toBuffer()]);
+/** Hashes are keccak256 of the folded strings (core/fold `foldedHash`), 0x-prefixed hex or bytes. */
+export function reservationAddress(
+  programId: PublicKey,
+  nameHash: string | Uint8Array,
+  tickerHash: string | Uint8Array,
+) {
+  const bytes = (hash: string | Uint8Array) =>
+    typeof hash === "string" ? Buffer.from(hash.replace(/^0x/, ""), "hex") : hash;
+  return pda(programId, [Buffer.from("reservation"), bytes(nameHash), bytes(tickerHash)]);
+}
+
+export interface RegistrySettings {
+  priceUpdate: PublicKey;
+  priceOwner: PublicKey;
+  feedId: Uint8Array;
+  maxPriceAgeSecs: number;
+  tierUsdMicros: readonly number[];
+}
+
+export function configArgs(settings: RegistrySettings) {
+  return {
+    priceUpdate: settings.priceUpdate,
+    priceOwner: settings.priceOwner,
+    feedId: Array.from(settings.feedId),
+    maxPriceAgeSecs: new BN(settings.maxPriceAgeSecs),
+    tierUsdMicros: settings.tierUsdMicros.map((usd) => new BN(usd)),
+  };
+}
+
+/** Local settings: the program owns the price account (PDA ["price"]) and push_price writes it. */
+export function localSettings(programId: PublicKey): RegistrySettings {
+  return {
+    priceUpdate: localPriceAddress(programId),
+    priceOwner: programId,
+    feedId: SOL_USD_FEED_ID,
+    maxPriceAgeSecs: DEFAULT_MAX_PRICE_AGE_SECS,
+    tierUsdMicros: DEFAULT_TIER_USD_MICROS,
+  };
+}
+
+function walletKey(provider: Provider): PublicKey {
+  if (!provider.publicKey) throw new TypeError("the provider needs a wallet");
+  return provider.publicKey;
+}
+
+/** Creates the config; the provider's wallet must be the program's upgrade authority and becomes admin. */
+export async function initializeRegistry(
+  program: RegistryProgram,
+  settings: RegistrySettings,
+): Promise<string> {
+  const admin = walletKey(program.provider);
+  return program.methods
+    .initialize(configArgs(settings))
+    .accountsStrict({
+      admin,
+      config: configAddress(program.programId),
+      treasury: treasuryAddress(program.programId),
+      programData: programDataAddress(program.programId),
+      systemProgram: PublicKey.default,
+    })
+    .rpc();
+}
+
+export interface LocalPrice {
+  /** Price in units of 10^exponent USD per SOL, e.g. 150_00000000 with exponent -8 for $150. */
+  price: bigint;
+  exponent: number;
+  publishTime: number;
+  conf?: bigint;
+}
+
+/** Writes or refreshes the local PriceUpdateV2 account (admin only, local settings only). */
+export async function pushLocalPrice(program: RegistryProgram, price: LocalPrice): Promise<string> {
+  return program.methods
+    .pushPrice(
+      new BN(price.price.toString()),
+      new BN((price.conf ?? 0n).toString()),
+      price.exponent,
+      new BN(price.publishTime),
+    )
+    .accountsStrict({
+      admin: walletKey(program.provider),
+      config: configAddress(program.programId),
+      priceUpdate: localPriceAddress(program.programId),
+      systemProgram: PublicKey.default,
+    })
+    .rpc();
+}
+
+/** The fee the program charges, computed the same way (ceil), for quotes and tests. */
+export function feeLamports(usdMicros: bigint, price: bigint, exponent: number): bigint {
+  const numerator = usdMicros * 10n ** BigInt(3 - exponent);
+  return (numerator + price - 1n) / price;
+}

@@ -1,0 +1,88 @@
+// A fresh litesvm with the committed identity_registry.so deployed through the upgradeable loader, the config
+// initialized with local settings and a $150/SOL price; plus helpers to reserve through the Anchor client.
+import { BN } from "@coral-xyz/anchor";
+import { Keypair, PublicKey } from "@solana/web3.js";
+import { foldedHash, foldV1 } from "../../../core/fold";
+import { deployIdentityRegistry, type RegistryDeployment } from "../../../scripts/solana/deploy";
+import { LiteSvmProvider } from "../../../scripts/solana/litesvm-provider";
+import {
+  configAddress,
+  type LocalPrice,
+  pushLocalPrice,
+  type RegistryProgram,
+  registryProgram,
+  reservationAddress,
+  treasuryAddress,
+  walletAddress,
+} from "../../../scripts/solana/registry";
+
+export const START_TIME = 1_767_225_600n; // 2026-01-01T00:00:00Z
+export const SOL_PRICE: LocalPrice = { price: 150_00000000n, exponent: -8, publishTime: Number(START_TIME) };
+export const DAY = 86_400;
+
+export interface Fixture {
+  provider: LiteSvmProvider;
+  admin: Keypair;
+  program: RegistryProgram;
+  programId: PublicKey;
+  deployment: RegistryDeployment;
+}
+
+export async function deployedRegistry(): Promise<Fixture> {
+  const admin = Keypair.generate();
+  const provider = LiteSvmProvider.create(admin);
+  provider.svm.setUnixTimestamp(START_TIME);
+  const deployment = await deployIdentityRegistry(provider, { localPrice: SOL_PRICE });
+  const programId = new PublicKey(deployment.programId);
+  return { provider, admin, program: registryProgram(provider, programId), programId, deployment };
+}
+
+/** Funds a new wallet and returns it. */
+export function fundedWallet(fixture: Fixture, lamports = 100_000_000_000n): Keypair {
+  const wallet = Keypair.generate();
+  fixture.provider.svm.svm.airdrop(wallet.publicKey.toBase58() as never, lamports as never);
+  return wallet;
+}
+
+/** Moves the clock and republishes the price at the new time, so only the clock matters. */
+export async function advanceTo(fixture: Fixture, unixTimestamp: bigint): Promise<void> {
+  fixture.provider.svm.setUnixTimestamp(unixTimestamp);
+  await pushLocalPrice(fixture.program, { ...SOL_PRICE, publishTime: Number(unixTimestamp) });
+}
+
+export function reservationKeys(fixture: Fixture, launcher: PublicKey, name: string, ticker: string) {
+  const { programId } = fixture;
+  return {
+    launcher,
+    config: configAddress(programId),
+    priceUpdate: fixture.deployment.priceAccount
+      ? new PublicKey(fixture.deployment.priceAccount)
+      : PublicKey.default,
+    reservation: reservationAddress(programId, foldedHash(foldV1(name)), foldedHash(foldV1(ticker))),
+    wallet: walletAddress(programId, launcher),
+    treasury: treasuryAddress(programId),
+    systemProgram: PublicKey.default,
+  };
+}
+
+export const NO_PARTNER = Array.from({ length: 32 }, () => 0);
+
+export function reserveCall(
+  fixture: Fixture,
+  launcher: Keypair,
+  name: string,
+  ticker: string,
+  duration = DAY,
+) {
+  return fixture.program.methods
+    .reserve(name, ticker, new BN(duration), NO_PARTNER)
+    .accountsStrict(reservationKeys(fixture, launcher.publicKey, name, ticker))
+    .signers([launcher]);
+}
+
+export function renewCall(fixture: Fixture, launcher: Keypair, name: string, ticker: string, duration = DAY) {
+  return fixture.program.methods
+    .renew(new BN(duration))
+    .accountsStrict(reservationKeys(fixture, launcher.publicKey, name, ticker))
+    .signers([launcher]);
+}
