@@ -27,7 +27,11 @@ export function liveLockExpiry(records: IdentityRecords, chain: string, now: Dat
 }
 
 /** The live lock on `chain` that lasts longest (ties: the newest), or undefined. */
-export function longestLiveLock(locks: readonly LockRecord[], chain: string, now: Date): LockRecord | undefined {
+export function longestLiveLock(
+  locks: readonly LockRecord[],
+  chain: string,
+  now: Date,
+): LockRecord | undefined {
   let best: LockRecord | undefined;
   for (const lock of locks) {
     if (lock.chain !== chain || !isLive(lock.expiresAt, now)) continue;
@@ -47,7 +51,11 @@ export interface LockExtension {
 }
 
 /** Longest-lock: a new lock never shortens the protection; the expiry is the later of the two. */
-export function extendLock(previousExpiry: Date | null, appliedAt: Date, durationSeconds: number): LockExtension {
+export function extendLock(
+  previousExpiry: Date | null,
+  appliedAt: Date,
+  durationSeconds: number,
+): LockExtension {
   const candidate = new Date(appliedAt.getTime() + durationSeconds * 1000);
   const newExpiry =
     previousExpiry !== null && previousExpiry.getTime() > candidate.getTime() ? previousExpiry : candidate;
@@ -57,7 +65,9 @@ export function extendLock(previousExpiry: Date | null, appliedAt: Date, duratio
 /** The hold live on `chain` at `at` (the newest when several overlap), or undefined. */
 export function liveHold(holds: readonly HoldRecord[], chain: string, at: Date): HoldRecord | undefined {
   return holds
-    .filter((hold) => hold.chain === chain && hold.startsAt.getTime() <= at.getTime() && isLive(hold.expiresAt, at))
+    .filter(
+      (hold) => hold.chain === chain && hold.startsAt.getTime() <= at.getTime() && isLive(hold.expiresAt, at),
+    )
     .sort((left, right) => right.startsAt.getTime() - left.startsAt.getTime())[0];
 }
 

@@ -14,7 +14,13 @@ export const IDENTITY_STATUSES = [
 ] as const;
 export type IdentityStatus = (typeof IDENTITY_STATUSES)[number];
 
-export const CHECK_DECISIONS = ["allow", "allow_authorized_only", "block", "recheck_required", "unavailable"] as const;
+export const CHECK_DECISIONS = [
+  "allow",
+  "allow_authorized_only",
+  "block",
+  "recheck_required",
+  "unavailable",
+] as const;
 export type CheckDecision = (typeof CHECK_DECISIONS)[number];
 
 /**

@@ -1,0 +1,47 @@
+// Identity status engine: one pure decision from records, a chain, a launcher and an instant.
+export { type ChainStatus, decideChainStatus, guardianBlockInForce, type StatusQuery } from "./decide";
+export {
+  type ChainCheckpoint,
+  type ChainFreshness,
+  checkpointDataAsOf,
+  DEFAULT_FRESHNESS_BOUND_SECONDS,
+  freshnessOf,
+} from "./freshness";
+export {
+  extendLock,
+  isLive,
+  isSameLauncher,
+  LOCK_SECONDS,
+  type LockExtension,
+  liveHold,
+  liveLockExpiry,
+  lockAuthorizedLauncher,
+  lockDurationSeconds,
+  longestLiveLock,
+} from "./locks";
+export { type ChainInput, decideAcrossChains, mostRestrictive, NoChainsError } from "./multiChain";
+export {
+  type GuardianRecord,
+  type HoldRecord,
+  type IdentityRecords,
+  type LaunchRecord,
+  type LockRecord,
+  NO_RECORDS,
+} from "./records";
+export {
+  type ChainFamily,
+  SANDBOX_DESIGNATED_LAUNCHER,
+  type SandboxChain,
+  type SandboxScenario,
+  sandboxScenarios,
+} from "./sandboxScenarios";
+export { identityTimeline, type TimelineEntry, type TimelineEntryType } from "./timeline";
+export {
+  CHECK_DECISIONS,
+  type CheckDecision,
+  DECISION_RESTRICTIVENESS,
+  IDENTITY_STATUSES,
+  type IdentityStatus,
+  STATUS_REASONS,
+  type StatusReason,
+} from "./values";
