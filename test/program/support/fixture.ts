@@ -2,8 +2,10 @@
 // initialized with local settings and a $150/SOL price; plus helpers to reserve through the Anchor client.
 import { BN } from "@coral-xyz/anchor";
 import { Keypair, PublicKey } from "@solana/web3.js";
+import { LiteSVM } from "litesvm";
 import { foldedHash, foldV1 } from "../../../core/fold";
 import { deployIdentityRegistry, type RegistryDeployment } from "../../../scripts/solana/deploy";
+import { LiteSvmConnection } from "../../../scripts/solana/litesvm-connection";
 import { LiteSvmProvider } from "../../../scripts/solana/litesvm-provider";
 import {
   configAddress,
@@ -28,11 +30,26 @@ export interface Fixture {
   deployment: RegistryDeployment;
 }
 
-export async function deployedRegistry(): Promise<Fixture> {
+interface Snapshot {
+  state: Uint8Array;
+  admin: Keypair;
+  deployment: RegistryDeployment;
+}
+let snapshot: Promise<Snapshot> | null = null;
+
+async function deployOnce(): Promise<Snapshot> {
   const admin = Keypair.generate();
   const provider = LiteSvmProvider.create(admin);
   provider.svm.setUnixTimestamp(START_TIME);
   const deployment = await deployIdentityRegistry(provider, { localPrice: SOL_PRICE });
+  return { state: provider.svm.svm.toBytes(), admin, deployment };
+}
+
+/** A registry deployed through the upgradeable loader; each call gets its own copy of the deployed state. */
+export async function deployedRegistry(): Promise<Fixture> {
+  snapshot ??= deployOnce();
+  const { state, admin, deployment } = await snapshot;
+  const provider = new LiteSvmProvider(new LiteSvmConnection(LiteSVM.fromBytes(state)), admin);
   const programId = new PublicKey(deployment.programId);
   return { provider, admin, program: registryProgram(provider, programId), programId, deployment };
 }
