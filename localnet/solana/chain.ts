@@ -143,9 +143,13 @@ export class SolanaChain {
     };
   }
 
-  /** Produces the next block unless blocks are frozen by the fault plan. */
-  tick(): BlockRecord | undefined {
-    if (this.faults.blocksFrozen) return undefined;
+  /** The block timer's step: the next block, unless the fault plan froze production. */
+  private tick(): void {
+    if (!this.faults.blocksFrozen) this.produceBlock();
+  }
+
+  /** Produces the next block now (skipping slots if the fault plan says so). */
+  produceBlock(): BlockRecord {
     const block = this.ledger.produceBlock(this.now(), this.faults.slotsToSkip());
     this.syncClock();
     for (const listener of this.listeners) listener.block?.(block);

@@ -331,13 +331,13 @@ describe("localnet Solana RPC blockhash window", () => {
     // Blocks are produced by hand from here on, so the count is exact.
     rpc.chain.stop();
     const height = await connection.getBlockHeight("confirmed");
-    for (let i = height; i < lastValidBlockHeight; i++) rpc.chain.tick();
+    for (let i = height; i < lastValidBlockHeight; i++) rpc.chain.produceBlock();
     expect(await connection.getBlockHeight("confirmed")).to.equal(lastValidBlockHeight);
     expect((await connection.isBlockhashValid(blockhash)).value).to.equal(true);
     const atLastValidHeight = await connection.sendRawTransaction(signed(LAMPORTS_PER_SOL / 10));
     expect((await connection.getSignatureStatus(atLastValidHeight)).value?.err).to.equal(null);
 
-    rpc.chain.tick();
+    rpc.chain.produceBlock();
     expect((await connection.isBlockhashValid(blockhash)).value).to.equal(false);
     const reply = await rawRpc(rpc.rpcUrl, "sendTransaction", [
       Buffer.from(signed(LAMPORTS_PER_SOL / 5)).toString("base64"),

@@ -1,5 +1,5 @@
 // Control methods of the local node (not part of Solana's RPC): fault plans, time travel and
-// block production, so tests in other processes can drive the chain over the same socket.
+// block production (which works even while the timer is frozen), so tests in other processes can drive the chain over the same socket.
 import type { FaultPlan } from "../faults";
 import { configParam } from "../params";
 import { invalidParams } from "../rpcError";
@@ -31,7 +31,7 @@ export const adminMethods: MethodTable = {
     if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > MAX_BLOCKS_PER_CALL) {
       throw invalidParams(`localnet_produceBlocks takes a block count from 1 to ${MAX_BLOCKS_PER_CALL}`);
     }
-    for (let i = 0; i < count; i++) chain.tick();
+    for (let i = 0; i < count; i++) chain.produceBlock();
     return chain.ledger.head.slot;
   },
 };
