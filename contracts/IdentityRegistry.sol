@@ -82,7 +82,9 @@ contract IdentityRegistry is IIdentityRegistry, Ownable2Step, NonReentrant {
         uint256 excessWei = _excessOver(feeWei);
 
         expiresAt = uint64(block.timestamp) + durationSeconds;
-        _reservations[nameHash][tickerHash] = Reservation(msg.sender, expiresAt, walletSlot);
+        record.launcher = msg.sender;
+        record.expiresAt = expiresAt;
+        record.walletSlot = walletSlot;
         walletExpiries[walletSlot] = expiresAt;
         emit Reserved(
             nameHash,

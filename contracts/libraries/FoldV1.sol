@@ -6,7 +6,7 @@ pragma solidity 0.8.30;
 /// sign folds to S and the at sign to A; every other byte (whitespace, punctuation, control characters and
 /// every byte of 0x80 or above, so all non-ASCII text) is dropped.
 library FoldV1 {
-    /// Output byte for each input byte 0x00-0x7f; zero means "drop". Bytes 0x00-0x1f are all dropped.
+    /// Output byte for each input byte 0x20-0x7f; zero means "drop". Every other byte is dropped.
     uint256 private constant TABLE_20_3F = 0x000000005300000000000000000000004f493245415336544239000000000000;
     uint256 private constant TABLE_40_5F = 0x414142434445464748494a4b4c4d4e4f505152535455565758595a0000000000;
     uint256 private constant TABLE_60_7F = 0x004142434445464748494a4b4c4d4e4f505152535455565758595a0000000000;
@@ -14,27 +14,27 @@ library FoldV1 {
     /// @notice Folds `input`; the result may be empty or longer than any bound (callers check bounds).
     function fold(bytes calldata input) internal pure returns (bytes memory folded) {
         assembly ("memory-safe") {
-            // A 128-byte lookup table in fresh memory, followed by the output buffer.
+            // A 256-byte lookup table in fresh memory (0x00-0x1f and 0x80-0xff all map to zero), followed by
+            // the output buffer. A full table keeps the per-byte loop free of branches.
             let table := mload(0x40)
             mstore(table, 0)
             mstore(add(table, 0x20), TABLE_20_3F)
             mstore(add(table, 0x40), TABLE_40_5F)
             mstore(add(table, 0x60), TABLE_60_7F)
-            folded := add(table, 0x80)
+            mstore(add(table, 0x80), 0)
+            mstore(add(table, 0xa0), 0)
+            mstore(add(table, 0xc0), 0)
+            mstore(add(table, 0xe0), 0)
+            folded := add(table, 0x100)
             let out := add(folded, 0x20)
             let end := add(input.offset, input.length)
             for { let p := input.offset } lt(p, end) { p := add(p, 1) } {
-                let b := byte(0, calldataload(p))
-                if lt(b, 0x80) {
-                    let c := byte(0, mload(add(table, b)))
-                    if c {
-                        mstore8(out, c)
-                        out := add(out, 1)
-                    }
-                }
+                let c := byte(0, mload(add(table, byte(0, calldataload(p)))))
+                // Always write, advance only for a kept byte: a dropped byte is overwritten next.
+                mstore8(out, c)
+                out := add(out, iszero(iszero(c)))
             }
-            let length := sub(out, add(folded, 0x20))
-            mstore(folded, length)
+            mstore(folded, sub(out, add(folded, 0x20)))
             // Zero the tail of the last word so the buffer is clean ABI/event data, then claim the memory.
             mstore(out, 0)
             mstore(0x40, and(add(out, 0x1f), not(0x1f)))
