@@ -1,31 +1,112 @@
 // The HTTP face of the service. Routes gather records and format answers; decisions live in core/.
-import express, { type Express } from "express";
+import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
 import type { Pool } from "pg";
+import { parseConfig } from "../config";
+import { pruneRateWindows } from "./keys/apiKeyStore";
 import { errorHandler, notFound } from "./middleware/errors";
 import { responseVersion } from "./middleware/responseVersion";
-import { healthRoutes } from "./routes/health";
+import { RouteTable } from "./openapi/routeTable";
+import { type HostLists, hostClassOf, hostEnvironmentOf } from "./platform/hosts";
+import { idempotency } from "./platform/idempotency";
+import { partnerGuard } from "./platform/partnerAuth";
+import type { Platform } from "./platform/platform";
+import { RATE_WINDOW_SECONDS } from "./platform/rateWindow";
+import { registerChainRoutes } from "./routes/chains";
+import { registerHealthRoutes } from "./routes/health";
+import { registerOpenApiRoute } from "./routes/openapi";
+import { registerProtectedIdentityRoutes } from "./routes/protectedIdentities";
+import { registerReservationListRoutes } from "./routes/reservationList";
+import { registerSandboxKeyRoutes } from "./routes/sandboxKeys";
+import { registerSigningKeyRoutes, WELL_KNOWN_SIGNING_KEYS_PATH } from "./routes/signingKeys";
+import { registerVerifyRoutes } from "./routes/verify";
 
 export interface ApiDependencies {
   pool: Pool;
   startedAt: Date;
   log: (message: string) => void;
+  /** Host lists of the three environments; defaults to the configuration defaults. */
+  hosts?: HostLists;
+  /** Seals the signing secrets of self-serve sandbox keys; without it POST /v1/sandbox/keys answers 503. */
+  masterKey?: Buffer;
+  /** Per-minute limit of keyless identity checks per client address (0: off). Default 120. */
+  anonymousRateLimitPerMinute?: number;
+  /** Clock in ms since the epoch; defaults to Date.now. */
+  now?: () => number;
 }
 
 /** Largest JSON body accepted; every documented request is far smaller. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
+export const DEFAULT_ANONYMOUS_RATE_LIMIT = 120;
+
+/** Sets `res.locals.hostClass` and `res.locals.hostEnvironment` from the Host header. */
+function hostEnvironment(hosts: HostLists) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    res.locals.hostClass = hostClassOf(req.headers.host, hosts);
+    res.locals.hostEnvironment = hostEnvironmentOf(res.locals.hostClass);
+    next();
+  };
+}
+
+/** Well-known URIs are looked up at the host root; serve the signing keys there as under /api. */
+function wellKnownAlias(req: Request, _res: Response, next: NextFunction): void {
+  if (req.path === WELL_KNOWN_SIGNING_KEYS_PATH) req.url = `/api${req.url}`;
+  next();
+}
+
+/** Once per clock minute per process, drops finished rate windows and expired idempotency records. */
+function housekeeping(platform: Platform, pruneIdempotency: () => Promise<void>) {
+  let lastMinute = 0;
+  return (_req: Request, _res: Response, next: NextFunction): void => {
+    const minute = Math.floor(platform.now() / (RATE_WINDOW_SECONDS * 1000));
+    if (minute !== lastMinute) {
+      lastMinute = minute;
+      Promise.all([
+        pruneRateWindows(platform.deps.pool, (minute - 1) * RATE_WINDOW_SECONDS * 1000),
+        pruneIdempotency(),
+      ]).catch((error: Error) => platform.deps.log(`housekeeping failed: ${error.message}`));
+    }
+    next();
+  };
+}
+
+export function createPlatform(deps: ApiDependencies): Platform {
+  const now = deps.now ?? Date.now;
+  const auth = partnerGuard({
+    pool: deps.pool,
+    now,
+    anonymousLimitPerMinute: deps.anonymousRateLimitPerMinute ?? DEFAULT_ANONYMOUS_RATE_LIMIT,
+  });
+  return {
+    deps,
+    routes: new RouteTable(auth.guard),
+    requirePartner: auth.requirePartner,
+    runIdempotent: idempotency(deps.pool).runIdempotent,
+    now,
+  };
+}
 
 export function createApp(deps: ApiDependencies): Express {
+  const platform = createPlatform(deps);
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", "simple");
   app.use(helmet());
   app.use(responseVersion);
+  app.use(hostEnvironment(deps.hosts ?? parseConfig({}).hosts));
+  app.use(housekeeping(platform, idempotency(deps.pool).pruneExpired));
   app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: true }));
+  app.use(wellKnownAlias);
 
-  const api = express.Router();
-  api.use(healthRoutes(deps.pool, deps.startedAt));
-  app.use("/api", api);
+  registerHealthRoutes(platform);
+  registerChainRoutes(platform);
+  registerSigningKeyRoutes(platform);
+  registerVerifyRoutes(platform);
+  registerProtectedIdentityRoutes(platform);
+  registerReservationListRoutes(platform);
+  registerSandboxKeyRoutes(platform);
+  registerOpenApiRoute(platform);
+  app.use("/api", platform.routes.router);
 
   app.use(notFound);
   app.use(errorHandler(deps.log));

@@ -1,0 +1,70 @@
+// The signer of each environment's active key, cached in memory. Each validation reads the active kid in
+// its own transaction (one indexed row) and reopens the key only when the kid changed, so a rotation or
+// revocation by any process takes effect on the very next validation, with no polling interval.
+import type { PoolClient } from "pg";
+import { createDecisionSigner, type DecisionSigner } from "../../core/decision";
+import type { Environment } from "../../core/environment";
+import { openSigningKey } from "../../core/keyring";
+import type { SecretBox } from "../../core/secrets/secretBox";
+
+/** No usable active key: validation answers 503 service_unavailable, never an unsigned decision. */
+export class SignerUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SignerUnavailableError";
+  }
+}
+
+interface ActiveRow {
+  kid: string;
+  public_key: Buffer;
+  private_key_encrypted: string;
+  created_at: Date;
+}
+
+export interface ActiveSigners {
+  /** The signer of the environment's active key, checked against the database on `client`. */
+  signerFor(client: PoolClient, environment: Environment): Promise<{ kid: string; sign: DecisionSigner }>;
+}
+
+export function activeSigners(box: SecretBox | undefined): ActiveSigners {
+  const cache = new Map<Environment, { kid: string; sign: DecisionSigner }>();
+  return {
+    async signerFor(client, environment) {
+      if (box === undefined) {
+        throw new SignerUnavailableError("No master key is configured, so no signing key can be opened.");
+      }
+      const { rows } = await client.query<ActiveRow>(
+        "SELECT kid, public_key, private_key_encrypted, created_at FROM signing_keys WHERE environment = $1 AND status = 'active'",
+        [environment],
+      );
+      const row = rows[0];
+      if (row === undefined)
+        throw new SignerUnavailableError(`The ${environment} environment has no active signing key.`);
+      const cached = cache.get(environment);
+      if (cached?.kid === row.kid) return cached;
+      let sign: DecisionSigner;
+      try {
+        const key = openSigningKey(
+          box,
+          {
+            kid: row.kid,
+            environment,
+            status: "active",
+            publicKeyBase64: row.public_key.toString("base64"),
+            createdAt: row.created_at,
+          },
+          row.private_key_encrypted,
+        );
+        sign = createDecisionSigner(key);
+      } catch (error) {
+        throw new SignerUnavailableError(
+          `The active ${environment} signing key ${row.kid} cannot be opened (${(error as Error).message}); check MASTER_KEY.`,
+        );
+      }
+      const entry = { kid: row.kid, sign };
+      cache.set(environment, entry);
+      return entry;
+    },
+  };
+}

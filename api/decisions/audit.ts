@@ -1,0 +1,17 @@
+// Operator and lifecycle actions into audit_log, always inside the transaction that made the change.
+import type { PoolClient } from "pg";
+
+export interface AuditEntry {
+  actor: string;
+  action: string;
+  subject: string;
+  reason: string;
+  details?: Record<string, unknown>;
+}
+
+export async function appendAudit(client: PoolClient, entry: AuditEntry): Promise<void> {
+  await client.query(
+    "INSERT INTO audit_log (actor, action, subject, reason, details) VALUES ($1, $2, $3, $4, $5)",
+    [entry.actor, entry.action, entry.subject, entry.reason, JSON.stringify(entry.details ?? {})],
+  );
+}

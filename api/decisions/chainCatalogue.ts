@@ -1,0 +1,72 @@
+// The chains decisions apply to: those of the deployment manifest plus any chain an indexer checkpoints.
+// `chain` in API calls is the manifest's chain name.
+import { existsSync, readFileSync } from "node:fs";
+import type { Pool, PoolClient } from "pg";
+import type { ChainCheckpoint, ChainFamily } from "../../core/status";
+
+export interface ChainInfo {
+  chain: string;
+  family: ChainFamily;
+}
+
+export interface CheckpointedChain extends ChainInfo {
+  checkpoint: ChainCheckpoint;
+}
+
+interface ManifestShape {
+  evm?: { chain?: unknown }[];
+  solana?: { chain?: unknown }[];
+}
+
+/** Chains named in a deployment manifest file; none when the file does not exist yet. */
+export function manifestChains(path: string): ChainInfo[] {
+  if (!existsSync(path)) return [];
+  const manifest = JSON.parse(readFileSync(path, "utf8")) as ManifestShape;
+  const named = (entries: { chain?: unknown }[] | undefined, family: ChainFamily): ChainInfo[] =>
+    (entries ?? []).flatMap((entry) =>
+      typeof entry.chain === "string" ? [{ chain: entry.chain, family }] : [],
+    );
+  return [...named(manifest.evm, "evm"), ...named(manifest.solana, "solana")];
+}
+
+interface CheckpointRow {
+  chain: string;
+  family: ChainFamily;
+  head_number: string | null;
+  indexed_number: string | null;
+  indexed_block_time: Date | null;
+  indexed_at: Date | null;
+}
+
+const numberOrNull = (value: string | null) => (value === null ? null : Number(value));
+
+/** Every checkpointed chain (or only `chain`), with its checkpoint. */
+export async function readCheckpoints(db: Pool | PoolClient, chain?: string): Promise<CheckpointedChain[]> {
+  const { rows } = await db.query<CheckpointRow>(
+    `SELECT chain, family, head_number, indexed_number, indexed_block_time, indexed_at FROM chain_checkpoints
+     WHERE $1::text IS NULL OR chain = $1 ORDER BY chain`,
+    [chain ?? null],
+  );
+  return rows.map((row) => ({
+    chain: row.chain,
+    family: row.family,
+    checkpoint: {
+      headNumber: numberOrNull(row.head_number),
+      indexedNumber: numberOrNull(row.indexed_number),
+      indexedBlockTime: row.indexed_block_time,
+      indexedAt: row.indexed_at,
+    },
+  }));
+}
+
+/** The configured chains followed by checkpointed ones not configured, without duplicates. */
+export function mergeChains(
+  configured: readonly ChainInfo[],
+  checkpointed: readonly ChainInfo[],
+): ChainInfo[] {
+  const seen = new Set(configured.map((entry) => entry.chain));
+  return [
+    ...configured,
+    ...checkpointed.filter((entry) => !seen.has(entry.chain)).map(({ chain, family }) => ({ chain, family })),
+  ];
+}

@@ -1,0 +1,235 @@
+// API keys in Postgres: issuing (hash only), listing, revoking with an audit entry, and the one-round-trip
+// authentication that also counts the request in its rate window.
+import type { Pool, PoolClient } from "pg";
+import type { Environment } from "../../core/environment";
+import { withTransaction } from "../../storage/transaction";
+import { type RateState, rateWindowAt, SANDBOX_RATE_LIMIT } from "../platform/rateWindow";
+import { apiKeyHash, type IssuedApiKey, issueApiKey, newPartnerId } from "./apiKeyFormat";
+import type { PartnerScope } from "./scopes";
+
+export interface ApiKeyRecord {
+  keyId: string;
+  displayPrefix: string;
+  environment: Environment;
+  partnerId: string;
+  label: string;
+  organization: string | null;
+  email: string | null;
+  emailVerified: boolean;
+  scopes: PartnerScope[];
+  rateLimitPerMinute: number;
+  createdAt: Date;
+  createdBy: string;
+  revokedAt: Date | null;
+  revokedBy: string | null;
+  revokedReason: string | null;
+}
+
+export interface NewApiKey {
+  environment: Environment;
+  scopes: readonly PartnerScope[];
+  rateLimitPerMinute: number;
+  label: string;
+  /** Who issued it: an operator name, or `self-serve` for sandbox sign-up. */
+  createdBy: string;
+  partnerId?: string;
+  organization?: string;
+  email?: string;
+  /** Seals a signing secret issued with the key, bound to the new key id. */
+  sealSigningSecret?: (keyId: string) => string;
+}
+
+export interface Authentication {
+  key: ApiKeyRecord;
+  /** Absent for a revoked key: revoked keys are not counted. */
+  rate?: RateState;
+}
+
+export class ApiKeyNotFoundError extends Error {
+  constructor(keyId: string) {
+    super(`No API key has id ${keyId}; list keys with: npm run operator -- api-keys:list`);
+    this.name = "ApiKeyNotFoundError";
+  }
+}
+
+const COLUMNS = `key_id, display_prefix, environment, partner_id, label, organization, email, email_verified, scopes,
+  rate_limit_per_minute, created_at, created_by, revoked_at, revoked_by, revoked_reason`;
+
+interface KeyRow {
+  key_id: string;
+  display_prefix: string;
+  environment: Environment;
+  partner_id: string;
+  label: string;
+  organization: string | null;
+  email: string | null;
+  email_verified: boolean;
+  scopes: PartnerScope[];
+  rate_limit_per_minute: number;
+  created_at: Date;
+  created_by: string;
+  revoked_at: Date | null;
+  revoked_by: string | null;
+  revoked_reason: string | null;
+}
+
+function recordOf(row: KeyRow): ApiKeyRecord {
+  return {
+    keyId: row.key_id,
+    displayPrefix: row.display_prefix,
+    environment: row.environment,
+    partnerId: row.partner_id,
+    label: row.label,
+    organization: row.organization,
+    email: row.email,
+    emailVerified: row.email_verified,
+    scopes: row.scopes,
+    rateLimitPerMinute: row.rate_limit_per_minute,
+    createdAt: row.created_at,
+    createdBy: row.created_by,
+    revokedAt: row.revoked_at,
+    revokedBy: row.revoked_by,
+    revokedReason: row.revoked_reason,
+  };
+}
+
+/** Stores a new key (hash only) and returns its record plus the raw secret for one-time display. */
+export async function createApiKey(
+  db: Pool | PoolClient,
+  input: NewApiKey,
+): Promise<{ record: ApiKeyRecord; issued: IssuedApiKey }> {
+  const issued = issueApiKey(input.environment);
+  const rateLimit = input.environment === "sandbox" ? SANDBOX_RATE_LIMIT : input.rateLimitPerMinute;
+  const { rows } = await db.query<KeyRow>(
+    `INSERT INTO api_keys (key_id, secret_hash, display_prefix, environment, partner_id, label, organization, email,
+       scopes, rate_limit_per_minute, signing_secret_sealed, created_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+     RETURNING ${COLUMNS}`,
+    [
+      issued.keyId,
+      issued.secretHash,
+      issued.displayPrefix,
+      input.environment,
+      input.partnerId ?? newPartnerId(),
+      input.label,
+      input.organization ?? null,
+      input.email ?? null,
+      [...new Set(input.scopes)],
+      rateLimit,
+      input.sealSigningSecret?.(issued.keyId) ?? null,
+      input.createdBy,
+    ],
+  );
+  return { record: recordOf(rows[0] as KeyRow), issued };
+}
+
+export async function listApiKeys(
+  pool: Pool,
+  filter: { environment?: Environment; partnerId?: string; includeRevoked?: boolean } = {},
+): Promise<ApiKeyRecord[]> {
+  const { rows } = await pool.query<KeyRow>(
+    `SELECT ${COLUMNS} FROM api_keys
+     WHERE ($1::text IS NULL OR environment = $1) AND ($2::text IS NULL OR partner_id = $2)
+       AND ($3 OR revoked_at IS NULL)
+     ORDER BY created_at, key_id`,
+    [filter.environment ?? null, filter.partnerId ?? null, filter.includeRevoked ?? false],
+  );
+  return rows.map(recordOf);
+}
+
+export async function findApiKey(pool: Pool, keyId: string): Promise<ApiKeyRecord | undefined> {
+  const { rows } = await pool.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE key_id = $1`, [keyId]);
+  return rows[0] ? recordOf(rows[0]) : undefined;
+}
+
+/**
+ * Revokes a key and writes who and why to audit_log in the same transaction. Revoking a revoked key changes
+ * nothing and returns its record as it is.
+ */
+export async function revokeApiKey(
+  pool: Pool,
+  keyId: string,
+  audit: { actor: string; reason: string },
+): Promise<ApiKeyRecord> {
+  return withTransaction(pool, async (client) => {
+    const { rows } = await client.query<KeyRow>(
+      `UPDATE api_keys SET revoked_at = now(), revoked_by = $2, revoked_reason = $3
+       WHERE key_id = $1 AND revoked_at IS NULL RETURNING ${COLUMNS}`,
+      [keyId, audit.actor, audit.reason],
+    );
+    if (rows[0] === undefined) {
+      const existing = await client.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE key_id = $1`, [
+        keyId,
+      ]);
+      if (existing.rows[0] === undefined) throw new ApiKeyNotFoundError(keyId);
+      return recordOf(existing.rows[0]);
+    }
+    await writeAudit(client, { ...audit, action: "api_key.revoke", subject: keyId, details: {} });
+    return recordOf(rows[0]);
+  });
+}
+
+export async function writeAudit(
+  db: Pool | PoolClient,
+  entry: { actor: string; action: string; subject: string; reason: string; details: object },
+): Promise<void> {
+  await db.query(
+    "INSERT INTO audit_log (actor, action, subject, reason, details) VALUES ($1, $2, $3, $4, $5)",
+    [entry.actor, entry.action, entry.subject, entry.reason, JSON.stringify(entry.details)],
+  );
+}
+
+/**
+ * Finds the key whose hash matches `raw` and, unless it is revoked, counts this request in the key's current
+ * minute window — one statement, so concurrent requests on any number of processes get distinct counts.
+ */
+export async function authenticateApiKey(
+  pool: Pool,
+  raw: string,
+  nowMs: number,
+): Promise<Authentication | undefined> {
+  const window = rateWindowAt(nowMs);
+  const { rows } = await pool.query<KeyRow & { request_count: number | null }>(
+    `WITH found AS (SELECT ${COLUMNS} FROM api_keys WHERE secret_hash = $1),
+     counted AS (
+       INSERT INTO rate_limit_windows (subject, window_start, request_count)
+       SELECT key_id, $2, 1 FROM found WHERE revoked_at IS NULL
+       ON CONFLICT (subject, window_start)
+       DO UPDATE SET request_count = rate_limit_windows.request_count + 1
+       RETURNING request_count)
+     SELECT found.*, (SELECT request_count FROM counted) AS request_count FROM found`,
+    [apiKeyHash(raw), window.start],
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  const key = recordOf(row);
+  return {
+    key,
+    rate:
+      row.request_count === null
+        ? undefined
+        : { limit: key.rateLimitPerMinute, count: row.request_count, window },
+  };
+}
+
+/** Counts one request of an anonymous subject (e.g. a client address) against `limit`. */
+export async function countAnonymousRequest(
+  pool: Pool,
+  subject: string,
+  limit: number,
+  nowMs: number,
+): Promise<RateState> {
+  const window = rateWindowAt(nowMs);
+  const { rows } = await pool.query<{ request_count: number }>(
+    `INSERT INTO rate_limit_windows (subject, window_start, request_count) VALUES ($1, $2, 1)
+     ON CONFLICT (subject, window_start) DO UPDATE SET request_count = rate_limit_windows.request_count + 1
+     RETURNING request_count`,
+    [subject, window.start],
+  );
+  return { limit, count: (rows[0] as { request_count: number }).request_count, window };
+}
+
+/** Drops windows that ended before `beforeMs`; they can never count again. */
+export async function pruneRateWindows(pool: Pool, beforeMs: number): Promise<void> {
+  await pool.query("DELETE FROM rate_limit_windows WHERE window_start < $1", [new Date(beforeMs)]);
+}

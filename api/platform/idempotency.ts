@@ -1,0 +1,162 @@
+// Idempotent execution for validate and reservation prepare: the key is the `Idempotency-Key` header or else
+// the body `nonce`, scoped per API key and route. The first request executes and its answer is stored for 24 h;
+// a retry with the same body replays it (`Idempotency-Replayed: true`); a different body is refused; a
+// duplicate that arrives while the first still runs gets 409 and never executes a second time.
+import { createHash } from "node:crypto";
+import type { Request, Response } from "express";
+import type { Pool } from "pg";
+import { ApiError } from "../../core/errors/catalogue";
+
+export interface IdempotentResult {
+  status: number;
+  body: object;
+}
+
+/** How long answers are kept; the spec asks for at least 24 hours. */
+export const IDEMPOTENCY_RETENTION_HOURS = 24;
+/** An in-progress record older than this belongs to a request that died; a retry may take it over. */
+export const IDEMPOTENCY_LOCK_SECONDS = 60;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+interface StoredRow {
+  request_hash: string;
+  state: "in_progress" | "completed";
+  response_status: number | null;
+  response_body: object | null;
+}
+
+/** Canonical JSON (object keys sorted) so the same body always hashes the same. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+export function requestHashOf(route: string, body: unknown): string {
+  return createHash("sha256")
+    .update(`${route}\n${canonicalJson(body)}`)
+    .digest("hex");
+}
+
+/** The idempotency key of a request: the header, else a string body `nonce`; undefined when neither. */
+export function idempotencyKeyOf(req: Request): string | undefined {
+  const header = req.headers["idempotency-key"];
+  if (header !== undefined) {
+    if (typeof header !== "string" || !KEY_PATTERN.test(header)) {
+      throw new ApiError("invalid_request", "Idempotency-Key must be 1 to 255 visible ASCII characters.", {
+        header: "Idempotency-Key",
+      });
+    }
+    return header;
+  }
+  const nonce = (req.body as { nonce?: unknown } | undefined)?.nonce;
+  return typeof nonce === "string" && KEY_PATTERN.test(nonce) ? nonce : undefined;
+}
+
+function send(res: Response, result: IdempotentResult): void {
+  res.status(result.status).json(result.body);
+}
+
+export function idempotency(pool: Pool) {
+  /** Claims the key; true when this request must execute, else the stored row that answers it. */
+  async function claim(keyId: string, route: string, key: string, hash: string): Promise<true | StoredRow> {
+    const claimed = await pool.query(
+      `INSERT INTO idempotency_records (key_id, route, idempotency_key, request_hash, state, locked_at, expires_at)
+       VALUES ($1, $2, $3, $4, 'in_progress', now(), now() + make_interval(hours => $5))
+       ON CONFLICT (key_id, route, idempotency_key) DO UPDATE
+         SET request_hash = EXCLUDED.request_hash, state = 'in_progress', response_status = NULL,
+             response_body = NULL, locked_at = now(), created_at = now(), expires_at = EXCLUDED.expires_at
+         WHERE idempotency_records.expires_at < now()
+            OR (idempotency_records.state = 'in_progress'
+                AND idempotency_records.request_hash = EXCLUDED.request_hash
+                AND idempotency_records.locked_at < now() - make_interval(secs => $6))
+       RETURNING 1`,
+      [keyId, route, key, hash, IDEMPOTENCY_RETENTION_HOURS, IDEMPOTENCY_LOCK_SECONDS],
+    );
+    if (claimed.rowCount === 1) return true;
+    const { rows } = await pool.query<StoredRow>(
+      `SELECT request_hash, state, response_status, response_body FROM idempotency_records
+       WHERE key_id = $1 AND route = $2 AND idempotency_key = $3`,
+      [keyId, route, key],
+    );
+    // The record expired and was pruned between the two statements: claim again.
+    return rows[0] ?? claim(keyId, route, key, hash);
+  }
+
+  async function release(keyId: string, route: string, key: string): Promise<void> {
+    await pool.query(
+      "DELETE FROM idempotency_records WHERE key_id = $1 AND route = $2 AND idempotency_key = $3",
+      [keyId, route, key],
+    );
+  }
+
+  async function complete(
+    keyId: string,
+    route: string,
+    key: string,
+    result: IdempotentResult,
+  ): Promise<void> {
+    await pool.query(
+      `UPDATE idempotency_records SET state = 'completed', response_status = $4, response_body = $5
+       WHERE key_id = $1 AND route = $2 AND idempotency_key = $3`,
+      [keyId, route, key, result.status, JSON.stringify(result.body)],
+    );
+  }
+
+  /**
+   * Runs `execute` at most once per (API key, route, idempotency key) and sends its result, or replays the
+   * stored one. Needs `res.locals.partner` (use it behind requirePartner). Results with status >= 500 and
+   * thrown errors are not stored, so the client can retry them.
+   */
+  async function runIdempotent(
+    req: Request,
+    res: Response,
+    execute: () => Promise<IdempotentResult>,
+  ): Promise<void> {
+    const partner = res.locals.partner;
+    if (partner === undefined)
+      throw new Error("runIdempotent needs an authenticated partner (requirePartner).");
+    const key = idempotencyKeyOf(req);
+    if (key === undefined) {
+      send(res, await execute());
+      return;
+    }
+    const route = `${req.method} ${req.baseUrl}${req.route?.path ?? req.path}`;
+    const hash = requestHashOf(route, req.body ?? {});
+    const claimed = await claim(partner.keyId, route, key, hash);
+    if (claimed !== true) {
+      if (claimed.request_hash !== hash) {
+        throw new ApiError("idempotency_key_reused", undefined, { idempotencyKey: key });
+      }
+      if (claimed.state === "in_progress")
+        throw new ApiError("idempotency_in_progress", undefined, { idempotencyKey: key });
+      res.setHeader("Idempotency-Replayed", "true");
+      send(res, { status: claimed.response_status ?? 200, body: claimed.response_body ?? {} });
+      return;
+    }
+    let result: IdempotentResult;
+    try {
+      result = await execute();
+    } catch (error) {
+      await release(partner.keyId, route, key);
+      throw error;
+    }
+    if (result.status >= 500) await release(partner.keyId, route, key);
+    else await complete(partner.keyId, route, key, result);
+    send(res, result);
+  }
+
+  /** Deletes records past their retention. */
+  async function pruneExpired(): Promise<void> {
+    await pool.query("DELETE FROM idempotency_records WHERE expires_at < now()");
+  }
+
+  return { runIdempotent, pruneExpired };
+}
+
+export type Idempotency = ReturnType<typeof idempotency>;

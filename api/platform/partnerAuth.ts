@@ -1,0 +1,151 @@
+// Authentication of partner keys: Bearer key -> host/environment rule -> key lookup and rate count (one query)
+// -> revocation -> rate limit -> scope. Sets `res.locals.partner` and the rate-limit headers.
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { Pool } from "pg";
+import type { Environment } from "../../core/environment";
+import { ApiError } from "../../core/errors/catalogue";
+import { apiKeyEnvironment } from "../keys/apiKeyFormat";
+import { authenticateApiKey, countAnonymousRequest } from "../keys/apiKeyStore";
+import type { PartnerScope } from "../keys/scopes";
+import type { AccessGuard, RouteAccess } from "../openapi/routeTable";
+import type { HostClass } from "./hosts";
+import { isOverLimit, type RateState, setRateLimitHeaders } from "./rateWindow";
+
+/** The authenticated caller, on `res.locals.partner`. */
+export interface PartnerContext {
+  keyId: string;
+  partnerId: string;
+  environment: Environment;
+  scopes: readonly PartnerScope[];
+}
+
+declare global {
+  namespace Express {
+    interface Locals {
+      partner?: PartnerContext;
+      hostClass: HostClass;
+      /** The dataset public routes answer from: "sandbox" on sandbox hosts, else "production". */
+      hostEnvironment: Environment;
+      rateLimit?: RateState;
+    }
+  }
+}
+
+export interface PartnerAuthOptions {
+  pool: Pool;
+  /** Milliseconds since the epoch; the rate window is the clock minute of this time. */
+  now: () => number;
+  /** Per-minute limit of keyless calls to "optional-key" routes, per client address; 0 turns it off. */
+  anonymousLimitPerMinute: number;
+}
+
+const BEARER = /^Bearer ([^\s]+)$/i;
+
+function bearerKey(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  if (header === undefined) return undefined;
+  const match = BEARER.exec(header.trim());
+  if (!match) {
+    throw new ApiError("unauthorized", "Send the API key as `Authorization: Bearer <API_KEY>`.");
+  }
+  return match[1];
+}
+
+function assertHostAccepts(hostClass: HostClass, keyEnvironment: Environment): void {
+  if (hostClass !== "canonical" && hostClass !== keyEnvironment) {
+    throw new ApiError(
+      "wrong_environment",
+      `This is the ${hostClass} host and the key is a ${keyEnvironment} key. Use svc_sbx_ keys on the sandbox host and svc_live_ keys on the production host (the canonical host accepts both).`,
+      { host: hostClass, keyEnvironment },
+    );
+  }
+}
+
+function rateLimited(res: Response, rate: RateState): ApiError {
+  res.setHeader("Retry-After", String(rate.window.resetSeconds));
+  return new ApiError(
+    "rate_limited",
+    `Rate limit of ${rate.limit} requests per minute exceeded; retry in ${rate.window.resetSeconds} s (Retry-After).`,
+    { limit: rate.limit, windowSeconds: 60, retryAfterSeconds: rate.window.resetSeconds },
+  );
+}
+
+/** Applies the rate state: headers on every answer, a 429 once the window's count passes the limit. */
+function enforceRate(res: Response, rate: RateState): void {
+  res.locals.rateLimit = rate;
+  setRateLimitHeaders(res, rate);
+  if (isOverLimit(rate)) throw rateLimited(res, rate);
+}
+
+async function authenticate(
+  options: PartnerAuthOptions,
+  raw: string,
+  res: Response,
+): Promise<PartnerContext> {
+  const keyEnvironment = apiKeyEnvironment(raw);
+  if (keyEnvironment === null) {
+    throw new ApiError(
+      "unauthorized",
+      "This is not a valid API key. Keys start with svc_sbx_ (sandbox) or svc_live_ (production).",
+    );
+  }
+  assertHostAccepts(res.locals.hostClass, keyEnvironment);
+  const found = await authenticateApiKey(options.pool, raw, options.now());
+  if (found === undefined)
+    throw new ApiError("unauthorized", "This API key is not known; check it was copied whole.");
+  if (found.rate === undefined) throw new ApiError("key_revoked");
+  enforceRate(res, found.rate);
+  const { key } = found;
+  return { keyId: key.keyId, partnerId: key.partnerId, environment: key.environment, scopes: key.scopes };
+}
+
+function assertScope(partner: PartnerContext, scope: PartnerScope): void {
+  if (!partner.scopes.includes(scope)) {
+    throw new ApiError("scope_missing", `This API key lacks the scope ${scope} that this endpoint needs.`, {
+      requiredScope: scope,
+      keyScopes: partner.scopes,
+    });
+  }
+}
+
+/** `requirePartner(scope)`: the middleware for partner routes; without a scope any valid key passes. */
+export function partnerGuard(options: PartnerAuthOptions) {
+  const requirePartner =
+    (scope?: PartnerScope): RequestHandler =>
+    async (req: Request, res: Response, next: NextFunction) => {
+      const raw = bearerKey(req);
+      if (raw === undefined) {
+        throw new ApiError(
+          "unauthorized",
+          "This endpoint needs an API key: send `Authorization: Bearer <API_KEY>`.",
+        );
+      }
+      const partner = await authenticate(options, raw, res);
+      if (scope) assertScope(partner, scope);
+      res.locals.partner = partner;
+      next();
+    };
+
+  /** A key is used when sent; keyless callers are counted per client address and host environment. */
+  const optionalKey: RequestHandler = async (req, res, next) => {
+    const raw = bearerKey(req);
+    if (raw !== undefined) {
+      res.locals.partner = await authenticate(options, raw, res);
+    } else if (options.anonymousLimitPerMinute > 0) {
+      const subject = `anon:${res.locals.hostEnvironment}:${req.socket.remoteAddress ?? "unknown"}`;
+      enforceRate(
+        res,
+        await countAnonymousRequest(options.pool, subject, options.anonymousLimitPerMinute, options.now()),
+      );
+    }
+    next();
+  };
+
+  const guard: AccessGuard = (access: RouteAccess) => {
+    if (access === "public") return undefined;
+    if (access === "optional-key") return optionalKey;
+    if (access === "partner") return requirePartner();
+    return requirePartner(access.scope);
+  };
+  return { requirePartner, guard };
+}

@@ -1,0 +1,60 @@
+// Chain telemetry from the indexers' checkpoints (chain_checkpoints): how far each chain is indexed and how
+// fresh that is. A chain whose index has not advanced within the freshness bound is `stale`: fail closed.
+import type { Pool } from "pg";
+
+/** Seconds after which an index that has not advanced counts as stale. */
+export const INDEX_STALE_AFTER_SECONDS = 120;
+
+export type ChainHealthStatus = "ok" | "stale" | "not_started";
+
+export interface ChainHealth {
+  chain: string;
+  family: "evm" | "solana";
+  status: ChainHealthStatus;
+  headNumber: number | null;
+  indexedNumber: number | null;
+  /** Blocks or slots between the chain head the indexer saw and what it has indexed. */
+  lag: number | null;
+  indexedBlockTime: string | null;
+  indexedAt: string | null;
+  /** Seconds since the indexer last advanced. */
+  secondsSinceIndexed: number | null;
+}
+
+interface CheckpointRow {
+  chain: string;
+  family: "evm" | "solana";
+  head_number: string | null;
+  indexed_number: string | null;
+  indexed_block_time: Date | null;
+  indexed_at: Date | null;
+}
+
+const toNumber = (value: string | null): number | null => (value === null ? null : Number(value));
+
+export function chainHealthOf(row: CheckpointRow, nowMs: number): ChainHealth {
+  const head = toNumber(row.head_number);
+  const indexed = toNumber(row.indexed_number);
+  const age = row.indexed_at ? Math.max(0, Math.floor((nowMs - row.indexed_at.getTime()) / 1000)) : null;
+  const status: ChainHealthStatus =
+    indexed === null || age === null ? "not_started" : age > INDEX_STALE_AFTER_SECONDS ? "stale" : "ok";
+  return {
+    chain: row.chain,
+    family: row.family,
+    status,
+    headNumber: head,
+    indexedNumber: indexed,
+    lag: head !== null && indexed !== null ? Math.max(0, head - indexed) : null,
+    indexedBlockTime: row.indexed_block_time?.toISOString() ?? null,
+    indexedAt: row.indexed_at?.toISOString() ?? null,
+    secondsSinceIndexed: age,
+  };
+}
+
+export async function readChainHealth(pool: Pool, nowMs: number): Promise<ChainHealth[]> {
+  const { rows } = await pool.query<CheckpointRow>(
+    `SELECT chain, family, head_number, indexed_number, indexed_block_time, indexed_at
+     FROM chain_checkpoints ORDER BY chain`,
+  );
+  return rows.map((row) => chainHealthOf(row, nowMs));
+}

@@ -1,0 +1,67 @@
+// Public decision-signing keys: GET /v1/keys and the well-known document (also at the host root).
+import { z } from "zod";
+import { SIGNING_KEY_STATUSES } from "../../core/keyring";
+import { environmentSchema } from "../openapi/schemas";
+import type { Platform } from "../platform/platform";
+import { readPublicKeys } from "../readModel/signingKeys";
+
+export const WELL_KNOWN_SIGNING_KEYS_PATH = "/.well-known/service-signing-keys.json";
+/** Verifiers cache keys for about 5 minutes (spec: Limits). */
+const KEYS_CACHE_CONTROL = "public, max-age=300";
+
+const keysSchema = z.object({
+  environment: environmentSchema,
+  keys: z.array(
+    z.object({
+      kid: z.string(),
+      environment: environmentSchema,
+      status: z.enum(SIGNING_KEY_STATUSES),
+      active: z.boolean(),
+      publicKeyBase64: z.string(),
+    }),
+  ),
+});
+
+const keysQuery = z.object({
+  environment: environmentSchema
+    .optional()
+    .describe(
+      "Key ring to list; defaults to the host's environment (sandbox host: sandbox, else production).",
+    ),
+});
+
+export function registerSigningKeyRoutes({ routes, deps }: Platform): void {
+  const description =
+    "Signing keys: active first, then retiring (still accepted), then revoked (listed so verifiers answer revoked_key).";
+  routes.route(
+    {
+      method: "get",
+      path: "/v1/keys",
+      summary: "Public Ed25519 keys that sign launch decisions.",
+      tag: "Public data",
+      access: "public",
+      query: keysQuery,
+      responses: { 200: { description, schema: keysSchema } },
+    },
+    async ({ query, res }) => {
+      const environment = query.environment ?? res.locals.hostEnvironment;
+      res.setHeader("Cache-Control", KEYS_CACHE_CONTROL);
+      res.json({ environment, keys: await readPublicKeys(deps.pool, environment) });
+    },
+  );
+  routes.route(
+    {
+      method: "get",
+      path: WELL_KNOWN_SIGNING_KEYS_PATH,
+      summary: "The host environment's signing keys as a well-known document (also served at the host root).",
+      tag: "Public data",
+      access: "public",
+      responses: { 200: { description, schema: keysSchema } },
+    },
+    async ({ res }) => {
+      const environment = res.locals.hostEnvironment;
+      res.setHeader("Cache-Control", KEYS_CACHE_CONTROL);
+      res.json({ environment, keys: await readPublicKeys(deps.pool, environment) });
+    },
+  );
+}
