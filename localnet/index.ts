@@ -1,0 +1,148 @@
+// Local chains for development, tests and the embedded `npm start`: a Hardhat node and the
+// litesvm-backed Solana RPC, both registries deployed through their real RPC paths, dev wallets
+// funded, prices kept fresh, one deployment manifest written.
+import { AnchorProvider, Wallet } from "@coral-xyz/anchor";
+import { Connection } from "@solana/web3.js";
+import { bytesToHex } from "viem";
+import { deployIdentityRegistry as deployEvmRegistry, manifestEntry } from "../scripts/evm/deploy";
+import { refreshLocalPrice as refreshEvmPrice } from "../scripts/evm/set-price";
+import {
+  deployIdentityRegistry as deploySolanaRegistry,
+  refreshLocalPrice as refreshSolanaPrice,
+} from "../scripts/solana/deploy";
+import { type DevWallet, devWallet, devWallets, SOLANA_DEV_WALLET_LAMPORTS } from "./devWallets";
+import { type HardhatNode, startHardhatNode } from "./evm/hardhatNode";
+import { DEFAULT_MANIFEST_PATH, type DeploymentManifest, writeManifest } from "./manifest";
+import { type SolanaRpc, startSolanaRpc } from "./solana/server";
+
+export { devWallet, devWallets } from "./devWallets";
+export { ChainStartError, PortInUseError } from "./errors";
+export { DEFAULT_MANIFEST_PATH, type DeploymentManifest } from "./manifest";
+
+export interface LocalnetOptions {
+  host?: string;
+  /** Hardhat node port (default 8545; 0 picks a free one). */
+  evmPort?: number;
+  /** Solana JSON-RPC port (default 8899; 0 picks a free one). */
+  solanaPort?: number;
+  /** Solana websocket port (default RPC port + 1). */
+  solanaWsPort?: number;
+  /** Solana slot time in ms (default 400, as on a cluster). */
+  slotMs?: number;
+  /** Where to write the manifest; `null` writes none. Default data/deployments/local.json. */
+  manifestPath?: string | null;
+  /** How often local prices are republished (the Solana registry refuses prices older than 60 s). */
+  priceRefreshMs?: number;
+  /** Progress lines; silent by default. */
+  log?: (line: string) => void;
+}
+
+export interface Localnet {
+  manifest: DeploymentManifest;
+  solana: SolanaRpc;
+  evm: HardhatNode;
+  wallets: DevWallet[];
+  /** Publishes fresh local prices on both chains now (e.g. after moving chain time). */
+  refreshPrices(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const EVM_CHAIN_NAME = "hardhat";
+const SOLANA_CHAIN_NAME = "solana";
+const DEFAULT_PRICE_REFRESH_MS = 20_000;
+/** web3.js closes an idle websocket 500 ms after its last subscription; closing it that way avoids its reconnect loop. */
+const WEBSOCKET_IDLE_MS = 600;
+
+function evmPrivateKey(wallet: DevWallet) {
+  const key = wallet.evm.getHdKey().privateKey;
+  if (!key) throw new Error(`dev wallet ${wallet.name} has no EVM private key`);
+  return bytesToHex(key);
+}
+
+async function startChains(options: LocalnetOptions): Promise<{ solana: SolanaRpc; evm: HardhatNode }> {
+  const host = options.host ?? "127.0.0.1";
+  const [solana, evm] = await Promise.allSettled([
+    startSolanaRpc({
+      host,
+      port: options.solanaPort ?? 8899,
+      wsPort: options.solanaWsPort,
+      slotMs: options.slotMs,
+    }),
+    startHardhatNode({ host, port: options.evmPort ?? 8545 }),
+  ]);
+  if (solana.status === "fulfilled" && evm.status === "fulfilled")
+    return { solana: solana.value, evm: evm.value };
+  if (solana.status === "fulfilled") await solana.value.stop();
+  if (evm.status === "fulfilled") await evm.value.stop();
+  throw solana.status === "rejected" ? solana.reason : (evm as PromiseRejectedResult).reason;
+}
+
+export async function startLocalnet(options: LocalnetOptions = {}): Promise<Localnet> {
+  const log = options.log ?? (() => {});
+  log("Starting the Hardhat node and the Solana RPC...");
+  const { solana, evm } = await startChains(options);
+  const deployer = devWallet("deployer");
+  const connection = new Connection(solana.rpcUrl, { commitment: "confirmed", wsEndpoint: solana.wsUrl });
+  const provider = new AnchorProvider(connection, new Wallet(deployer.solana), { commitment: "confirmed" });
+  let keeper: NodeJS.Timeout | undefined;
+  let refreshing: Promise<void> = Promise.resolve();
+
+  const stop = async () => {
+    clearInterval(keeper);
+    await refreshing;
+    await new Promise((done) => setTimeout(done, WEBSOCKET_IDLE_MS));
+    await Promise.all([solana.stop(), evm.stop()]);
+  };
+
+  try {
+    const wallets = devWallets();
+    for (const wallet of wallets)
+      solana.chain.airdrop(wallet.solana.publicKey.toBase58(), SOLANA_DEV_WALLET_LAMPORTS);
+
+    log("Deploying the Solana program through the upgradeable loader...");
+    const solanaDeployment = await deploySolanaRegistry(provider);
+    log("Compiling and deploying the EVM registry and its price feed...");
+    const evmDeployment = await deployEvmRegistry({
+      rpcUrl: evm.rpcUrl,
+      deployerPrivateKey: evmPrivateKey(deployer),
+    });
+
+    const manifest: DeploymentManifest = {
+      evm: [manifestEntry(EVM_CHAIN_NAME, evm.rpcUrl, evmDeployment)],
+      solana: [{ chain: SOLANA_CHAIN_NAME, rpcUrl: solana.rpcUrl, wsUrl: solana.wsUrl, ...solanaDeployment }],
+    };
+    const manifestPath = options.manifestPath === undefined ? DEFAULT_MANIFEST_PATH : options.manifestPath;
+    if (manifestPath !== null) writeManifest(manifestPath, manifest);
+
+    const refreshPrices = async () => {
+      await refreshSolanaPrice(provider, solanaDeployment.programId);
+      await refreshEvmPrice({
+        rpcUrl: evm.rpcUrl,
+        ownerPrivateKey: evmPrivateKey(deployer),
+        priceFeed: evmDeployment.priceFeed,
+      });
+    };
+    keeper = setInterval(() => {
+      refreshing = refreshing
+        .then(refreshPrices)
+        .catch((error: Error) =>
+          log(`Price refresh failed (reservations may see a stale price): ${error.message}`),
+        );
+    }, options.priceRefreshMs ?? DEFAULT_PRICE_REFRESH_MS);
+
+    return {
+      manifest,
+      solana,
+      evm,
+      wallets,
+      refreshPrices: () => {
+        refreshing = refreshing.then(refreshPrices);
+        return refreshing;
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
