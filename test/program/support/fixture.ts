@@ -1,7 +1,7 @@
 // A fresh litesvm with the committed identity_registry.so deployed through the upgradeable loader, the config
 // initialized with local settings and a $150/SOL price; plus helpers to reserve through the Anchor client.
-import { BN } from "@coral-xyz/anchor";
-import { Keypair, PublicKey } from "@solana/web3.js";
+import { BN, translateError } from "@coral-xyz/anchor";
+import { Keypair, PublicKey, Transaction, type TransactionInstruction } from "@solana/web3.js";
 import { LiteSVM } from "litesvm";
 import { foldedHash, foldV1 } from "../../../core/fold";
 import { deployIdentityRegistry, type RegistryDeployment } from "../../../scripts/solana/deploy";
@@ -102,4 +102,22 @@ export function renewCall(fixture: Fixture, launcher: Keypair, name: string, tic
     .renew(new BN(duration))
     .accountsStrict(reservationKeys(fixture, launcher.publicKey, name, ticker))
     .signers([launcher]);
+}
+
+/** Sends hand-built instructions (for attacks the typed client would not build), with Anchor's error decoding. */
+export async function sendInstructions(
+  fixture: Fixture,
+  instructions: TransactionInstruction[],
+  signers: Keypair[] = [],
+): Promise<string> {
+  try {
+    return await fixture.provider.sendAndConfirm(new Transaction().add(...instructions), signers);
+  } catch (error) {
+    throw translateError(error, new Map());
+  }
+}
+
+/** A provider over the same cluster whose wallet (fee payer, default signer) is `wallet`. */
+export function providerFor(fixture: Fixture, wallet: Keypair): LiteSvmProvider {
+  return new LiteSvmProvider(fixture.provider.svm, wallet);
 }
