@@ -1,0 +1,146 @@
+// Operator commands for partner API keys: provision production keys with scopes and a rate limit, list them,
+// and revoke them. Every change is written to audit_log with its actor and reason.
+import { createApiKey, listApiKeys, revokeApiKey, writeAudit } from "../../../api/keys/apiKeyStore";
+import { isPartnerScope, PARTNER_SCOPES, type PartnerScope } from "../../../api/keys/scopes";
+import { PRODUCTION_DEFAULT_RATE_LIMIT, PRODUCTION_MAX_RATE_LIMIT } from "../../../api/platform/rateWindow";
+import { isEnvironment } from "../../../core/environment";
+import { withTransaction } from "../../../storage/transaction";
+import { type OperatorCommand, UsageError } from "../command";
+
+/** `--name value` pairs and bare `--flag`s; anything else is a usage error. */
+export function parseFlags(args: readonly string[]): Map<string, string | true> {
+  const flags = new Map<string, string | true>();
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    if (!arg.startsWith("--"))
+      throw new UsageError(`Unexpected argument "${arg}"; options look like --name value.`);
+    const next = args[index + 1];
+    if (next === undefined || next.startsWith("--")) flags.set(arg.slice(2), true);
+    else {
+      flags.set(arg.slice(2), next);
+      index += 1;
+    }
+  }
+  return flags;
+}
+
+function required(flags: Map<string, string | true>, name: string, hint: string): string {
+  const value = flags.get(name);
+  if (typeof value !== "string" || value.trim() === "")
+    throw new UsageError(`--${name} is required: ${hint}.`);
+  return value.trim();
+}
+
+function scopesOf(text: string): PartnerScope[] {
+  const scopes = text
+    .split(",")
+    .map((scope) => scope.trim())
+    .filter(Boolean);
+  const unknown = scopes.filter((scope) => !isPartnerScope(scope));
+  if (scopes.length === 0 || unknown.length > 0) {
+    throw new UsageError(
+      `--scopes must be a comma-separated list of: ${PARTNER_SCOPES.join(", ")}${unknown.length ? ` (unknown: ${unknown.join(", ")})` : ""}.`,
+    );
+  }
+  return scopes as PartnerScope[];
+}
+
+function rateLimitOf(value: string | true | undefined): number {
+  if (value === undefined) return PRODUCTION_DEFAULT_RATE_LIMIT;
+  const limit = Number(value);
+  if (!Number.isInteger(limit) || limit < 1 || limit > PRODUCTION_MAX_RATE_LIMIT) {
+    throw new UsageError(
+      `--rate-limit must be a whole number of requests per minute from 1 to ${PRODUCTION_MAX_RATE_LIMIT}.`,
+    );
+  }
+  return limit;
+}
+
+const create: OperatorCommand = {
+  name: "api-keys:create",
+  summary: "Provision a production API key (svc_live_) with scopes and a per-minute rate limit.",
+  usage:
+    "api-keys:create --label <text> --scopes <scope,…> [--partner <partner_id>] [--rate-limit <1-2000, default 300>] --actor <who> --reason <why>",
+  async run(args, { pool, out }) {
+    const flags = parseFlags(args);
+    const label = required(flags, "label", "a name for the key, e.g. the partner and purpose");
+    const scopes = scopesOf(required(flags, "scopes", `one or more of ${PARTNER_SCOPES.join(", ")}`));
+    const rateLimitPerMinute = rateLimitOf(flags.get("rate-limit"));
+    const actor = required(flags, "actor", "who provisions the key (for the audit log)");
+    const reason = required(flags, "reason", "why (for the audit log)");
+    const partner = flags.get("partner");
+    const { record, issued } = await withTransaction(pool, async (client) => {
+      const created = await createApiKey(client, {
+        environment: "production",
+        scopes,
+        rateLimitPerMinute,
+        label,
+        createdBy: actor,
+        ...(typeof partner === "string" ? { partnerId: partner } : {}),
+      });
+      await writeAudit(client, {
+        actor,
+        reason,
+        action: "api_key.create",
+        subject: created.record.keyId,
+        details: { partnerId: created.record.partnerId, scopes, rateLimitPerMinute, label },
+      });
+      return created;
+    });
+    out(`keyId        ${record.keyId}`);
+    out(`partnerId    ${record.partnerId}`);
+    out(`scopes       ${record.scopes.join(", ")}`);
+    out(`rate limit   ${record.rateLimitPerMinute}/min`);
+    out(`apiKey       ${issued.secret}`);
+    out(
+      "The API key is shown once and stored only as a hash: hand it to the partner over a secure channel now.",
+    );
+  },
+};
+
+const list: OperatorCommand = {
+  name: "api-keys:list",
+  summary: "List API keys (never their secrets).",
+  usage:
+    "api-keys:list [--environment sandbox|production] [--partner <partner_id>] [--all (include revoked)] [--json]",
+  async run(args, { pool, out }) {
+    const flags = parseFlags(args);
+    const environment = flags.get("environment");
+    if (environment !== undefined && !isEnvironment(environment)) {
+      throw new UsageError("--environment must be sandbox or production.");
+    }
+    const partner = flags.get("partner");
+    const keys = await listApiKeys(pool, {
+      ...(environment !== undefined ? { environment } : {}),
+      ...(typeof partner === "string" ? { partnerId: partner } : {}),
+      includeRevoked: flags.get("all") === true,
+    });
+    if (flags.get("json") === true) {
+      out(JSON.stringify(keys, null, 2));
+      return;
+    }
+    if (keys.length === 0) out("No keys match.");
+    for (const key of keys) {
+      const state = key.revokedAt ? `revoked ${key.revokedAt.toISOString()} by ${key.revokedBy}` : "active";
+      out(
+        `${key.keyId}  ${key.displayPrefix}  ${key.environment}  ${key.partnerId}  ${key.rateLimitPerMinute}/min  [${key.scopes.join(",")}]  ${key.label || "-"}  ${state}`,
+      );
+    }
+  },
+};
+
+const revoke: OperatorCommand = {
+  name: "api-keys:revoke",
+  summary: "Revoke an API key at once (its next request gets 401 key_revoked).",
+  usage: "api-keys:revoke --key <key_id> --actor <who> --reason <why>",
+  async run(args, { pool, out }) {
+    const flags = parseFlags(args);
+    const keyId = required(flags, "key", "the key id from api-keys:list (key_…), never the secret");
+    const actor = required(flags, "actor", "who revokes the key (for the audit log)");
+    const reason = required(flags, "reason", "why (for the audit log)");
+    const key = await revokeApiKey(pool, keyId, { actor, reason });
+    out(`${key.keyId} revoked at ${key.revokedAt?.toISOString()} by ${key.revokedBy}: ${key.revokedReason}`);
+  },
+};
+
+export const commands: OperatorCommand[] = [create, list, revoke];
