@@ -1,0 +1,40 @@
+// Ponder configuration, built from the deployment manifest named by IDENTITY_MANIFEST. Started by run.ts,
+// which sets the environment read here; see docs/indexers.md.
+import { createConfig } from "ponder";
+import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
+import { LOCAL_CHAIN_IDS, readEvmDeployments } from "./chains";
+
+const manifestPath = process.env.IDENTITY_MANIFEST;
+const databaseUrl = process.env.DATABASE_URL;
+if (!manifestPath || !databaseUrl) {
+  throw new Error(
+    "Start the EVM indexer with `npm run indexer:evm` (it sets IDENTITY_MANIFEST and DATABASE_URL).",
+  );
+}
+const pollingInterval = Number(process.env.EVM_POLLING_INTERVAL_MS ?? 1000);
+const deployments = readEvmDeployments(manifestPath);
+
+export default createConfig({
+  database: { kind: "postgres", connectionString: databaseUrl, poolConfig: { max: 8 } },
+  // Chains are independent registries: each advances as fast as its own RPC allows.
+  ordering: "multichain",
+  chains: Object.fromEntries(
+    deployments.map((entry) => [
+      entry.chain,
+      {
+        id: entry.chainId,
+        rpc: entry.rpcUrl,
+        pollingInterval,
+        disableCache: LOCAL_CHAIN_IDS.has(entry.chainId),
+      },
+    ]),
+  ),
+  contracts: {
+    IdentityRegistry: {
+      abi: identityRegistryAbi,
+      chain: Object.fromEntries(
+        deployments.map((entry) => [entry.chain, { address: entry.registry, startBlock: entry.deployBlock }]),
+      ),
+    },
+  },
+});

@@ -1,0 +1,259 @@
+// Runs the Ponder app as a child process (Ponder has no supported programmatic API) and keeps
+// `chain_checkpoints` current for every EVM chain it indexes. Used by `npm start` and by the
+// `npm run indexer:evm` production role.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Pool } from "pg";
+import { createPublicClient, http, type PublicClient } from "viem";
+import { resetChainIfHistoryChanged } from "../chainHistory";
+import { recordHead, setIndexed } from "../checkpoints";
+import { type EvmDeploymentEntry, readEvmDeployments } from "./chains";
+import { type ChainIdentity, deploymentSchemaName, EVM_APP_DIR } from "./deploymentSchema";
+
+export interface EvmIndexerOptions {
+  /** Connection string Ponder uses; the same database as `pool`. */
+  databaseUrl: string;
+  /** The service's pool: used to write checkpoints and to read Ponder's progress. */
+  pool: Pool;
+  /** Path of the deployment manifest whose `evm` entries are indexed. */
+  manifestPath: string;
+  /** Schema that holds `chain_reservations` and `chain_checkpoints`. Default "public". */
+  mirrorSchema?: string;
+  /** Stable schema where Ponder publishes views of its tables for operators. Default "evm_mirror". */
+  viewsSchema?: string;
+  /** Overrides the derived deployment schema (tests use a fresh one each). */
+  deploymentSchema?: string;
+  /** Port of Ponder's HTTP server (health only). Default 42069. */
+  port?: number;
+  /** How often Ponder polls each chain for new blocks. Default 1000 ms; local chains want 100-250. */
+  pollingIntervalMs?: number;
+  /** Restart Ponder when it exits on its own. Default true. */
+  restartOnExit?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface EvmIndexer {
+  deploymentSchema: string;
+  /** Resolves once Ponder's HTTP server answers /health. */
+  ready: Promise<void>;
+  /** Sends `signal` to the Ponder process without stopping the runner (tests use SIGKILL for a crash). */
+  kill(signal: NodeJS.Signals): void;
+  stop(): Promise<void>;
+}
+
+export class EvmIndexerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "EvmIndexerError";
+  }
+}
+
+/** Ponder's CLI file: the package's `exports` hide it (and package.json), so look where Node would. */
+function ponderCliPath(): string {
+  for (const modules of require.resolve.paths("ponder") ?? []) {
+    const cli = join(modules, "ponder", "dist", "esm", "bin", "ponder.js");
+    if (existsSync(cli)) return cli;
+  }
+  throw new EvmIndexerError("The ponder package is not installed; run `npm install`.");
+}
+const RESTART_DELAY_MS = 2_000;
+const STOP_GRACE_MS = 10_000;
+
+async function chainIdentity(entry: EvmDeploymentEntry, client: PublicClient): Promise<ChainIdentity> {
+  const chainId = await client.getChainId();
+  if (chainId !== entry.chainId) {
+    throw new EvmIndexerError(
+      `The RPC of chain "${entry.chain}" reports chain id ${chainId}, the manifest says ${entry.chainId}. Fix the manifest or the RPC URL.`,
+    );
+  }
+  const block = await client.getBlock({ blockNumber: BigInt(entry.deployBlock) });
+  const { rpcUrl: _rpcUrl, ...rest } = entry;
+  return { ...rest, deployBlockHash: block.hash };
+}
+
+export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIndexer> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`[indexer:evm] ${line}\n`));
+  const mirrorSchema = options.mirrorSchema ?? "public";
+  const deployments = readEvmDeployments(options.manifestPath);
+  const clients = new Map(
+    deployments.map((entry) => [entry.chain, createPublicClient({ transport: http(entry.rpcUrl) })]),
+  );
+  const identities = await Promise.all(
+    deployments.map((entry) => chainIdentity(entry, clients.get(entry.chain) as PublicClient)),
+  );
+  for (const identity of identities) {
+    await resetChainIfHistoryChanged(
+      options.pool,
+      identity.chain,
+      `${identity.registry}@${identity.deployBlockHash}`,
+    );
+  }
+  const deploymentSchema = options.deploymentSchema ?? deploymentSchemaName(identities);
+  const port = options.port ?? 42069;
+  const pollingIntervalMs = options.pollingIntervalMs ?? 1000;
+
+  let child: ChildProcess | undefined;
+  let stopping = false;
+  let restartTimer: NodeJS.Timeout | undefined;
+
+  const launch = () => {
+    child = spawn(
+      process.execPath,
+      [
+        ponderCliPath(),
+        "--root",
+        EVM_APP_DIR,
+        "--log-format",
+        "json",
+        "--log-level",
+        "warn",
+        "start",
+        "--schema",
+        deploymentSchema,
+        "--views-schema",
+        options.viewsSchema ?? "evm_mirror",
+        "--port",
+        String(port),
+        "--hostname",
+        "127.0.0.1",
+      ],
+      {
+        cwd: EVM_APP_DIR,
+        env: {
+          ...process.env,
+          PONDER_TELEMETRY_DISABLED: "true",
+          DATABASE_URL: options.databaseUrl,
+          DATABASE_SCHEMA: deploymentSchema,
+          IDENTITY_MANIFEST: options.manifestPath,
+          IDENTITY_MIRROR_SCHEMA: mirrorSchema,
+          EVM_POLLING_INTERVAL_MS: String(pollingIntervalMs),
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const forward = (chunk: Buffer) => {
+      for (const line of chunk.toString().split("\n")) if (line.trim()) log(line);
+    };
+    child.stdout?.on("data", forward);
+    child.stderr?.on("data", forward);
+    child.once("exit", (code, signal) => {
+      if (stopping) return;
+      log(`Ponder exited (${signal ?? `code ${code}`}).`);
+      if (options.restartOnExit ?? true) restartTimer = setTimeout(launch, RESTART_DELAY_MS);
+    });
+  };
+  launch();
+
+  const monitor = startCheckpointMonitor({
+    pool: options.pool,
+    deploymentSchema,
+    deployments,
+    clients,
+    intervalMs: Math.min(pollingIntervalMs, 1000),
+    log,
+  });
+
+  return {
+    deploymentSchema,
+    ready: waitForHealth(port, () => stopping),
+    kill(signal) {
+      child?.kill(signal);
+    },
+    async stop() {
+      stopping = true;
+      clearTimeout(restartTimer);
+      await monitor.stop();
+      await stopChild(child);
+    },
+  };
+}
+
+async function stopChild(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function waitForHealth(port: number, cancelled: () => boolean): Promise<void> {
+  while (!cancelled()) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/health`);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+interface MonitorOptions {
+  pool: Pool;
+  deploymentSchema: string;
+  deployments: EvmDeploymentEntry[];
+  clients: Map<string, PublicClient>;
+  intervalMs: number;
+  log: (line: string) => void;
+}
+
+/**
+ * Every interval: the head of each chain from its RPC, and how far Ponder has indexed it, read from the
+ * deployment's `_ponder_checkpoint` table (never through Ponder's HTTP /status, see src/api/index.ts).
+ */
+function startCheckpointMonitor(options: MonitorOptions): { stop(): Promise<void> } {
+  const checkpointTable = `${quote(options.deploymentSchema)}._ponder_checkpoint`;
+  let stopped = false;
+  let lastError = "";
+  const tick = async () => {
+    for (const entry of options.deployments) {
+      const head = await (options.clients.get(entry.chain) as PublicClient).getBlockNumber({ cacheTime: 0 });
+      await recordHead(options.pool, entry.chain, "evm", head);
+    }
+    const exists = await options.pool.query("SELECT to_regclass($1) AS oid", [checkpointTable]);
+    if (!exists.rows[0]?.oid) return;
+    const { rows } = await options.pool.query<{ chain_name: string; latest_checkpoint: string }>(
+      `SELECT chain_name, latest_checkpoint FROM ${checkpointTable}`,
+    );
+    for (const row of rows) {
+      const { blockNumber, blockTimestamp } = decodePonderCheckpoint(row.latest_checkpoint);
+      await setIndexed(
+        options.pool,
+        row.chain_name,
+        "evm",
+        blockNumber,
+        new Date(Number(blockTimestamp) * 1000),
+      );
+    }
+  };
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        await tick();
+        lastError = "";
+      } catch (error) {
+        const message = (error as Error).message;
+        if (message !== lastError) options.log(`Checkpoint monitor: ${message}`);
+        lastError = message;
+      }
+      await new Promise((resolve) => setTimeout(resolve, options.intervalMs));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+    },
+  };
+}
+
+/** Ponder's checkpoint string: 10 digits block timestamp, 16 chain id, 16 block number, then the event. */
+export function decodePonderCheckpoint(checkpoint: string): { blockTimestamp: bigint; blockNumber: bigint } {
+  return { blockTimestamp: BigInt(checkpoint.slice(0, 10)), blockNumber: BigInt(checkpoint.slice(26, 42)) };
+}
+
+function quote(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

@@ -1,0 +1,122 @@
+// The EVM indexer end to end: a Hardhat node with the registry, the Ponder app started by startEvmIndexer,
+// and the API's read model checked against what the chain did. One Ponder process serves the whole suite
+// (restarted only by the crash test).
+import { expect } from "chai";
+import { foldedHash, foldV1 } from "../../core/fold";
+import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
+import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
+import { type HardhatChain, ONE_DAY, startHardhatChain } from "./support/hardhatChain";
+import { mirrorRows, waitFor } from "./support/readModel";
+
+const CHAIN = "hardhat";
+
+describe("EVM indexer (Ponder) on a local Hardhat chain", function () {
+  this.timeout(120_000);
+  let database: TestDatabase;
+  let chain: HardhatChain;
+  let indexer: EvmIndexer;
+  const deploymentSchema = `evm_test_${Date.now().toString(36)}`;
+
+  const start = async () => {
+    indexer = await startEvmIndexer({
+      databaseUrl: database.url,
+      pool: database.pool,
+      manifestPath: chain.manifestPath,
+      mirrorSchema: database.schema,
+      viewsSchema: `${database.schema}_views`,
+      deploymentSchema,
+      port: await freePort(),
+      pollingIntervalMs: 100,
+      restartOnExit: false,
+      log: () => undefined,
+    });
+    await indexer.ready;
+  };
+
+  before(async () => {
+    [database, chain] = await Promise.all([createTestDatabase(), startHardhatChain(CHAIN)]);
+    await start();
+  });
+
+  after(async () => {
+    await indexer?.stop();
+    await chain?.stop();
+    if (database) {
+      for (const schema of [deploymentSchema, `${database.schema}_views`]) {
+        await database.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      }
+      await database.close();
+    }
+  });
+
+  it("mirrors a reservation with the folded strings, both hashes and a lowercase launcher", async () => {
+    const wallet = chain.wallets[0];
+    if (!wallet) throw new Error("no wallet");
+    const { hash, blockNumber } = await chain.reserve(wallet, "Moon Dog", "mdog");
+    const [row] = await waitFor(
+      () => mirrorRows(database.pool, CHAIN),
+      (rows) => rows.length === 1,
+    );
+    const block = await wallet.publicClient.getBlock({ blockNumber });
+    expect(row).to.include({
+      chain: CHAIN,
+      normalized_name: foldV1("Moon Dog"),
+      normalized_ticker: "MDOG",
+      name_hash: foldedHash(foldV1("Moon Dog")),
+      ticker_hash: foldedHash("MDOG"),
+      launcher: wallet.walletClient.account.address.toLowerCase(),
+      tx_hash: hash,
+      block_number: blockNumber.toString(),
+      duration_seconds: ONE_DAY,
+    });
+    expect(row?.reserved_at.getTime()).to.equal(Number(block.timestamp) * 1000);
+    expect(row?.expires_at.getTime()).to.equal((Number(block.timestamp) + ONE_DAY) * 1000);
+    expect(Number(row?.fee_paid)).to.be.greaterThan(0);
+    expect(row?.partner_ref).to.match(/^0x[0-9a-f]{64}$/);
+  });
+
+  it("records the head and the indexed block with its time in chain_checkpoints", async () => {
+    const head = await chain.wallets[0]?.publicClient.getBlockNumber({ cacheTime: 0 });
+    const checkpoint = await waitFor(
+      async () =>
+        (await database.pool.query("SELECT * FROM chain_checkpoints WHERE chain = $1", [CHAIN])).rows[0],
+      (row) => row !== undefined && BigInt(row.indexed_number ?? -1) >= (head ?? 0n),
+    );
+    expect(checkpoint.family).to.equal("evm");
+    expect(Number(checkpoint.head_number)).to.be.at.least(Number(head));
+    expect(checkpoint.indexed_block_time).to.be.instanceOf(Date);
+    expect(checkpoint.head_seen_at).to.be.instanceOf(Date);
+  });
+
+  it("reflects a renewal in the last 12 hours: later expiry, whole window and summed fees", async () => {
+    const wallet = chain.wallets[0];
+    if (!wallet) throw new Error("no wallet");
+    const [before] = await mirrorRows(database.pool, CHAIN);
+    await chain.increaseTime(ONE_DAY - 6 * 3600);
+    const { hash } = await chain.renew(wallet, "Moon Dog", "mdog");
+    const [after] = await waitFor(
+      () => mirrorRows(database.pool, CHAIN),
+      (rows) => rows[0]?.tx_hash === hash,
+    );
+    expect(after?.expires_at.getTime()).to.equal((before?.expires_at.getTime() ?? 0) + ONE_DAY * 1000);
+    expect(after?.reserved_at.getTime()).to.equal(before?.reserved_at.getTime());
+    expect(after?.duration_seconds).to.equal(2 * ONE_DAY);
+    expect(BigInt(after?.fee_paid ?? 0)).to.equal(2n * BigInt(before?.fee_paid ?? 0));
+    const renewals = await database.pool.query(`SELECT * FROM "${database.schema}_views".renewal`);
+    expect(renewals.rows).to.have.length(1);
+  });
+
+  it("after expiry, a new holder's reservation replaces the record", async () => {
+    const [holder, newcomer] = chain.wallets;
+    if (!holder || !newcomer) throw new Error("no wallets");
+    await chain.increaseTime(2 * ONE_DAY);
+    const { hash } = await chain.reserve(newcomer, "moon-dog", "MDOG");
+    const rows = await waitFor(
+      () => mirrorRows(database.pool, CHAIN),
+      (current) => current[0]?.tx_hash === hash,
+    );
+    expect(rows).to.have.length(1);
+    expect(rows[0]?.launcher).to.equal(newcomer.walletClient.account.address.toLowerCase());
+    expect(rows[0]?.duration_seconds).to.equal(ONE_DAY);
+  });
+});

@@ -1,0 +1,146 @@
+// A real Hardhat node (child process) with the registry deployed, and wallets that reserve and renew
+// through it: the local EVM chain the indexer tests and the indexer bench run against.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Hex, keccak256, toHex } from "viem";
+import { mnemonicToAccount } from "viem/accounts";
+import { identityRegistryAbi } from "../../../contracts/abi/identityRegistry";
+import { foldedHash, foldV1 } from "../../../core/fold";
+import { connectEvm, type EvmClients } from "../../../scripts/evm/clients";
+import {
+  deployIdentityRegistry,
+  type EvmDeployment,
+  HARDHAT_DEV_PRIVATE_KEY,
+} from "../../../scripts/evm/deploy";
+import { refreshLocalPrice } from "../../../scripts/evm/set-price";
+import { freePort } from "../../support/testDatabase";
+
+/** Hardhat's public development mnemonic: its accounts are funded only on local nodes (index 0 deploys). */
+const HARDHAT_MNEMONIC = "test test test test test test test test test test test junk";
+const WALLET_COUNT = 19;
+
+export interface HardhatChain {
+  rpcUrl: string;
+  deployment: EvmDeployment;
+  manifestPath: string;
+  wallets: EvmClients[];
+  /** Reserves for a day from `wallet`; resolves with the receipt's block number and tx hash. */
+  reserve(wallet: EvmClients, name: string, ticker: string): Promise<{ blockNumber: bigint; hash: Hex }>;
+  renew(wallet: EvmClients, name: string, ticker: string): Promise<{ blockNumber: bigint; hash: Hex }>;
+  /** Moves time forward and publishes a fresh price, so the feed is not stale afterwards. */
+  increaseTime(seconds: number): Promise<void>;
+  rpc<T>(method: string, params?: unknown[]): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export const ONE_DAY = 86_400;
+
+export async function startHardhatChain(chainName = "hardhat"): Promise<HardhatChain> {
+  const port = await freePort();
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  const node = spawn("npx", ["hardhat", "node", "--hostname", "127.0.0.1", "--port", String(port)], {
+    cwd: join(__dirname, "..", "..", ".."),
+    stdio: "ignore",
+    detached: true,
+  });
+  try {
+    await waitForRpc(rpcUrl);
+    const deployment = await deployIdentityRegistry({ rpcUrl, deployerPrivateKey: HARDHAT_DEV_PRIVATE_KEY });
+    const manifestPath = join(mkdtempSync(join(tmpdir(), "indexer-manifest-")), "local.json");
+    writeFileSync(
+      manifestPath,
+      JSON.stringify({ evm: [{ chain: chainName, rpcUrl, ...deployment }], solana: [] }, null, 2),
+    );
+    const wallets = await Promise.all(
+      Array.from({ length: WALLET_COUNT }, (_, index) => connectEvm(rpcUrl, walletKey(index + 1))),
+    );
+    const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> =>
+      (wallets[0] as EvmClients).publicClient.request({ method, params } as never) as Promise<T>;
+    const send = async (wallet: EvmClients, hash: Hex) => {
+      const receipt = await wallet.publicClient.waitForTransactionReceipt({ hash });
+      if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
+      return { blockNumber: receipt.blockNumber, hash };
+    };
+    const fee = (wallet: EvmClients) =>
+      wallet.publicClient.readContract({
+        address: deployment.registry,
+        abi: identityRegistryAbi,
+        functionName: "quote",
+        args: [ONE_DAY],
+      });
+    return {
+      rpcUrl,
+      deployment,
+      manifestPath,
+      wallets,
+      rpc,
+      async reserve(wallet, name, ticker) {
+        const hash = await wallet.walletClient.writeContract({
+          address: deployment.registry,
+          abi: identityRegistryAbi,
+          functionName: "reserve",
+          args: [name, ticker, ONE_DAY, keccak256(toHex("partner-test"))],
+          value: await fee(wallet),
+        });
+        return send(wallet, hash);
+      },
+      async renew(wallet, name, ticker) {
+        const hash = await wallet.walletClient.writeContract({
+          address: deployment.registry,
+          abi: identityRegistryAbi,
+          functionName: "renew",
+          args: [foldedHash(foldV1(name)), foldedHash(foldV1(ticker)), ONE_DAY, `0x${"0".repeat(64)}`],
+          value: await fee(wallet),
+        });
+        return send(wallet, hash);
+      },
+      async increaseTime(seconds) {
+        await rpc("evm_increaseTime", [seconds]);
+        await rpc("evm_mine");
+        await refreshLocalPrice({
+          rpcUrl,
+          ownerPrivateKey: HARDHAT_DEV_PRIVATE_KEY,
+          priceFeed: deployment.priceFeed,
+        });
+      },
+      stop: () => stopNode(node),
+    };
+  } catch (error) {
+    await stopNode(node);
+    throw error;
+  }
+}
+
+function walletKey(addressIndex: number): Hex {
+  const key = mnemonicToAccount(HARDHAT_MNEMONIC, { addressIndex }).getHdKey().privateKey;
+  if (!key) throw new Error("the development mnemonic did not derive a key");
+  return toHex(key);
+}
+
+async function waitForRpc(rpcUrl: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      });
+      if (response.ok) return;
+    } catch {
+      // Still starting.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`Hardhat node at ${rpcUrl} did not answer within 30 s.`);
+}
+
+async function stopNode(node: ChildProcess): Promise<void> {
+  if (node.exitCode !== null || node.signalCode !== null || node.pid === undefined) return;
+  const exited = new Promise((resolve) => node.once("exit", resolve));
+  // The node runs under npx in its own process group: end the whole group.
+  process.kill(-node.pid, "SIGTERM");
+  await exited;
+}
