@@ -86,7 +86,21 @@ export function createPlatform(deps: ApiDependencies): Platform {
   };
 }
 
-export function createApp(deps: ApiDependencies): Express {
+/** Registers one area's routes on the platform (see docs/api.md). */
+export type RouteModule = (platform: Platform) => void;
+
+const ROUTE_MODULES: readonly RouteModule[] = [
+  registerHealthRoutes,
+  registerChainRoutes,
+  registerSigningKeyRoutes,
+  registerVerifyRoutes,
+  registerProtectedIdentityRoutes,
+  registerReservationListRoutes,
+  registerSandboxKeyRoutes,
+];
+
+/** The app; `extraRoutes` lets tests mount fixture routes through the same platform. */
+export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModule[] = []): Express {
   const platform = createPlatform(deps);
   const app = express();
   app.disable("x-powered-by");
@@ -98,14 +112,7 @@ export function createApp(deps: ApiDependencies): Express {
   app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: true }));
   app.use(wellKnownAlias);
 
-  registerHealthRoutes(platform);
-  registerChainRoutes(platform);
-  registerSigningKeyRoutes(platform);
-  registerVerifyRoutes(platform);
-  registerProtectedIdentityRoutes(platform);
-  registerReservationListRoutes(platform);
-  registerSandboxKeyRoutes(platform);
-  registerOpenApiRoute(platform);
+  for (const register of [...ROUTE_MODULES, ...extraRoutes, registerOpenApiRoute]) register(platform);
   app.use("/api", platform.routes.router);
 
   app.use(notFound);

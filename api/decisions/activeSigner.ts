@@ -1,7 +1,8 @@
-// The signer of each environment's active key, cached in memory. Each validation reads the active kid in
-// its own transaction (one indexed row) and reopens the key only when the kid changed, so a rotation or
-// revocation by any process takes effect on the very next validation, with no polling interval.
-import type { PoolClient } from "pg";
+// The signer of each environment's active key, cached in memory. Every validation reads the active kid in
+// the same query as the identity's records (see recordLoader) and the key is reopened only when that kid
+// changed, so a rotation or revocation by any process takes effect on the very next validation, with no
+// polling interval and no extra round trip.
+import type { Pool, PoolClient } from "pg";
 import { createDecisionSigner, type DecisionSigner } from "../../core/decision";
 import type { Environment } from "../../core/environment";
 import { openSigningKey } from "../../core/keyring";
@@ -22,9 +23,14 @@ interface ActiveRow {
   created_at: Date;
 }
 
+export interface ActiveSigner {
+  kid: string;
+  sign: DecisionSigner;
+}
+
 export interface ActiveSigners {
-  /** The signer of the environment's active key, checked against the database on `client`. */
-  signerFor(client: PoolClient, environment: Environment): Promise<{ kid: string; sign: DecisionSigner }>;
+  /** The signer of `activeKid` (the environment's active key as just read); opens it on `db` when new. */
+  signerFor(db: Pool | PoolClient, environment: Environment, activeKid: string | null): Promise<ActiveSigner>;
 }
 
 export function activeSigners(box: SecretBox | undefined): ActiveSigners {

@@ -1,6 +1,12 @@
 // Operator and lifecycle actions into audit_log, always inside the transaction that made the change.
 import type { PoolClient } from "pg";
 
+/** Who did an operator action and why; both go to the audit log. */
+export interface Actor {
+  actor: string;
+  reason: string;
+}
+
 export interface AuditEntry {
   actor: string;
   action: string;

@@ -11,7 +11,7 @@ import {
 } from "../../core/keyring";
 import type { SecretBox } from "../../core/secrets/secretBox";
 import { withTransaction } from "../../storage/transaction";
-import { appendAudit } from "./audit";
+import { type Actor, appendAudit } from "./audit";
 
 /** Verifiers cache published keys for about 5 minutes (spec: Limits). */
 export const VERIFIER_KEY_CACHE_SECONDS = 300;
@@ -33,11 +33,6 @@ export class SigningKeyStoreError extends Error {
 export interface StoredSigningKey extends SigningKeyRecord {
   retiringAt: Date | null;
   revokedAt: Date | null;
-}
-
-export interface Actor {
-  actor: string;
-  reason: string;
 }
 
 interface KeyRow {

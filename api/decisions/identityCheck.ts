@@ -1,0 +1,152 @@
+// GET/POST /v1/identity/check (read-only snapshot, dataset by host) and GET /v1/identity/status (record and
+// timeline).
+import type { Pool } from "pg";
+import type { Environment } from "../../core/environment";
+import { ApiError } from "../../core/errors/catalogue";
+import { normalizeIdentity, parseIdentityKey } from "../../core/fold";
+import { type ChainStatus, identityTimeline, type StatusReason, type TimelineEntry } from "../../core/status";
+import { type Adapter, type EvaluationContext, evaluate } from "./evaluation";
+import { normalizedOrReject } from "./identityInput";
+import { loadDecisionSnapshot } from "./recordLoader";
+
+export interface CheckRequest {
+  name: string;
+  ticker: string;
+  chain?: string | undefined;
+  launcher?: string | undefined;
+}
+
+export interface CheckResult {
+  normalizedName: string;
+  normalizedTicker: string;
+  identityKey: string;
+  status: ChainStatus["status"];
+  decision: ChainStatus["decision"];
+  chain: string;
+  authorizedLauncher: string | null;
+  protectedUntil: string | null;
+  reason: string;
+  launcherAuthorized: boolean | null;
+  adapter: Adapter;
+  dataAsOf: string | null;
+  message: string;
+  available: boolean;
+}
+
+const MESSAGES: Readonly<Record<StatusReason, string>> = {
+  no_conflict: "No reservation, lock or block applies: the pair is free.",
+  active_reservation: "An active reservation holds this pair; only its authorized wallet may launch.",
+  bonding_lock: "A bonding lock protects this pair; only its authorized wallet may launch.",
+  milestone_lock: "A milestone lock protects this pair; only its authorized wallet may launch.",
+  authorized_launcher: "The supplied wallet is the authorized launcher of this pair.",
+  guardian_block: "A guardian blocked this pair; nobody may launch it until the block is cleared.",
+  graduated_block: "This identity graduated and is permanently blocked.",
+  guardian_cleared: "A guardian cleared an earlier block; the pair is free.",
+  protection_lapsed: "An earlier hold or lock has lapsed; the pair is free again.",
+  launched_without_lock: "A token launched on this pair without a lock; nothing prevents another launch.",
+  index_behind: "The chain data is catching up; recheck shortly and do not launch meanwhile.",
+  index_not_started: "This chain has not been indexed yet; recheck before acting.",
+  data_unavailable: "The chain data could not be read; do not launch, recheck later.",
+};
+
+const FREE_STATUSES = new Set<ChainStatus["status"]>(["available", "expired", "cleared", "launched"]);
+
+/** The response of the identity check for one evaluation. */
+export function checkResultOf(
+  identity: { normalizedName: string; normalizedTicker: string; identityKey: string },
+  result: ChainStatus,
+  adapter: Adapter,
+): CheckResult {
+  return {
+    normalizedName: identity.normalizedName,
+    normalizedTicker: identity.normalizedTicker,
+    identityKey: identity.identityKey,
+    status: result.status,
+    decision: result.decision,
+    chain: result.chain,
+    authorizedLauncher: result.authorizedLauncher,
+    protectedUntil: result.protectedUntil?.toISOString() ?? null,
+    reason: result.reason,
+    launcherAuthorized: result.launcherAuthorized,
+    adapter,
+    dataAsOf: result.dataAsOf?.toISOString() ?? null,
+    message: MESSAGES[result.reason],
+    available: result.decision === "allow" && FREE_STATUSES.has(result.status),
+  };
+}
+
+/** A result for a data path that could not be read at all: fail closed, never allow. */
+function unavailableResult(identity: CheckResult | Parameters<typeof checkResultOf>[0], chain: string | undefined): CheckResult {
+  return checkResultOf(
+    identity,
+    {
+      chain: chain ?? "all",
+      status: "unknown",
+      decision: "unavailable",
+      authorizedLauncher: null,
+      protectedUntil: null,
+      reason: "data_unavailable",
+      launcherAuthorized: null,
+      dataAsOf: null,
+    },
+    "unavailable",
+  );
+}
+
+export async function checkIdentity(pool: Pool, context: EvaluationContext, request: CheckRequest): Promise<CheckResult> {
+  const identity = normalizedOrReject(request.name, request.ticker);
+  let snapshot: Awaited<ReturnType<typeof loadDecisionSnapshot>>;
+  try {
+    snapshot = await loadDecisionSnapshot(pool, context.environment, identity, request.chain ?? null);
+  } catch {
+    return unavailableResult(identity, request.chain);
+  }
+  const { result, adapter } = evaluate(snapshot, context, request.chain ?? null, request.launcher);
+  return checkResultOf(identity, result, adapter);
+}
+
+export interface IdentityStatusView {
+  identityKey: string;
+  normalizedName: string;
+  normalizedTicker: string;
+  environment: Environment;
+  current: CheckResult;
+  /** The answer on each chain, so a multi-chain identity shows all of them. */
+  chains: CheckResult[];
+  timeline: (Omit<TimelineEntry, "at"> & { at: string })[];
+}
+
+/** The identity record and timeline; 404 identity_not_found when no record exists in the dataset. */
+export async function identityStatus(pool: Pool, context: EvaluationContext, key: string): Promise<IdentityStatusView> {
+  const parsed = parseIdentityKey(key);
+  if (parsed === null) {
+    throw new ApiError("invalid_request", "`key` must be a folded identity key NAME::TICKER (A-Z, 0-9 and 2, 6, 9 only).", {
+      field: "key",
+    });
+  }
+  const identity = normalizeIdentity(parsed.normalizedName, parsed.normalizedTicker);
+  if (!identity.valid) throw new ApiError("identity_not_found");
+  const snapshot = await loadDecisionSnapshot(pool, context.environment, identity, null);
+  const { records } = snapshot;
+  const recordCount = records.holds.length + records.locks.length + records.launches.length + records.guardian.length;
+  if (recordCount === 0) throw new ApiError("identity_not_found");
+  const current = evaluate(snapshot, context, null, undefined);
+  const chainNames = [...new Set([...records.holds, ...records.locks, ...records.launches].map((record) => record.chain))];
+  const chains = chainNames.flatMap((chain) => {
+    try {
+      const evaluation = evaluate(snapshot, context, chain, undefined);
+      return [checkResultOf(identity, evaluation.result, evaluation.adapter)];
+    } catch {
+      return []; // a chain that is no longer configured
+    }
+  });
+  return {
+    identityKey: identity.identityKey,
+    normalizedName: identity.normalizedName,
+    normalizedTicker: identity.normalizedTicker,
+    environment: context.environment,
+    current: checkResultOf(identity, current.result, current.adapter),
+    chains,
+    timeline: identityTimeline(records, context.now).map((entry) => ({ ...entry, at: entry.at.toISOString() })),
+  };
+}

@@ -1,0 +1,106 @@
+// What the decision routes share: signers, the chain catalogue, the evaluation context per environment,
+// and the start-up work (signing keys created, sandbox seeded) that every route waits for once.
+import { join } from "node:path";
+import type { Pool } from "pg";
+import { loadConfig } from "../../config";
+import type { Environment } from "../../core/environment";
+import { ApiError } from "../../core/errors/catalogue";
+import { createSecretBox } from "../../core/secrets/secretBox";
+import { DEFAULT_FRESHNESS_BOUND_SECONDS } from "../../core/status";
+import { type ActiveSigners, activeSigners, SignerUnavailableError } from "./activeSigner";
+import { type ChainInfo, manifestChains, mergeChains, readCheckpoints } from "./chainCatalogue";
+import type { EvaluationContext } from "./evaluation";
+import { seedSandboxScenarios } from "./sandbox";
+import { ensureSigningKeys } from "./signingKeyStore";
+
+export interface DecisionOptions {
+  /** Chains decisions apply to; defaults to the deployment manifest under DATA_DIR (deployments/local.json). */
+  chains?: readonly ChainInfo[];
+  /** How far behind a chain's mirror may be and still decide; default 60 s. */
+  freshnessBoundSeconds?: number;
+  /** Upper bound on a decision's data work before it answers 503; default 2 s. */
+  dataPathTimeoutMs?: number;
+}
+
+export interface DecisionModule {
+  pool: Pool;
+  signers: ActiveSigners;
+  context(environment: Environment): EvaluationContext;
+  /** Resolves once signing keys exist and the sandbox is seeded; retried after a failure. */
+  ready(): Promise<void>;
+  /** Runs data-path work with the timeout; failures of the data path or signer become 503. */
+  dataPath<T>(work: () => Promise<T>): Promise<T>;
+}
+
+const DEFAULT_DATA_PATH_TIMEOUT_MS = 2000;
+
+class DataPathTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`The data path did not answer within ${timeoutMs} ms.`);
+    this.name = "DataPathTimeoutError";
+  }
+}
+
+function defaultChains(): ChainInfo[] {
+  return manifestChains(join(loadConfig().dataDir, "deployments", "local.json"));
+}
+
+/** Errors that mean the data path or signer failed (not the client, not a bug in a known branch). */
+function isUnavailable(error: unknown): boolean {
+  if (error instanceof ApiError) return false;
+  if (error instanceof SignerUnavailableError || error instanceof DataPathTimeoutError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" || /connect|terminat|timeout|pool/i.test((error as Error)?.message ?? "");
+}
+
+export function createDecisionModule(
+  pool: Pool,
+  masterKey: Buffer | undefined,
+  now: () => number,
+  options: DecisionOptions = {},
+): DecisionModule {
+  const box = masterKey === undefined ? undefined : createSecretBox(masterKey);
+  const configuredChains = options.chains ?? defaultChains();
+  const freshnessBoundSeconds = options.freshnessBoundSeconds ?? DEFAULT_FRESHNESS_BOUND_SECONDS;
+  const timeoutMs = options.dataPathTimeoutMs ?? DEFAULT_DATA_PATH_TIMEOUT_MS;
+  let started: Promise<void> | undefined;
+
+  async function start(): Promise<void> {
+    if (box !== undefined) await ensureSigningKeys(pool, box);
+    const chains = mergeChains(configuredChains, await readCheckpoints(pool));
+    if (chains.length > 0) await seedSandboxScenarios(pool, chains);
+  }
+
+  async function dataPath<T>(work: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new DataPathTimeoutError(timeoutMs)), timeoutMs);
+    });
+    try {
+      return await Promise.race([work(), deadline]);
+    } catch (error) {
+      if (isUnavailable(error)) {
+        throw new ApiError("service_unavailable", undefined, {
+          cause: error instanceof SignerUnavailableError ? "signer" : "data_path",
+        });
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    pool,
+    signers: activeSigners(box),
+    context: (environment) => ({ environment, configuredChains, freshnessBoundSeconds, now: new Date(now()) }),
+    ready() {
+      started ??= start().catch((error) => {
+        started = undefined;
+        throw error;
+      });
+      return started;
+    },
+    dataPath,
+  };
+}

@@ -1,0 +1,225 @@
+// The decision routes: identity check and status (public, dataset by host), launch validation, reporting
+// and sandbox holds (partners). Handlers only gather input and format answers.
+import type { Response } from "express";
+import { ApiError } from "../../core/errors/catalogue";
+import type { Platform } from "../platform/platform";
+import { checkIdentity, identityStatus } from "./identityCheck";
+import { normalizedOrReject } from "./identityInput";
+import { isValidKeeper, launchReportingEnabled } from "./keeperCredentials";
+import { createDecisionModule, type DecisionModule, type DecisionOptions } from "./module";
+import { recordLaunch, recordLock } from "./reporting";
+import { createSandboxHold } from "./sandbox";
+import {
+  checkBody,
+  checkQuery,
+  checkResultSchema,
+  launchReportBody,
+  launchReportSchema,
+  lockEventBody,
+  lockResultSchema,
+  sandboxHoldBody,
+  sandboxHoldSchema,
+  signedDecisionSchema,
+  statusQuery,
+  statusSchema,
+  validateBody,
+} from "./schemas";
+import type { Caller } from "./validation";
+import { validateLaunch } from "./validation";
+
+const KEEPER_HEADER = "x-service-keeper";
+const TAG = "Decisions";
+
+function callerOf(res: Response): Caller {
+  const partner = res.locals.partner;
+  if (partner === undefined) throw new Error("Decision partner routes must run behind requirePartner.");
+  return { partnerId: partner.partnerId, keyId: partner.keyId, environment: partner.environment };
+}
+
+function registerCheckRoutes({ routes }: Platform, module: DecisionModule): void {
+  const check = async (res: Response, input: { name: string; ticker: string; chain?: string | undefined; launcher?: string | undefined }) => {
+    await module.dataPath(() => module.ready()).catch(() => undefined); // the check answers even before seeding
+    const context = module.context(res.locals.hostEnvironment);
+    res.json(await checkIdentity(module.pool, context, input));
+  };
+  const responses = {
+    200: {
+      description: "The identity's status and decision (read-only; holds nothing).",
+      schema: checkResultSchema,
+      headers: { "RateLimit-Remaining": "Requests left in this minute's window." },
+    },
+  };
+  routes.route(
+    {
+      method: "get",
+      path: "/v1/identity/check",
+      summary: "Check a name/ticker pair: folded identity, status and decision. Dataset by host (sandbox host: sandbox data).",
+      tag: TAG,
+      access: "optional-key",
+      query: checkQuery,
+      responses,
+      errors: ["service_unavailable", "rate_limited"],
+    },
+    ({ query, res }) => check(res, query),
+  );
+  routes.route(
+    {
+      method: "post",
+      path: "/v1/identity/check",
+      summary: "The identity check with a JSON body.",
+      tag: TAG,
+      access: "optional-key",
+      body: checkBody,
+      responses,
+      errors: ["service_unavailable", "rate_limited"],
+    },
+    ({ body, res }) => check(res, body),
+  );
+  routes.route(
+    {
+      method: "get",
+      path: "/v1/identity/status",
+      summary: "An identity's record: current answer, answer per chain, and timeline. Dataset by host.",
+      tag: TAG,
+      access: "public",
+      query: statusQuery,
+      responses: { 200: { description: "The identity record with its timeline.", schema: statusSchema } },
+      errors: ["identity_not_found", "service_unavailable"],
+    },
+    async ({ query, res }) => {
+      const context = module.context(res.locals.hostEnvironment);
+      res.json(await module.dataPath(() => identityStatus(module.pool, context, query.key)));
+    },
+  );
+}
+
+function registerValidateRoute({ routes, runIdempotent }: Platform, module: DecisionModule): void {
+  routes.route(
+    {
+      method: "post",
+      path: "/v1/launches/validate",
+      summary: "Signed launch decision (Ed25519). Launch only on a verified allow; anything else means do not launch.",
+      tag: TAG,
+      access: { scope: "launch:validate" },
+      body: validateBody,
+      headers: { "Idempotency-Key": "Optional; a retry with the same key replays the stored decision." },
+      responses: {
+        200: {
+          description: "The signed decision.",
+          schema: signedDecisionSchema,
+          headers: { "RateLimit-Remaining": "Requests left in this minute's window." },
+        },
+      },
+      errors: ["unauthorized", "key_revoked", "scope_missing", "rate_limited", "service_unavailable", "idempotency_key_reused", "idempotency_in_progress"],
+    },
+    async ({ body, req, res }) => {
+      const caller = callerOf(res);
+      await runIdempotent(req, res, async () => {
+        const decision = await module.dataPath(async () => {
+          await module.ready();
+          return validateLaunch(module, caller, body);
+        });
+        return { status: 200, body: decision };
+      });
+    },
+  );
+}
+
+function registerReportRoutes({ routes }: Platform, module: DecisionModule): void {
+  routes.route(
+    {
+      method: "post",
+      path: "/v1/launches/report",
+      summary: "Report a launch after on-chain confirmation: records a launched event, grants no lock. Not deduplicated.",
+      tag: TAG,
+      access: { scope: "launch:report" },
+      body: launchReportBody,
+      responses: { 200: { description: "Recorded.", schema: launchReportSchema } },
+      errors: ["unauthorized", "scope_missing", "launch_reporting_restricted", "rate_limited", "service_unavailable"],
+    },
+    async ({ body, res }) => {
+      const caller = callerOf(res);
+      const context = module.context(caller.environment);
+      const identity = normalizedOrReject(body.name, body.ticker);
+      const result = await module.dataPath(async () => {
+        if (caller.environment === "production" && !(await launchReportingEnabled(module.pool, caller.keyId))) {
+          throw new ApiError("launch_reporting_restricted", undefined, { keyId: caller.keyId });
+        }
+        await module.ready();
+        return recordLaunch(module.pool, context, caller, identity, body);
+      });
+      res.json({ recorded: true, ...result });
+    },
+  );
+  for (const kind of ["bonded", "milestone"] as const) {
+    routes.route(
+      {
+        method: "post",
+        path: `/v1/events/${kind}`,
+        summary:
+          kind === "bonded"
+            ? "Bonding event: lock of 60 days when wasReserved, else 48 hours. Never shortens a lock. Not deduplicated."
+            : "Milestone event: lock of 90 days when wasReserved, else 7 days. Never shortens a lock. Not deduplicated.",
+        tag: TAG,
+        access: { scope: "event:report" },
+        body: lockEventBody,
+        headers: { "X-Service-Keeper": "Production only: a keeper credential issued to the partner by an operator." },
+        responses: { 200: { description: "Recorded, with the previous and the new expiry.", schema: lockResultSchema } },
+        errors: ["unauthorized", "scope_missing", "keeper_required", "rate_limited", "service_unavailable"],
+      },
+      async ({ body, req, res }) => {
+        const caller = callerOf(res);
+        const context = module.context(caller.environment);
+        const identity = normalizedOrReject(body.name, body.ticker);
+        const result = await module.dataPath(async () => {
+          const keeper = req.headers[KEEPER_HEADER];
+          if (caller.environment === "production" && !(await isValidKeeper(module.pool, typeof keeper === "string" ? keeper : undefined, caller.partnerId))) {
+            throw new ApiError("keeper_required", undefined, { header: "X-Service-Keeper" });
+          }
+          await module.ready();
+          return recordLock(module.pool, context, caller, identity, kind, body);
+        });
+        res.json({ recorded: true, ...result });
+      },
+    );
+  }
+}
+
+function registerSandboxRoutes({ routes }: Platform, module: DecisionModule): void {
+  routes.route(
+    {
+      method: "post",
+      path: "/v1/reservations",
+      summary: "Sandbox only: seed a confirmed sandbox hold for a pair (never a production hold).",
+      tag: TAG,
+      access: { scope: "reservation:prepare" },
+      body: sandboxHoldBody,
+      responses: { 201: { description: "The seeded sandbox hold.", schema: sandboxHoldSchema } },
+      errors: ["unauthorized", "scope_missing", "sandbox_only", "identity_held", "rate_limited", "service_unavailable"],
+    },
+    async ({ body, res }) => {
+      const caller = callerOf(res);
+      if (caller.environment !== "sandbox") throw new ApiError("sandbox_only");
+      const identity = normalizedOrReject(body.name, body.ticker);
+      const context = module.context("sandbox");
+      const hold = await module.dataPath(async () => {
+        await module.ready();
+        return createSandboxHold(module.pool, context, caller.partnerId, identity, body);
+      });
+      res.status(201).json(hold);
+    },
+  );
+}
+
+/** Mounts every decision route on the platform's route table. */
+export function registerDecisionRoutes(platform: Platform, options: DecisionOptions = {}): DecisionModule {
+  const { deps, now } = platform;
+  const module = createDecisionModule(deps.pool, deps.masterKey, now, options);
+  registerCheckRoutes(platform, module);
+  registerValidateRoute(platform, module);
+  registerReportRoutes(platform, module);
+  registerSandboxRoutes(platform, module);
+  // Start-up work begins at once; requests that need it wait for it, and a failure is retried by them.
+  module.ready().catch((error: Error) => deps.log(`decisions: start-up deferred (${error.message}); retried on demand`));
+  return module;
+}

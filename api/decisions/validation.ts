@@ -1,0 +1,142 @@
+// POST /v1/launches/validate: fold, decide, sign with the environment's active key, then record the
+// decision and its outbox events in one statement (atomic, one round trip). Never an unsigned allow: when
+// signing or the data path fails, the route answers 503 service_unavailable.
+import { randomUUID } from "node:crypto";
+import type { Pool } from "pg";
+import { DecisionFieldError, type SignedDecision } from "../../core/decision";
+import type { Environment } from "../../core/environment";
+import { ApiError } from "../../core/errors/catalogue";
+import type { ChainStatus } from "../../core/status";
+import type { ActiveSigners } from "./activeSigner";
+import { type EvaluationContext, evaluate } from "./evaluation";
+import { normalizedOrReject } from "./identityInput";
+import { assertLauncherFormat } from "./launcherFormat";
+import type { DomainEvent } from "./outbox";
+import { loadDecisionSnapshot } from "./recordLoader";
+
+export interface ValidationRequest {
+  chain: string;
+  name: string;
+  ticker: string;
+  launcher: string;
+  launchpad?: string | undefined;
+  logoHash?: string | undefined;
+  intendedContract?: string | undefined;
+  nonce?: string | undefined;
+}
+
+export interface Caller {
+  partnerId: string;
+  keyId: string;
+  environment: Environment;
+}
+
+/** Reasons that mean an identity is protected for someone (for identity.blocked_attempt). */
+const PROTECTION_REASONS = new Set<ChainStatus["reason"]>([
+  "active_reservation",
+  "bonding_lock",
+  "milestone_lock",
+  "guardian_block",
+  "graduated_block",
+]);
+
+/** The outbox events a signed decision causes (spec: Validation rule 4). */
+export function validationEvents(decision: SignedDecision, status: ChainStatus, caller: Caller): DomainEvent[] {
+  const payload = {
+    requestId: decision.requestId,
+    identityKey: decision.identityKey,
+    chain: decision.chain,
+    launcher: decision.launcher,
+    launchpadId: decision.launchpadId,
+    decision: decision.decision,
+    reason: decision.reason,
+    issuedAt: decision.issuedAt,
+  };
+  const event = (type: DomainEvent["type"]): DomainEvent => ({
+    type,
+    environment: caller.environment,
+    partnerId: caller.partnerId,
+    payload,
+  });
+  if (decision.decision === "block") {
+    return PROTECTION_REASONS.has(status.reason) ? [event("launch.blocked"), event("identity.blocked_attempt")] : [event("launch.blocked")];
+  }
+  if (decision.decision === "allow" && status.status === "authorized") return [event("launch.authorized")];
+  return [];
+}
+
+const RECORD_SQL = `
+WITH recorded AS (
+  INSERT INTO decisions (request_id, environment, partner_id, api_key_id, identity_key, chain, launcher, launchpad_id,
+                         decision, reason, status, signing_kid, nonce, issued_at, signed)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+  RETURNING request_id
+)
+INSERT INTO domain_events (type, environment, partner_id, payload)
+SELECT event->>'type', $2, $3, event->'payload' FROM json_array_elements($16::json) AS event, recorded`;
+
+export interface ValidationDeps {
+  pool: Pool;
+  signers: ActiveSigners;
+  context: (environment: Environment) => EvaluationContext;
+}
+
+function checkedNonce(nonce: string | undefined): void {
+  if (nonce !== undefined && nonce.includes("\n")) {
+    throw new ApiError("invalid_request", "`nonce` must not contain a line feed; it is part of the signed bytes.", { field: "nonce" });
+  }
+}
+
+/** Decides, signs and records one validation; returns the signed decision. */
+export async function validateLaunch(deps: ValidationDeps, caller: Caller, request: ValidationRequest): Promise<SignedDecision> {
+  const identity = normalizedOrReject(request.name, request.ticker);
+  checkedNonce(request.nonce);
+  const context = deps.context(caller.environment);
+  const snapshot = await loadDecisionSnapshot(deps.pool, caller.environment, identity, request.chain);
+  const { result, family } = evaluate(snapshot, context, request.chain, request.launcher);
+  assertLauncherFormat(request.launcher, family, request.chain);
+  if (result.decision === "unavailable") {
+    throw new ApiError("service_unavailable", `The data path of chain ${request.chain} is unavailable; do not launch, retry later.`);
+  }
+  const signer = await deps.signers.signerFor(deps.pool, caller.environment, snapshot.activeKid);
+  let decision: SignedDecision;
+  try {
+    decision = signer.sign({
+      requestId: `dec_${randomUUID()}`,
+      identityKey: identity.identityKey,
+      normalizedName: identity.normalizedName,
+      normalizedTicker: identity.normalizedTicker,
+      chain: request.chain,
+      launchpadId: request.launchpad ?? caller.partnerId,
+      launcher: request.launcher,
+      decision: result.decision,
+      reason: result.reason,
+      issuedAt: context.now,
+      ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
+    });
+  } catch (error) {
+    if (error instanceof DecisionFieldError) {
+      throw new ApiError("invalid_request", error.message, { field: error.field });
+    }
+    throw error;
+  }
+  await deps.pool.query(RECORD_SQL, [
+    decision.requestId,
+    caller.environment,
+    caller.partnerId,
+    caller.keyId,
+    decision.identityKey,
+    decision.chain,
+    decision.launcher,
+    decision.launchpadId,
+    decision.decision,
+    decision.reason,
+    result.status,
+    decision.keyId,
+    decision.nonce ?? null,
+    context.now,
+    JSON.stringify(decision),
+    JSON.stringify(validationEvents(decision, result, caller)),
+  ]);
+  return decision;
+}
