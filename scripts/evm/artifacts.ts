@@ -1,15 +1,17 @@
 // Compiled contract artifacts (ABI + creation bytecode) produced by `hardhat compile` under artifacts/.
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 import type { Abi, Hex } from "viem";
 
 export const REPO_ROOT = resolve(__dirname, "../..");
 
-/** Contracts whose artifacts other parts of the project read, with their source file. */
+/** Contracts whose artifacts other parts of the project (or the tests) read, with their source file. */
 export const CONTRACT_SOURCES = {
   IdentityRegistry: "contracts/IdentityRegistry.sol",
   LocalPriceFeed: "contracts/LocalPriceFeed.sol",
+  ReentrantWallet: "contracts/test/ReentrantWallet.sol",
 } as const;
 export type ContractName = keyof typeof CONTRACT_SOURCES;
 
@@ -41,13 +43,28 @@ export function readArtifact(contractName: ContractName): ContractArtifact {
   return { contractName, abi: artifact.abi, bytecode: artifact.bytecode };
 }
 
+export class CompileError extends Error {
+  constructor(output: string) {
+    super(`hardhat compile failed; fix the contracts and rerun \`npm run compile:contracts\`:\n${output}`);
+    this.name = "CompileError";
+  }
+}
+
 /**
- * Runs `hardhat compile` in a child process (a no-op when sources are unchanged). A child process keeps
- * Hardhat's global state out of callers such as the localnet launcher.
+ * Runs `hardhat compile` in a child process (cached: a no-op when sources are unchanged). A child process
+ * keeps Hardhat's global state out of callers such as the localnet launcher, and their event loop free.
  */
-export function compileContracts(): void {
-  execFileSync(process.execPath, [require.resolve("hardhat/internal/cli/cli"), "compile", "--quiet"], {
-    cwd: REPO_ROOT,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+export async function compileContracts(): Promise<void> {
+  try {
+    await promisify(execFile)(
+      process.execPath,
+      [require.resolve("hardhat/internal/cli/cli"), "compile", "--quiet"],
+      {
+        cwd: REPO_ROOT,
+      },
+    );
+  } catch (error) {
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    throw new CompileError(`${stdout}${stderr}`.trim() || String(error));
+  }
 }

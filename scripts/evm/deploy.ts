@@ -67,7 +67,7 @@ export class DeploymentError extends Error {
 }
 
 export async function deployIdentityRegistry(options: DeployIdentityRegistryOptions): Promise<EvmDeployment> {
-  if (options.compile ?? true) compileContracts();
+  if (options.compile ?? true) await compileContracts();
   const clients = await connectEvm(options.rpcUrl, options.deployerPrivateKey);
   return deployWithClients(clients, options);
 }

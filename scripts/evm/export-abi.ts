@@ -28,8 +28,8 @@ export function abiModuleSource(contractName: ContractName, exportName: string):
   ].join("\n");
 }
 
-function main(): void {
-  compileContracts();
+async function main(): Promise<void> {
+  await compileContracts();
   const files = ABI_MODULES.map(({ contractName, file, exportName }) => {
     writeFileSync(join(REPO_ROOT, file), abiModuleSource(contractName, exportName));
     return file;
@@ -45,4 +45,9 @@ function main(): void {
   console.error(`Wrote ${files.join(", ")}`);
 }
 
-if (require.main === module) main();
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -5,6 +5,8 @@ import {
   type Address,
   encodeFunctionData,
   getAddress,
+  getContract,
+  parseAbi,
   parseEventLogs,
   toFunctionSelector,
   zeroAddress,
@@ -18,13 +20,22 @@ import {
   ETH_PRICE_ANSWER,
   expectedFeeWei,
   expectRevert,
-  inProcessNetwork,
   ONE_DAY,
   PARTNER_REF,
   type RegistryFixture,
   registryFixture,
   type Wallet,
 } from "./fixture";
+
+/** Interface of the test-only contracts/test/ReentrantWallet.sol. */
+const REENTRANT_WALLET_ABI = parseAbi([
+  "function execute(address target, bytes data) payable returns (bytes)",
+  "function armReentry(address target, bytes data)",
+  "function setRejectPayments(bool reject)",
+  "function reentryAttempted() view returns (bool)",
+  "function reentrySucceeded() view returns (bool)",
+  "function reentryRevertData() view returns (bytes)",
+]);
 
 describe("IdentityRegistry administration", () => {
   let fixture: RegistryFixture;
@@ -230,8 +241,17 @@ describe("IdentityRegistry administration", () => {
   });
 
   async function deployReentrantWallet() {
-    const { hre } = await inProcessNetwork();
-    return hre.viem.deployContract("ReentrantWallet");
+    const hash = await fixture.owner.deployContract({
+      abi: REENTRANT_WALLET_ABI,
+      bytecode: readArtifact("ReentrantWallet").bytecode,
+    });
+    const receipt = await fixture.publicClient.waitForTransactionReceipt({ hash });
+    if (!receipt.contractAddress) throw new Error("ReentrantWallet deployment failed");
+    return getContract({
+      address: getAddress(receipt.contractAddress),
+      abi: REENTRANT_WALLET_ABI,
+      client: { public: fixture.publicClient, wallet: fixture.owner },
+    });
   }
 });
 
