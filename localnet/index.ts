@@ -87,11 +87,15 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   let keeper: NodeJS.Timeout | undefined;
   let refreshing: Promise<void> = Promise.resolve();
 
-  const stop = async () => {
-    clearInterval(keeper);
-    await refreshing;
-    await new Promise((done) => setTimeout(done, WEBSOCKET_IDLE_MS));
-    await Promise.all([solana.stop(), evm.stop()]);
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      clearInterval(keeper);
+      await refreshing.catch(() => {});
+      await new Promise((done) => setTimeout(done, WEBSOCKET_IDLE_MS));
+      await Promise.all([solana.stop(), evm.stop()]);
+    })();
+    return stopped;
   };
 
   try {

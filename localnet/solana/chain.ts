@@ -156,10 +156,13 @@ export class SolanaChain {
     return block;
   }
 
-  /** Moves chain time forward (e.g. into a renewal window) without waiting. */
+  /**
+   * Moves chain time forward (e.g. into a renewal window) without waiting. A new block opens at
+   * the new time, so block times and the Clock sysvar agree as they do on a cluster.
+   */
   warpTime(seconds: number): void {
     this.timeOffsetSeconds += seconds;
-    this.syncClock();
+    this.produceBlock();
   }
 
   private syncClock(): void {
