@@ -3,6 +3,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import helmet from "helmet";
 import type { Pool } from "pg";
 import { parseConfig } from "../config";
+import { registerDecisionRoutes } from "./decisions/routes";
 import { pruneRateWindows } from "./keys/apiKeyStore";
 import { errorHandler, notFound } from "./middleware/errors";
 import { responseVersion } from "./middleware/responseVersion";
@@ -97,6 +98,7 @@ const ROUTE_MODULES: readonly RouteModule[] = [
   registerProtectedIdentityRoutes,
   registerReservationListRoutes,
   registerSandboxKeyRoutes,
+  registerDecisionRoutes,
 ];
 
 /** The app; `extraRoutes` lets tests mount fixture routes through the same platform. */

@@ -1,7 +1,8 @@
 // From a snapshot to the identity's answer: which chains apply, how fresh each one is, and the status
 // engine's decision. Shared by the identity check, the status lookup and validation.
-import { ApiError } from "../../core/errors/catalogue";
+
 import type { Environment } from "../../core/environment";
+import { ApiError } from "../../core/errors/catalogue";
 import {
   type ChainFreshness,
   type ChainInput,
@@ -38,18 +39,29 @@ function freshnessFor(snapshot: DecisionSnapshot, context: EvaluationContext, ch
 }
 
 /** Known chains; throws 400 for an unknown requested chain and 503 when no chain is known at all. */
-export function chainsInScope(snapshot: DecisionSnapshot, context: EvaluationContext, chain: string | null): ChainInfo[] {
+export function chainsInScope(
+  snapshot: DecisionSnapshot,
+  context: EvaluationContext,
+  chain: string | null,
+): ChainInfo[] {
   const known = mergeChains(context.configuredChains, snapshot.checkpoints);
   if (known.length === 0) {
-    throw new ApiError("service_unavailable", "No chain is configured or indexed yet; retry once the indexers have started.");
+    throw new ApiError(
+      "service_unavailable",
+      "No chain is configured or indexed yet; retry once the indexers have started.",
+    );
   }
   if (chain === null) return known;
   const match = known.find((entry) => entry.chain === chain);
   if (match === undefined) {
-    throw new ApiError("invalid_request", `Unknown chain "${chain}"; use one of: ${known.map((entry) => entry.chain).join(", ")}.`, {
-      field: "chain",
-      chains: known.map((entry) => entry.chain),
-    });
+    throw new ApiError(
+      "invalid_request",
+      `Unknown chain "${chain}"; use one of: ${known.map((entry) => entry.chain).join(", ")}.`,
+      {
+        field: "chain",
+        chains: known.map((entry) => entry.chain),
+      },
+    );
   }
   return [match];
 }
@@ -62,7 +74,10 @@ export function evaluate(
   launcher: string | undefined,
 ): Evaluation {
   const chains = chainsInScope(snapshot, context, chain);
-  const inputs: ChainInput[] = chains.map((entry) => ({ chain: entry.chain, freshness: freshnessFor(snapshot, context, entry.chain) }));
+  const inputs: ChainInput[] = chains.map((entry) => ({
+    chain: entry.chain,
+    freshness: freshnessFor(snapshot, context, entry.chain),
+  }));
   const result =
     inputs.length === 1
       ? decideChainStatus(snapshot.records, {

@@ -27,15 +27,23 @@ export interface BlockOptions {
 
 function checkedKey(identityKey: string): string {
   if (parseIdentityKey(identityKey) === null) {
-    throw new GuardianError(`"${identityKey}" is not a folded identity key NAME::TICKER; fold it first (e.g. MOONBADGER::BADGER).`);
+    throw new GuardianError(
+      `"${identityKey}" is not a folded identity key NAME::TICKER; fold it first (e.g. MOONBADGER::BADGER).`,
+    );
   }
   return identityKey;
 }
 
-export async function blockIdentity(pool: Pool, options: BlockOptions, by: Actor, now = new Date()): Promise<void> {
+export async function blockIdentity(
+  pool: Pool,
+  options: BlockOptions,
+  by: Actor,
+  now = new Date(),
+): Promise<void> {
   const identityKey = checkedKey(options.identityKey);
   const graduated = options.graduated === true;
-  if (graduated && options.until !== undefined) throw new GuardianError("A graduated block is permanent; drop --until.");
+  if (graduated && options.until !== undefined)
+    throw new GuardianError("A graduated block is permanent; drop --until.");
   if (options.until !== undefined && options.until.getTime() <= now.getTime()) {
     throw new GuardianError("--until must lie in the future.");
   }
@@ -43,13 +51,26 @@ export async function blockIdentity(pool: Pool, options: BlockOptions, by: Actor
     await client.query(
       `INSERT INTO guardian_actions (environment, identity_key, chain, kind, graduated, expires_at, actor, reason, at)
        VALUES ($1, $2, $3, 'block', $4, $5, $6, $7, $8)`,
-      [options.environment, identityKey, options.chain ?? null, graduated, options.until ?? null, by.actor, by.reason, now],
+      [
+        options.environment,
+        identityKey,
+        options.chain ?? null,
+        graduated,
+        options.until ?? null,
+        by.actor,
+        by.reason,
+        now,
+      ],
     );
     await appendAudit(client, {
       ...by,
       action: graduated ? "guardian.graduated_block" : "guardian.block",
       subject: identityKey,
-      details: { environment: options.environment, chain: options.chain ?? null, until: options.until?.toISOString() ?? null },
+      details: {
+        environment: options.environment,
+        chain: options.chain ?? null,
+        until: options.until?.toISOString() ?? null,
+      },
     });
     if (graduated) {
       await appendDomainEvents(client, [
@@ -72,14 +93,24 @@ export async function clearIdentity(
 ): Promise<void> {
   const identityKey = checkedKey(options.identityKey);
   await withTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ kind: "block" | "clear"; chain: string | null; at: Date; graduated: boolean; expires_at: Date | null }>(
+    const { rows } = await client.query<{
+      kind: "block" | "clear";
+      chain: string | null;
+      at: Date;
+      graduated: boolean;
+      expires_at: Date | null;
+    }>(
       "SELECT kind, chain, at, graduated, expires_at FROM guardian_actions WHERE environment = $1 AND identity_key = $2",
       [options.environment, identityKey],
     );
     const records = rows.map((row) => ({ ...row, expiresAt: row.expires_at, actor: "", reason: "" }));
-    const chains = options.chain === undefined ? [...new Set(rows.map((row) => row.chain ?? "*"))] : [options.chain];
+    const chains =
+      options.chain === undefined ? [...new Set(rows.map((row) => row.chain ?? "*"))] : [options.chain];
     const blocked = chains.some((chain) => guardianBlockInForce(records, chain, now) !== undefined);
-    if (!blocked) throw new GuardianError(`${identityKey} has no guardian block in force${options.chain ? ` on ${options.chain}` : ""}; nothing to clear.`);
+    if (!blocked)
+      throw new GuardianError(
+        `${identityKey} has no guardian block in force${options.chain ? ` on ${options.chain}` : ""}; nothing to clear.`,
+      );
     await client.query(
       `INSERT INTO guardian_actions (environment, identity_key, chain, kind, actor, reason, at) VALUES ($1, $2, $3, 'clear', $4, $5, $6)`,
       [options.environment, identityKey, options.chain ?? null, by.actor, by.reason, now],
@@ -95,7 +126,12 @@ export async function clearIdentity(
         type: "identity.cleared",
         environment: options.environment,
         partnerId: null,
-        payload: { identityKey, chain: options.chain ?? null, clearedAt: now.toISOString(), reason: by.reason },
+        payload: {
+          identityKey,
+          chain: options.chain ?? null,
+          clearedAt: now.toISOString(),
+          reason: by.reason,
+        },
       },
     ]);
   });

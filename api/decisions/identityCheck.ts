@@ -76,7 +76,10 @@ export function checkResultOf(
 }
 
 /** A result for a data path that could not be read at all: fail closed, never allow. */
-function unavailableResult(identity: CheckResult | Parameters<typeof checkResultOf>[0], chain: string | undefined): CheckResult {
+function unavailableResult(
+  identity: CheckResult | Parameters<typeof checkResultOf>[0],
+  chain: string | undefined,
+): CheckResult {
   return checkResultOf(
     identity,
     {
@@ -93,7 +96,11 @@ function unavailableResult(identity: CheckResult | Parameters<typeof checkResult
   );
 }
 
-export async function checkIdentity(pool: Pool, context: EvaluationContext, request: CheckRequest): Promise<CheckResult> {
+export async function checkIdentity(
+  pool: Pool,
+  context: EvaluationContext,
+  request: CheckRequest,
+): Promise<CheckResult> {
   const identity = normalizedOrReject(request.name, request.ticker);
   let snapshot: Awaited<ReturnType<typeof loadDecisionSnapshot>>;
   try {
@@ -117,21 +124,32 @@ export interface IdentityStatusView {
 }
 
 /** The identity record and timeline; 404 identity_not_found when no record exists in the dataset. */
-export async function identityStatus(pool: Pool, context: EvaluationContext, key: string): Promise<IdentityStatusView> {
+export async function identityStatus(
+  pool: Pool,
+  context: EvaluationContext,
+  key: string,
+): Promise<IdentityStatusView> {
   const parsed = parseIdentityKey(key);
   if (parsed === null) {
-    throw new ApiError("invalid_request", "`key` must be a folded identity key NAME::TICKER (A-Z, 0-9 and 2, 6, 9 only).", {
-      field: "key",
-    });
+    throw new ApiError(
+      "invalid_request",
+      "`key` must be a folded identity key NAME::TICKER (A-Z, 0-9 and 2, 6, 9 only).",
+      {
+        field: "key",
+      },
+    );
   }
   const identity = normalizeIdentity(parsed.normalizedName, parsed.normalizedTicker);
   if (!identity.valid) throw new ApiError("identity_not_found");
   const snapshot = await loadDecisionSnapshot(pool, context.environment, identity, null);
   const { records } = snapshot;
-  const recordCount = records.holds.length + records.locks.length + records.launches.length + records.guardian.length;
+  const recordCount =
+    records.holds.length + records.locks.length + records.launches.length + records.guardian.length;
   if (recordCount === 0) throw new ApiError("identity_not_found");
   const current = evaluate(snapshot, context, null, undefined);
-  const chainNames = [...new Set([...records.holds, ...records.locks, ...records.launches].map((record) => record.chain))];
+  const chainNames = [
+    ...new Set([...records.holds, ...records.locks, ...records.launches].map((record) => record.chain)),
+  ];
   const chains = chainNames.flatMap((chain) => {
     try {
       const evaluation = evaluate(snapshot, context, chain, undefined);
@@ -147,6 +165,9 @@ export async function identityStatus(pool: Pool, context: EvaluationContext, key
     environment: context.environment,
     current: checkResultOf(identity, current.result, current.adapter),
     chains,
-    timeline: identityTimeline(records, context.now).map((entry) => ({ ...entry, at: entry.at.toISOString() })),
+    timeline: identityTimeline(records, context.now).map((entry) => ({
+      ...entry,
+      at: entry.at.toISOString(),
+    })),
   };
 }

@@ -40,7 +40,12 @@ export async function issueKeeperCredential(
       "INSERT INTO keeper_credentials (keeper_id, secret_hash, partner_id, label, created_by) VALUES ($1, $2, $3, $4, $5)",
       [keeperId, hashOf(credential), partnerId, label, by.actor],
     );
-    await appendAudit(client, { ...by, action: "keeper.issued", subject: keeperId, details: { partnerId, label } });
+    await appendAudit(client, {
+      ...by,
+      action: "keeper.issued",
+      subject: keeperId,
+      details: { partnerId, label },
+    });
   });
   return { keeperId, credential };
 }
@@ -51,7 +56,10 @@ export async function revokeKeeperCredential(pool: Pool, keeperId: string, by: A
       "UPDATE keeper_credentials SET revoked_at = now(), revoked_by = $2 WHERE keeper_id = $1 AND revoked_at IS NULL",
       [keeperId, by.actor],
     );
-    if (!rowCount) throw new KeeperCredentialError(`No active keeper credential has id ${keeperId}; list them with keepers:list.`);
+    if (!rowCount)
+      throw new KeeperCredentialError(
+        `No active keeper credential has id ${keeperId}; list them with keepers:list.`,
+      );
     await appendAudit(client, { ...by, action: "keeper.revoked", subject: keeperId });
   });
 }
@@ -73,7 +81,9 @@ export async function listKeeperCredentials(pool: Pool): Promise<KeeperListing[]
     created_at: Date;
     created_by: string;
     revoked_at: Date | null;
-  }>("SELECT keeper_id, partner_id, label, created_at, created_by, revoked_at FROM keeper_credentials ORDER BY created_at");
+  }>(
+    "SELECT keeper_id, partner_id, label, created_at, created_by, revoked_at FROM keeper_credentials ORDER BY created_at",
+  );
   return rows.map((row) => ({
     keeperId: row.keeper_id,
     partnerId: row.partner_id,
@@ -85,7 +95,11 @@ export async function listKeeperCredentials(pool: Pool): Promise<KeeperListing[]
 }
 
 /** True when `header` is a live keeper credential issued to `partnerId`. */
-export async function isValidKeeper(pool: Pool, header: string | undefined, partnerId: string): Promise<boolean> {
+export async function isValidKeeper(
+  pool: Pool,
+  header: string | undefined,
+  partnerId: string,
+): Promise<boolean> {
   if (header === undefined || !KEEPER_PATTERN.test(header)) return false;
   const { rowCount } = await pool.query(
     "SELECT 1 FROM keeper_credentials WHERE secret_hash = $1 AND partner_id = $2 AND revoked_at IS NULL",
@@ -96,11 +110,18 @@ export async function isValidKeeper(pool: Pool, header: string | undefined, part
 
 /** Production keys report launches only once an operator enabled it for the key. */
 export async function launchReportingEnabled(pool: Pool, apiKeyId: string): Promise<boolean> {
-  const { rowCount } = await pool.query("SELECT 1 FROM launch_report_access WHERE api_key_id = $1", [apiKeyId]);
+  const { rowCount } = await pool.query("SELECT 1 FROM launch_report_access WHERE api_key_id = $1", [
+    apiKeyId,
+  ]);
   return rowCount === 1;
 }
 
-export async function setLaunchReporting(pool: Pool, apiKeyId: string, enabled: boolean, by: Actor): Promise<void> {
+export async function setLaunchReporting(
+  pool: Pool,
+  apiKeyId: string,
+  enabled: boolean,
+  by: Actor,
+): Promise<void> {
   await withTransaction(pool, async (client) => {
     if (enabled) {
       await client.query(
@@ -110,6 +131,10 @@ export async function setLaunchReporting(pool: Pool, apiKeyId: string, enabled: 
     } else {
       await client.query("DELETE FROM launch_report_access WHERE api_key_id = $1", [apiKeyId]);
     }
-    await appendAudit(client, { ...by, action: enabled ? "launch_reporting.enabled" : "launch_reporting.disabled", subject: apiKeyId });
+    await appendAudit(client, {
+      ...by,
+      action: enabled ? "launch_reporting.enabled" : "launch_reporting.disabled",
+      subject: apiKeyId,
+    });
   });
 }

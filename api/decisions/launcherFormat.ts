@@ -9,9 +9,17 @@ const FORMATS: Readonly<Record<ChainFamily, { pattern: RegExp; description: stri
 };
 
 /** Throws 400 invalid_request unless `launcher` is an address of the chain's family. */
-export function assertLauncherFormat(launcher: string, family: ChainFamily, chain: string, field = "launcher"): void {
+export function assertLauncherFormat(
+  launcher: string,
+  family: ChainFamily,
+  chain: string,
+  field = "launcher",
+): void {
   const format = FORMATS[family];
   if (!format.pattern.test(launcher)) {
-    throw new ApiError("invalid_request", `\`${field}\` must be ${format.description} on chain ${chain}.`, { field, chain });
+    throw new ApiError("invalid_request", `\`${field}\` must be ${format.description} on chain ${chain}.`, {
+      field,
+      chain,
+    });
   }
 }

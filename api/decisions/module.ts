@@ -26,7 +26,11 @@ export interface DecisionModule {
   pool: Pool;
   signers: ActiveSigners;
   context(environment: Environment): EvaluationContext;
-  /** Resolves once signing keys exist and the sandbox is seeded; retried after a failure. */
+  /**
+   * Start-up work, run once on the first decision request: signing keys exist for both environments and
+   * the sandbox scenarios are seeded. Retried after a failure. Not started at registration: on the embedded
+   * database, start-up transactions racing other connections' first queries are to be avoided.
+   */
   ready(): Promise<void>;
   /** Runs data-path work with the timeout; failures of the data path or signer become 503. */
   dataPath<T>(work: () => Promise<T>): Promise<T>;
@@ -93,7 +97,12 @@ export function createDecisionModule(
   return {
     pool,
     signers: activeSigners(box),
-    context: (environment) => ({ environment, configuredChains, freshnessBoundSeconds, now: new Date(now()) }),
+    context: (environment) => ({
+      environment,
+      configuredChains,
+      freshnessBoundSeconds,
+      now: new Date(now()),
+    }),
     ready() {
       started ??= start().catch((error) => {
         started = undefined;

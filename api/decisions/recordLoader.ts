@@ -5,7 +5,14 @@
 import type { Pool, PoolClient } from "pg";
 import type { Environment } from "../../core/environment";
 import type { NormalizedIdentity } from "../../core/fold";
-import type { ChainFamily, GuardianRecord, HoldRecord, IdentityRecords, LaunchRecord, LockRecord } from "../../core/status";
+import type {
+  ChainFamily,
+  GuardianRecord,
+  HoldRecord,
+  IdentityRecords,
+  LaunchRecord,
+  LockRecord,
+} from "../../core/status";
 import type { CheckpointedChain } from "./chainCatalogue";
 
 export interface DecisionSnapshot {
@@ -38,7 +45,9 @@ SELECT
      FROM chain_checkpoints WHERE $5::text IS NULL OR chain = $5) AS checkpoints,
   (SELECT kid FROM signing_keys WHERE environment = $1 AND status = 'active') AS active_kid`;
 
-type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+type Json<T> = {
+  [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
+};
 
 interface SnapshotRow {
   holds: Json<Omit<HoldRecord, "kind">>[] | null;
@@ -72,7 +81,11 @@ function snapshotOf(row: SnapshotRow, environment: Environment): DecisionSnapsho
         startsAt: date(hold.startsAt),
         expiresAt: date(hold.expiresAt),
       })),
-      locks: (row.locks ?? []).map((lock) => ({ ...lock, appliedAt: date(lock.appliedAt), expiresAt: date(lock.expiresAt) })),
+      locks: (row.locks ?? []).map((lock) => ({
+        ...lock,
+        appliedAt: date(lock.appliedAt),
+        expiresAt: date(lock.expiresAt),
+      })),
       launches: (row.launches ?? []).map((launch) => ({ ...launch, at: date(launch.at) })),
       guardian: (row.guardian ?? []).map((action) => ({
         ...action,

@@ -3,7 +3,13 @@
 import type { Pool, PoolClient } from "pg";
 import type { Environment } from "../../core/environment";
 import type { NormalizedIdentity } from "../../core/fold";
-import { extendLock, type LockRecord, liveLockExpiry, lockAuthorizedLauncher, lockDurationSeconds } from "../../core/status";
+import {
+  extendLock,
+  type LockRecord,
+  liveLockExpiry,
+  lockAuthorizedLauncher,
+  lockDurationSeconds,
+} from "../../core/status";
 import { withTransaction } from "../../storage/transaction";
 import { chainsInScope, type EvaluationContext } from "./evaluation";
 import { assertLauncherFormat } from "./launcherFormat";
@@ -37,8 +43,15 @@ export interface LockResult {
 }
 
 /** Serialises changes to one identity on one chain, so concurrent reports compute longest-lock correctly. */
-async function lockIdentity(client: PoolClient, environment: Environment, identityKey: string, chain: string): Promise<void> {
-  await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`identity:${environment}:${chain}:${identityKey}`]);
+async function lockIdentity(
+  client: PoolClient,
+  environment: Environment,
+  identityKey: string,
+  chain: string,
+): Promise<void> {
+  await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
+    `identity:${environment}:${chain}:${identityKey}`,
+  ]);
 }
 
 export async function recordLaunch(
@@ -56,7 +69,16 @@ export async function recordLaunch(
     const { rows } = await client.query<{ id: string }>(
       `INSERT INTO identity_launches (environment, identity_key, chain, launcher, token_or_mint, launchpad, partner_id, reported_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-      [caller.environment, identity.identityKey, report.chain, report.launcher, report.tokenOrMint, report.launchpad, caller.partnerId, now],
+      [
+        caller.environment,
+        identity.identityKey,
+        report.chain,
+        report.launcher,
+        report.tokenOrMint,
+        report.launchpad,
+        caller.partnerId,
+        now,
+      ],
     );
     await appendDomainEvents(client, [
       {
@@ -66,7 +88,12 @@ export async function recordLaunch(
         payload: { identityKey: identity.identityKey, ...report, reportedAt: now.toISOString() },
       },
     ]);
-    return { identityKey: identity.identityKey, chain: report.chain, launchedAt: now.toISOString(), eventId: `launch_${rows[0]?.id}` };
+    return {
+      identityKey: identity.identityKey,
+      chain: report.chain,
+      launchedAt: now.toISOString(),
+      eventId: `launch_${rows[0]?.id}`,
+    };
   });
 }
 
@@ -129,7 +156,8 @@ export async function recordLock(
       partnerId: caller.partnerId,
       payload: { ...result, launchpad: report.launchpad },
     });
-    const protection = previousExpiry === null ? [event("identity.protected")] : extended ? [event("identity.extended")] : [];
+    const protection =
+      previousExpiry === null ? [event("identity.protected")] : extended ? [event("identity.extended")] : [];
     await appendDomainEvents(client, [event(LOCK_EVENT[kind]), ...protection]);
     return result;
   });

@@ -37,7 +37,10 @@ function callerOf(res: Response): Caller {
 }
 
 function registerCheckRoutes({ routes }: Platform, module: DecisionModule): void {
-  const check = async (res: Response, input: { name: string; ticker: string; chain?: string | undefined; launcher?: string | undefined }) => {
+  const check = async (
+    res: Response,
+    input: { name: string; ticker: string; chain?: string | undefined; launcher?: string | undefined },
+  ) => {
     await module.dataPath(() => module.ready()).catch(() => undefined); // the check answers even before seeding
     const context = module.context(res.locals.hostEnvironment);
     res.json(await checkIdentity(module.pool, context, input));
@@ -53,7 +56,8 @@ function registerCheckRoutes({ routes }: Platform, module: DecisionModule): void
     {
       method: "get",
       path: "/v1/identity/check",
-      summary: "Check a name/ticker pair: folded identity, status and decision. Dataset by host (sandbox host: sandbox data).",
+      summary:
+        "Check a name/ticker pair: folded identity, status and decision. Dataset by host (sandbox host: sandbox data).",
       tag: TAG,
       access: "optional-key",
       query: checkQuery,
@@ -98,7 +102,8 @@ function registerValidateRoute({ routes, runIdempotent }: Platform, module: Deci
     {
       method: "post",
       path: "/v1/launches/validate",
-      summary: "Signed launch decision (Ed25519). Launch only on a verified allow; anything else means do not launch.",
+      summary:
+        "Signed launch decision (Ed25519). Launch only on a verified allow; anything else means do not launch.",
       tag: TAG,
       access: { scope: "launch:validate" },
       body: validateBody,
@@ -110,7 +115,15 @@ function registerValidateRoute({ routes, runIdempotent }: Platform, module: Deci
           headers: { "RateLimit-Remaining": "Requests left in this minute's window." },
         },
       },
-      errors: ["unauthorized", "key_revoked", "scope_missing", "rate_limited", "service_unavailable", "idempotency_key_reused", "idempotency_in_progress"],
+      errors: [
+        "unauthorized",
+        "key_revoked",
+        "scope_missing",
+        "rate_limited",
+        "service_unavailable",
+        "idempotency_key_reused",
+        "idempotency_in_progress",
+      ],
     },
     async ({ body, req, res }) => {
       const caller = callerOf(res);
@@ -130,19 +143,29 @@ function registerReportRoutes({ routes }: Platform, module: DecisionModule): voi
     {
       method: "post",
       path: "/v1/launches/report",
-      summary: "Report a launch after on-chain confirmation: records a launched event, grants no lock. Not deduplicated.",
+      summary:
+        "Report a launch after on-chain confirmation: records a launched event, grants no lock. Not deduplicated.",
       tag: TAG,
       access: { scope: "launch:report" },
       body: launchReportBody,
       responses: { 200: { description: "Recorded.", schema: launchReportSchema } },
-      errors: ["unauthorized", "scope_missing", "launch_reporting_restricted", "rate_limited", "service_unavailable"],
+      errors: [
+        "unauthorized",
+        "scope_missing",
+        "launch_reporting_restricted",
+        "rate_limited",
+        "service_unavailable",
+      ],
     },
     async ({ body, res }) => {
       const caller = callerOf(res);
       const context = module.context(caller.environment);
       const identity = normalizedOrReject(body.name, body.ticker);
       const result = await module.dataPath(async () => {
-        if (caller.environment === "production" && !(await launchReportingEnabled(module.pool, caller.keyId))) {
+        if (
+          caller.environment === "production" &&
+          !(await launchReportingEnabled(module.pool, caller.keyId))
+        ) {
           throw new ApiError("launch_reporting_restricted", undefined, { keyId: caller.keyId });
         }
         await module.ready();
@@ -163,8 +186,12 @@ function registerReportRoutes({ routes }: Platform, module: DecisionModule): voi
         tag: TAG,
         access: { scope: "event:report" },
         body: lockEventBody,
-        headers: { "X-Service-Keeper": "Production only: a keeper credential issued to the partner by an operator." },
-        responses: { 200: { description: "Recorded, with the previous and the new expiry.", schema: lockResultSchema } },
+        headers: {
+          "X-Service-Keeper": "Production only: a keeper credential issued to the partner by an operator.",
+        },
+        responses: {
+          200: { description: "Recorded, with the previous and the new expiry.", schema: lockResultSchema },
+        },
         errors: ["unauthorized", "scope_missing", "keeper_required", "rate_limited", "service_unavailable"],
       },
       async ({ body, req, res }) => {
@@ -173,7 +200,14 @@ function registerReportRoutes({ routes }: Platform, module: DecisionModule): voi
         const identity = normalizedOrReject(body.name, body.ticker);
         const result = await module.dataPath(async () => {
           const keeper = req.headers[KEEPER_HEADER];
-          if (caller.environment === "production" && !(await isValidKeeper(module.pool, typeof keeper === "string" ? keeper : undefined, caller.partnerId))) {
+          if (
+            caller.environment === "production" &&
+            !(await isValidKeeper(
+              module.pool,
+              typeof keeper === "string" ? keeper : undefined,
+              caller.partnerId,
+            ))
+          ) {
             throw new ApiError("keeper_required", undefined, { header: "X-Service-Keeper" });
           }
           await module.ready();
@@ -195,7 +229,14 @@ function registerSandboxRoutes({ routes }: Platform, module: DecisionModule): vo
       access: { scope: "reservation:prepare" },
       body: sandboxHoldBody,
       responses: { 201: { description: "The seeded sandbox hold.", schema: sandboxHoldSchema } },
-      errors: ["unauthorized", "scope_missing", "sandbox_only", "identity_held", "rate_limited", "service_unavailable"],
+      errors: [
+        "unauthorized",
+        "scope_missing",
+        "sandbox_only",
+        "identity_held",
+        "rate_limited",
+        "service_unavailable",
+      ],
     },
     async ({ body, res }) => {
       const caller = callerOf(res);
@@ -211,15 +252,20 @@ function registerSandboxRoutes({ routes }: Platform, module: DecisionModule): vo
   );
 }
 
+declare module "../app" {
+  interface ApiDependencies {
+    /** Decision settings: chains, freshness bound, data-path timeout (see api/decisions/module.ts). */
+    decisions?: DecisionOptions;
+  }
+}
+
 /** Mounts every decision route on the platform's route table. */
-export function registerDecisionRoutes(platform: Platform, options: DecisionOptions = {}): DecisionModule {
+export function registerDecisionRoutes(platform: Platform): DecisionModule {
   const { deps, now } = platform;
-  const module = createDecisionModule(deps.pool, deps.masterKey, now, options);
+  const module = createDecisionModule(deps.pool, deps.masterKey, now, deps.decisions);
   registerCheckRoutes(platform, module);
   registerValidateRoute(platform, module);
   registerReportRoutes(platform, module);
   registerSandboxRoutes(platform, module);
-  // Start-up work begins at once; requests that need it wait for it, and a failure is retried by them.
-  module.ready().catch((error: Error) => deps.log(`decisions: start-up deferred (${error.message}); retried on demand`));
   return module;
 }

@@ -12,19 +12,38 @@ import { loadDecisionSnapshot } from "./recordLoader";
 /** Durations a sandbox hold (and a reservation quote) may have: 24 hours, 3, 7 and 30 days. */
 export const RESERVATION_DURATIONS = [86_400, 259_200, 604_800, 2_592_000] as const;
 
-async function insertScenario(client: PoolClient, identityKey: string, records: IdentityRecords): Promise<void> {
+async function insertScenario(
+  client: PoolClient,
+  identityKey: string,
+  records: IdentityRecords,
+): Promise<void> {
   for (const hold of records.holds) {
     await client.query(
       `INSERT INTO sandbox_holds (identity_key, chain, launcher, starts_at, expires_at, duration_seconds, source)
        VALUES ($1, $2, $3, $4, $5, $6, 'scenario')`,
-      [identityKey, hold.chain, hold.launcher, hold.startsAt, hold.expiresAt, Math.round((hold.expiresAt.getTime() - hold.startsAt.getTime()) / 1000)],
+      [
+        identityKey,
+        hold.chain,
+        hold.launcher,
+        hold.startsAt,
+        hold.expiresAt,
+        Math.round((hold.expiresAt.getTime() - hold.startsAt.getTime()) / 1000),
+      ],
     );
   }
   for (const lock of records.locks) {
     await client.query(
       `INSERT INTO identity_locks (environment, identity_key, chain, kind, was_reserved, authorized_launcher, applied_at, expires_at, source)
        VALUES ('sandbox', $1, $2, $3, $4, $5, $6, $7, 'scenario')`,
-      [identityKey, lock.chain, lock.kind, lock.wasReserved, lock.authorizedLauncher, lock.appliedAt, lock.expiresAt],
+      [
+        identityKey,
+        lock.chain,
+        lock.kind,
+        lock.wasReserved,
+        lock.authorizedLauncher,
+        lock.appliedAt,
+        lock.expiresAt,
+      ],
     );
   }
   for (const launch of records.launches) {
@@ -38,7 +57,16 @@ async function insertScenario(client: PoolClient, identityKey: string, records: 
     await client.query(
       `INSERT INTO guardian_actions (environment, identity_key, chain, kind, graduated, expires_at, actor, reason, at, source)
        VALUES ('sandbox', $1, $2, $3, $4, $5, $6, $7, $8, 'scenario')`,
-      [identityKey, action.chain, action.kind, action.graduated, action.expiresAt, action.actor, action.reason, action.at],
+      [
+        identityKey,
+        action.chain,
+        action.kind,
+        action.graduated,
+        action.expiresAt,
+        action.actor,
+        action.reason,
+        action.at,
+      ],
     );
   }
 }
@@ -47,14 +75,20 @@ async function insertScenario(client: PoolClient, identityKey: string, records: 
  * Seeds (or restores) the seven scenarios on `chains`: every sandbox row of those seven identities, partner
  * rows included, is replaced by the scenario's records as of `now`. Other sandbox identities are untouched.
  */
-export async function seedSandboxScenarios(pool: Pool, chains: readonly SandboxChain[], now = new Date()): Promise<string[]> {
+export async function seedSandboxScenarios(
+  pool: Pool,
+  chains: readonly SandboxChain[],
+  now = new Date(),
+): Promise<string[]> {
   const scenarios = sandboxScenarios(chains, now);
   const keys = scenarios.map((scenario) => scenario.identityKey);
   await withTransaction(pool, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(hashtext('sandbox-scenarios'))");
     await client.query("DELETE FROM sandbox_holds WHERE identity_key = ANY($1)", [keys]);
     for (const table of ["identity_locks", "identity_launches", "guardian_actions"]) {
-      await client.query(`DELETE FROM ${table} WHERE environment = 'sandbox' AND identity_key = ANY($1)`, [keys]);
+      await client.query(`DELETE FROM ${table} WHERE environment = 'sandbox' AND identity_key = ANY($1)`, [
+        keys,
+      ]);
     }
     for (const scenario of scenarios) await insertScenario(client, scenario.identityKey, scenario.records);
   });
@@ -90,7 +124,9 @@ export async function createSandboxHold(
   request: SandboxHoldRequest,
 ): Promise<SandboxHold> {
   return withTransaction(pool, async (client) => {
-    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`identity:sandbox:${request.chain}:${identity.identityKey}`]);
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
+      `identity:sandbox:${request.chain}:${identity.identityKey}`,
+    ]);
     const snapshot = await loadDecisionSnapshot(client, "sandbox", identity, request.chain);
     const { result } = evaluate(snapshot, context, request.chain, request.launcher);
     if (result.decision !== "allow") {
@@ -105,7 +141,15 @@ export async function createSandboxHold(
     const { rows } = await client.query<{ id: string }>(
       `INSERT INTO sandbox_holds (identity_key, chain, launcher, starts_at, expires_at, duration_seconds, partner_id, source)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'partner') RETURNING id`,
-      [identity.identityKey, request.chain, request.launcher, context.now, expiresAt, request.durationSeconds, partnerId],
+      [
+        identity.identityKey,
+        request.chain,
+        request.launcher,
+        context.now,
+        expiresAt,
+        request.durationSeconds,
+        partnerId,
+      ],
     );
     return {
       reservationId: `sbx_hold_${rows[0]?.id}`,

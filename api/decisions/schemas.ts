@@ -8,14 +8,20 @@ const text = (max: number) => z.string().min(1).max(max);
 const rawName = text(256).describe("Token name as typed; folded (normalization v1) to 1-64 characters.");
 const rawTicker = text(64).describe("Token ticker as typed; folded to 2-10 characters.");
 const chain = text(64).describe("Chain name as listed by GET /v1/chains.");
-const wallet = text(128).describe("Wallet address: 0x hex on EVM chains (any case), base58 on Solana (exact).");
+const wallet = text(128).describe(
+  "Wallet address: 0x hex on EVM chains (any case), base58 on Solana (exact).",
+);
 
 export const checkQuery = z.object({
   name: rawName,
   ticker: rawTicker,
-  chain: chain.optional().describe("Omit to evaluate every chain; the most restrictive answer wins and names its chain."),
+  chain: chain
+    .optional()
+    .describe("Omit to evaluate every chain; the most restrictive answer wins and names its chain."),
   launcher: wallet.optional(),
-  tx: text(128).optional().describe("Reservation transaction hash (accepted for explorer links; not needed to decide)."),
+  tx: text(128)
+    .optional()
+    .describe("Reservation transaction hash (accepted for explorer links; not needed to decide)."),
 });
 
 export const checkBody = z.object({
@@ -52,7 +58,14 @@ export const statusSchema = z.object({
   environment: z.enum(["sandbox", "production"]),
   current: checkResultSchema,
   chains: z.array(checkResultSchema),
-  timeline: z.array(z.object({ at: z.string(), type: z.string(), chain: z.string().nullable(), details: z.record(z.string(), z.unknown()) })),
+  timeline: z.array(
+    z.object({
+      at: z.string(),
+      type: z.string(),
+      chain: z.string().nullable(),
+      details: z.record(z.string(), z.unknown()),
+    }),
+  ),
 });
 
 export const validateBody = z.object({
@@ -60,10 +73,14 @@ export const validateBody = z.object({
   name: rawName,
   ticker: rawTicker,
   launcher: wallet,
-  launchpad: text(128).optional().describe("Launchpad identifier; signed as launchpadId (defaults to the partner id)."),
+  launchpad: text(128)
+    .optional()
+    .describe("Launchpad identifier; signed as launchpadId (defaults to the partner id)."),
   logoHash: text(256).optional(),
   intendedContract: text(128).optional(),
-  nonce: text(255).optional().describe("Echoed and signed; also an idempotency key when no Idempotency-Key header is sent."),
+  nonce: text(255)
+    .optional()
+    .describe("Echoed and signed; also an idempotency key when no Idempotency-Key header is sent."),
 });
 
 export const signedDecisionSchema = z.object({
@@ -109,7 +126,9 @@ export const lockEventBody = z.object({
   launchpad: text(128),
   name: rawName,
   ticker: rawTicker,
-  wasReserved: z.boolean().describe("Whether the identity was reserved before launch: decides the lock length."),
+  wasReserved: z
+    .boolean()
+    .describe("Whether the identity was reserved before launch: decides the lock length."),
 });
 
 export const lockResultSchema = z.object({

@@ -41,7 +41,11 @@ const PROTECTION_REASONS = new Set<ChainStatus["reason"]>([
 ]);
 
 /** The outbox events a signed decision causes (spec: Validation rule 4). */
-export function validationEvents(decision: SignedDecision, status: ChainStatus, caller: Caller): DomainEvent[] {
+export function validationEvents(
+  decision: SignedDecision,
+  status: ChainStatus,
+  caller: Caller,
+): DomainEvent[] {
   const payload = {
     requestId: decision.requestId,
     identityKey: decision.identityKey,
@@ -59,7 +63,9 @@ export function validationEvents(decision: SignedDecision, status: ChainStatus, 
     payload,
   });
   if (decision.decision === "block") {
-    return PROTECTION_REASONS.has(status.reason) ? [event("launch.blocked"), event("identity.blocked_attempt")] : [event("launch.blocked")];
+    return PROTECTION_REASONS.has(status.reason)
+      ? [event("launch.blocked"), event("identity.blocked_attempt")]
+      : [event("launch.blocked")];
   }
   if (decision.decision === "allow" && status.status === "authorized") return [event("launch.authorized")];
   return [];
@@ -82,13 +88,21 @@ export interface ValidationDeps {
 }
 
 function checkedNonce(nonce: string | undefined): void {
-  if (nonce !== undefined && nonce.includes("\n")) {
-    throw new ApiError("invalid_request", "`nonce` must not contain a line feed; it is part of the signed bytes.", { field: "nonce" });
+  if (nonce?.includes("\n")) {
+    throw new ApiError(
+      "invalid_request",
+      "`nonce` must not contain a line feed; it is part of the signed bytes.",
+      { field: "nonce" },
+    );
   }
 }
 
 /** Decides, signs and records one validation; returns the signed decision. */
-export async function validateLaunch(deps: ValidationDeps, caller: Caller, request: ValidationRequest): Promise<SignedDecision> {
+export async function validateLaunch(
+  deps: ValidationDeps,
+  caller: Caller,
+  request: ValidationRequest,
+): Promise<SignedDecision> {
   const identity = normalizedOrReject(request.name, request.ticker);
   checkedNonce(request.nonce);
   const context = deps.context(caller.environment);
@@ -96,7 +110,10 @@ export async function validateLaunch(deps: ValidationDeps, caller: Caller, reque
   const { result, family } = evaluate(snapshot, context, request.chain, request.launcher);
   assertLauncherFormat(request.launcher, family, request.chain);
   if (result.decision === "unavailable") {
-    throw new ApiError("service_unavailable", `The data path of chain ${request.chain} is unavailable; do not launch, retry later.`);
+    throw new ApiError(
+      "service_unavailable",
+      `The data path of chain ${request.chain} is unavailable; do not launch, retry later.`,
+    );
   }
   const signer = await deps.signers.signerFor(deps.pool, caller.environment, snapshot.activeKid);
   let decision: SignedDecision;

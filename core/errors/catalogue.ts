@@ -64,6 +64,10 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: "A request with this Idempotency-Key is still being processed; retry after it completes.",
   },
+  identity_held: {
+    status: 409,
+    message: "This pair is held or protected for another wallet; check it with GET /v1/identity/check.",
+  },
   reservation_limit_reached: {
     status: 409,
     message: "This wallet already holds the maximum of 3 active reservations; wait for one to expire.",

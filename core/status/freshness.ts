@@ -1,7 +1,7 @@
 // Freshness rule: a chain's mirror may decide only while it is within its bound of the present.
 
 /** How far behind the present a chain's mirror may be and still decide (seconds). */
-export const DEFAULT_FRESHNESS_BOUND_SECONDS = 30;
+export const DEFAULT_FRESHNESS_BOUND_SECONDS = 60;
 
 /** What the chain mirror says about its own progress (a row of chain_checkpoints). */
 export interface ChainCheckpoint {
