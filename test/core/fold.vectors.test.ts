@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { expect } from "chai";
 import { foldedHash, foldedHashBytes, foldV1, identityKey, normalizeIdentity } from "../../core/fold";
+import { VECTORS_FILE, vectorsFileText } from "../vectors/generate-fold-v1";
 
 interface FoldVector {
   id: string;
@@ -18,7 +18,8 @@ interface FoldVector {
   onchainError: string | null;
 }
 
-const file = JSON.parse(readFileSync(join(__dirname, "..", "vectors", "fold-v1.json"), "utf8")) as {
+const fileText = readFileSync(VECTORS_FILE, "utf8");
+const file = JSON.parse(fileText) as {
   version: number;
   vectors: FoldVector[];
 };
@@ -52,6 +53,12 @@ const SEEDED_SANDBOX_KEYS = [
 ];
 
 describe("fold v1 official vectors (test/vectors/fold-v1.json)", () => {
+  it("is exactly what the hand-written cases generate (edit generate-fold-v1.ts, then run it)", () => {
+    expect(fileText === vectorsFileText(), "fold-v1.json is out of date or was edited by hand").to.equal(
+      true,
+    );
+  });
+
   it("is version 1 with at least 80 vectors covering every required category", () => {
     expect(file.version).to.equal(1);
     expect(file.vectors.length).to.be.at.least(80);

@@ -783,12 +783,16 @@ function vectorOf(hand: HandCase) {
   };
 }
 
-function main(): void {
+/** The vectors file's exact text, as committed in test/vectors/fold-v1.json. */
+export function vectorsFileText(): string {
   const ids = new Set(CASES.map((hand) => hand.id));
   if (ids.size !== CASES.length) throw new Error("Vector ids must be unique; rename the duplicate case.");
-  const file = { version: 1, vectors: CASES.map(vectorOf) };
-  writeFileSync(join(__dirname, "fold-v1.json"), `${JSON.stringify(file, null, 2)}\n`);
-  console.error(`wrote ${CASES.length} vectors to test/vectors/fold-v1.json`);
+  return `${JSON.stringify({ version: 1, vectors: CASES.map(vectorOf) }, null, 2)}\n`;
 }
 
-main();
+export const VECTORS_FILE = join(__dirname, "fold-v1.json");
+
+if (require.main === module) {
+  writeFileSync(VECTORS_FILE, vectorsFileText());
+  console.error(`wrote ${CASES.length} vectors to test/vectors/fold-v1.json`);
+}
