@@ -141,7 +141,8 @@ export function manifestEntry(chain: string, rpcUrl: string, deployment: EvmDepl
   return { chain, rpcUrl, ...deployment };
 }
 
-function deployerKeyFor(chainId: number): Hex {
+/** EVM_DEPLOYER_PRIVATE_KEY, or Hardhat's public development key on a Hardhat chain (31337) only. */
+export function deployerKeyFromEnvironment(chainId: number): Hex {
   const fromEnv = process.env.EVM_DEPLOYER_PRIVATE_KEY;
   if (fromEnv !== undefined && fromEnv !== "") {
     if (!isHex(fromEnv) || fromEnv.length !== 66) {
@@ -151,6 +152,15 @@ function deployerKeyFor(chainId: number): Hex {
   }
   if (chainId === HARDHAT_CHAIN_ID) return HARDHAT_DEV_PRIVATE_KEY;
   throw new DeploymentError(`Set EVM_DEPLOYER_PRIVATE_KEY to deploy to chain ${chainId}.`);
+}
+
+function parseMaxPriceAge(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const seconds = Number(text);
+  if (!Number.isInteger(seconds) || seconds <= 0 || seconds > 0xffff_ffff) {
+    throw new DeploymentError(`--max-price-age must be a positive whole number of seconds, got "${text}".`);
+  }
+  return seconds;
 }
 
 async function main(): Promise<void> {
@@ -171,9 +181,9 @@ async function main(): Promise<void> {
   const chainId = await readChainId(rpcUrl);
   const deployment = await deployIdentityRegistry({
     rpcUrl,
-    deployerPrivateKey: deployerKeyFor(chainId),
+    deployerPrivateKey: deployerKeyFromEnvironment(chainId),
     priceFeed,
-    maxPriceAgeSeconds: values["max-price-age"] === undefined ? undefined : Number(values["max-price-age"]),
+    maxPriceAgeSeconds: parseMaxPriceAge(values["max-price-age"]),
   });
   const entry = manifestEntry(values.chain, rpcUrl, deployment);
   writeEvmManifestEntry(values.out, entry);

@@ -7,7 +7,7 @@ import type { Address, Hex } from "viem";
 import { localPriceFeedAbi } from "../../contracts/abi/localPriceFeed";
 import { REPO_ROOT } from "./artifacts";
 import { connectEvm } from "./clients";
-import { DEFAULT_LOCAL_PRICE_USD, HARDHAT_DEV_PRIVATE_KEY, usdToFeedAnswer } from "./deploy";
+import { DEFAULT_LOCAL_PRICE_USD, deployerKeyFromEnvironment, usdToFeedAnswer } from "./deploy";
 import { readManifest } from "./manifest";
 
 export interface RefreshLocalPriceOptions {
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     );
   const block = await refreshLocalPrice({
     rpcUrl: entry.rpcUrl,
-    ownerPrivateKey: (process.env.EVM_DEPLOYER_PRIVATE_KEY as Hex | undefined) || HARDHAT_DEV_PRIVATE_KEY,
+    ownerPrivateKey: deployerKeyFromEnvironment(entry.chainId),
     priceFeed: entry.priceFeed,
     priceUsd: Number(values.usd),
   });
