@@ -38,7 +38,8 @@ function failureReason(failed: FailedTransactionMetadata): string {
   const text = String(failed.toString());
   const custom = /Custom\((\d+)\)/.exec(text);
   if (custom?.[1]) return `custom program error: 0x${Number(custom[1]).toString(16)}`;
-  return typeof err === "object" && err !== null ? text : String(err);
+  // Fieldless errors arrive as a number: litesvm's TransactionErrorFieldless enum.
+  return typeof err === "object" && err !== null ? text : `transaction error ${String(err)} (${text})`;
 }
 
 export class LiteSvmConnection {
@@ -93,8 +94,16 @@ export class LiteSvmConnection {
   }
 
   async requestAirdrop(address: PublicKey, amount: number): Promise<string> {
-    this.svm.airdrop(address.toBase58() as Address, lamports(BigInt(amount)));
-    return "";
+    return this.airdrop(address, BigInt(amount)).signature;
+  }
+
+  /** Funds `address` from litesvm's faucet; throws when the faucet cannot pay. */
+  airdrop(address: PublicKey, amount: bigint): ExecutedTransaction {
+    const result = this.svm.airdrop(address.toBase58() as Address, lamports(amount));
+    if (!result || result instanceof FailedTransactionMetadata) {
+      throw new LiteSvmTransactionError(`airdrop of ${amount} lamports failed (faucet balance?)`, []);
+    }
+    return summary(result);
   }
 
   async sendRawTransaction(raw: Buffer | Uint8Array | number[], _options?: SendOptions): Promise<string> {

@@ -28,7 +28,7 @@ export class LiteSvmProvider implements Provider {
 
   static create(payer: Keypair, lamports = 1_000_000_000_000n): LiteSvmProvider {
     const svm = new LiteSvmConnection();
-    svm.svm.airdrop(payer.publicKey.toBase58() as never, lamports as never);
+    svm.airdrop(payer.publicKey, lamports);
     return new LiteSvmProvider(svm, payer);
   }
 

@@ -21,19 +21,3 @@ const u8 *take_string(Reader *reader, u64 *len) {
   *len = prefix ? read_u32(prefix) : 0;
   return take_bytes(reader, *len);
 }
-
-void put_bytes(Writer *writer, const void *bytes, u64 len) {
-  /* Callers size the scratch buffer for their largest record; overflow would be a program bug. */
-  if (writer->len + len > writer->cap) return;
-  copy_bytes(writer->at + writer->len, bytes, len);
-  writer->len += len;
-}
-
-void put_u64(Writer *writer, u64 value) { put_bytes(writer, &value, 8); }
-
-void put_u32(Writer *writer, u32 value) { put_bytes(writer, &value, 4); }
-
-void put_string(Writer *writer, const u8 *bytes, u64 len) {
-  put_u32(writer, (u32)len);
-  put_bytes(writer, bytes, len);
-}

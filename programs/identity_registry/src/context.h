@@ -22,6 +22,8 @@ typedef struct {
   u64 data_len;
   const SolPubkey *program_id;
   FoldedIdentity identity;
+  /* Rent-exempt lamports per byte, 0 until read (the heap starts zeroed). */
+  u64 rent_per_byte;
   /* Event and return-data bytes are assembled here. */
   u8 scratch[SCRATCH_SIZE];
 } Context;

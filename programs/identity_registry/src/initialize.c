@@ -26,7 +26,7 @@ static u64 require_upgrade_authority(const Context *ctx, const SolAccountInfo *p
   if (program_data->data_len < PROGRAM_DATA_HEADER || read_u32(data) != PROGRAM_DATA_TAG) {
     return fail(ERR_InvalidAccount);
   }
-  if (data[PROGRAM_DATA_HAS_AUTHORITY] != 1 || !bytes_eq(data + PROGRAM_DATA_AUTHORITY, admin->key->bytes, 32)) {
+  if (data[PROGRAM_DATA_HAS_AUTHORITY] != 1 || !bytes32_eq(data + PROGRAM_DATA_AUTHORITY, admin->key->bytes)) {
     return fail(ERR_Unauthorized);
   }
   return 0;

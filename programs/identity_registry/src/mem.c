@@ -11,18 +11,7 @@ void *memset(void *dst, int value, u64 len) {
   return dst;
 }
 
-void copy_bytes(void *dst, const void *src, u64 len) { sol_memcpy_(dst, src, len); }
-
-/* Word-wise compare: pubkeys in the input buffer are 8-byte aligned. */
-bool pubkey_eq(const SolPubkey *a, const SolPubkey *b) {
-  const u64 *x = (const u64 *)a->bytes;
-  const u64 *y = (const u64 *)b->bytes;
-  return (x[0] ^ y[0]) == 0 && (x[1] ^ y[1]) == 0 && (x[2] ^ y[2]) == 0 && (x[3] ^ y[3]) == 0;
-}
-
-bool bytes_eq(const u8 *a, const u8 *b, u64 len) {
-  for (u64 i = 0; i < len; i++) {
-    if (a[i] != b[i]) return false;
-  }
-  return true;
+bool bytes32_eq(const u8 *a, const u8 *b) {
+  return ((read_u64(a) ^ read_u64(b)) | (read_u64(a + 8) ^ read_u64(b + 8)) | (read_u64(a + 16) ^ read_u64(b + 16)) |
+          (read_u64(a + 24) ^ read_u64(b + 24))) == 0;
 }

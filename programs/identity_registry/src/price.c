@@ -10,7 +10,7 @@ u64 read_price(const u8 *config, const SolAccountInfo *account, i64 now, Price *
       !pubkey_eq(account->owner, (const SolPubkey *)(config + CONFIG_PRICE_OWNER)) ||
       account->data_len < PRICE_MIN_SIZE || discriminator(data) != ACCOUNT_PRICE_UPDATE_V2 ||
       data[PRICE_VERIFICATION_LEVEL] != VERIFICATION_FULL ||
-      !bytes_eq(data + PRICE_FEED_ID, config + CONFIG_FEED_ID, 32)) {
+      !bytes32_eq(data + PRICE_FEED_ID, config + CONFIG_FEED_ID)) {
     return fail(ERR_PriceAccountMismatch);
   }
   out->price = (i64)read_u64(data + PRICE_PRICE);

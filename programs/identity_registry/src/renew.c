@@ -13,7 +13,7 @@
 static u8 *wallet_slot_of(u8 *wallet, const SolPubkey *reservation) {
   for (u64 i = 0; i < WALLET_SLOT_COUNT; i++) {
     u8 *slot = wallet + WALLET_SLOTS + i * WALLET_SLOT_SIZE;
-    if (bytes_eq(slot + WALLET_SLOT_RESERVATION, reservation->bytes, PUBKEY_LEN)) return slot;
+    if (bytes32_eq(slot + WALLET_SLOT_RESERVATION, reservation->bytes)) return slot;
   }
   return NULL;
 }

@@ -51,8 +51,8 @@ static u64 open_reservation(Context *ctx, const SolAccountInfo *launcher, SolAcc
   if (!is_uninitialized(ctx, reservation)) {
     TRY(require_program_account(ctx, reservation, ACCOUNT_RESERVATION, RESERVATION_SIZE));
     const u8 *data = reservation->data;
-    if (!bytes_eq(data + RESERVATION_NAME_HASH, identity->name_hash, 32) ||
-        !bytes_eq(data + RESERVATION_TICKER_HASH, identity->ticker_hash, 32)) {
+    if (!bytes32_eq(data + RESERVATION_NAME_HASH, identity->name_hash) ||
+        !bytes32_eq(data + RESERVATION_TICKER_HASH, identity->ticker_hash)) {
       return fail(ERR_InvalidPda);
     }
     return (i64)read_u64(data + RESERVATION_EXPIRES_AT) > now ? fail(ERR_AlreadyReserved) : 0;

@@ -10,18 +10,25 @@
 #define F64_ONE 0x3ff0000000000000ULL
 #define F64_TWO 0x4000000000000000ULL
 
-u64 rent_exempt_minimum(u64 space, u64 *out) {
+/* Lamports per byte for rent exemption, read from the rent sysvar once per instruction. */
+static u64 exempt_lamports_per_byte(void) {
+  Context *ctx = context();
+  if (ctx->rent_per_byte != 0) return ctx->rent_per_byte;
   SolRent rent;
   sol_get_rent_sysvar(&rent);
-  u64 per_year = (ACCOUNT_STORAGE_OVERHEAD + space) * rent.lamports_per_byte_year;
   /* No floating point on SBPF: the threshold is 2.0 (1.0 since rent-exemption-threshold deprecation). */
   if (rent.exemption_threshold_bits == F64_TWO) {
-    *out = per_year * 2;
+    ctx->rent_per_byte = rent.lamports_per_byte_year * 2;
   } else if (rent.exemption_threshold_bits == F64_ONE) {
-    *out = per_year;
-  } else {
-    return fail(ERR_MathOverflow);
+    ctx->rent_per_byte = rent.lamports_per_byte_year;
   }
+  return ctx->rent_per_byte;
+}
+
+u64 rent_exempt_minimum(u64 space, u64 *out) {
+  u64 per_byte = exempt_lamports_per_byte();
+  if (per_byte == 0) return fail(ERR_MathOverflow);
+  *out = (ACCOUNT_STORAGE_OVERHEAD + space) * per_byte;
   return 0;
 }
 

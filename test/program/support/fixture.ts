@@ -57,7 +57,7 @@ export async function deployedRegistry(): Promise<Fixture> {
 /** Funds a new wallet and returns it. */
 export function fundedWallet(fixture: Fixture, lamports = 100_000_000_000n): Keypair {
   const wallet = Keypair.generate();
-  fixture.provider.svm.svm.airdrop(wallet.publicKey.toBase58() as never, lamports as never);
+  fixture.provider.svm.airdrop(wallet.publicKey, lamports);
   return wallet;
 }
 
