@@ -10,6 +10,15 @@ export interface AccountState {
   executable: boolean;
 }
 
+/** A Uint8Array over the same memory as litesvm's read-only byte arrays (no copy). */
+export function byteView(data: {
+  buffer: ArrayBufferLike;
+  byteOffset: number;
+  byteLength: number;
+}): Uint8Array {
+  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
 export interface DataSlice {
   offset: number;
   length: number;

@@ -10,6 +10,7 @@ import {
   VersionedTransaction,
 } from "@solana/web3.js";
 import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from "litesvm";
+import { byteView } from "./accountEncoding";
 import { base58Encode } from "./base58";
 import { FaultInjector, type FaultPlan } from "./faults";
 import { type BlockRecord, type InnerInstructionJson, Ledger, type TransactionRecord } from "./ledger";
@@ -203,34 +204,37 @@ export class SolanaChain {
       return { err: "BlockhashNotFound", ...empty };
     }
     if (options.sigVerify && !signaturesVerify(decoded)) return { err: "SignatureFailure", ...empty };
-    this.svm.withSigverify(false);
-    let outcome: ReturnType<LiteSVM["simulateTransaction"]>;
-    try {
-      outcome = this.svm.simulateTransaction(toKitTransaction(decoded));
-    } finally {
-      this.svm.withSigverify(true);
-    }
-    const failed = outcome instanceof FailedTransactionMetadata;
+    const outcome = this.simulateUnchecked(decoded);
     const meta = outcome.meta();
     const postAccounts: SimulationResult["postAccounts"] = new Map();
-    if (!failed) {
+    if (!(outcome instanceof FailedTransactionMetadata)) {
       for (const account of outcome.postAccounts()) {
         postAccounts.set(account.address, {
           lamports: account.lamports,
-          data: account.data,
+          data: byteView(account.data),
           owner: account.programAddress,
           executable: account.executable,
         });
       }
     }
     return {
-      err: failed ? transactionErrorJson(outcome.err()) : null,
+      err: outcome instanceof FailedTransactionMetadata ? transactionErrorJson(outcome.err()) : null,
       logs: meta.logs(),
       unitsConsumed: Number(meta.computeUnitsConsumed()),
       returnData: returnDataJson(meta),
       innerInstructions: innerInstructionsJson(meta),
       postAccounts,
     };
+  }
+
+  /** Runs a simulation with litesvm's own signature check off (the caller decides on signatures). */
+  private simulateUnchecked(decoded: DecodedTransaction): ReturnType<LiteSVM["simulateTransaction"]> {
+    this.svm.withSigverify(false);
+    try {
+      return this.svm.simulateTransaction(toKitTransaction(decoded));
+    } finally {
+      this.svm.withSigverify(true);
+    }
   }
 
   /**

@@ -2,6 +2,7 @@
 import {
   type AccountState,
   accountFiltersOf,
+  byteView,
   dataSliceOf,
   encodeAccount,
   encodingOf,
@@ -67,13 +68,13 @@ export const accountMethods: MethodTable = {
     const slice = dataSliceOf(config);
     const accounts = chain.svm
       .getProgramAccounts(asAddress(program))
-      .filter((account) => account.lamports > 0n && filters.every((filter) => filter(account.data)))
+      .filter((account) => account.lamports > 0n && filters.every((filter) => filter(byteView(account.data))))
       .map((account) => ({
         pubkey: account.address as string,
         account: encodeAccount(
           {
             lamports: account.lamports,
-            data: account.data,
+            data: byteView(account.data),
             owner: account.programAddress,
             executable: account.executable,
           },
