@@ -14,7 +14,7 @@ import {
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
 import { localPriceFeedAbi } from "../../contracts/abi/localPriceFeed";
 import { readArtifact } from "../../scripts/evm/artifacts";
-import { DEFAULT_TIER_PRICES_USD_MICROS } from "../../scripts/evm/deploy";
+import { DEFAULT_TIER_PRICES_USD_MICROS, deployWithClients } from "../../scripts/evm/deploy";
 import {
   addressOf,
   ETH_PRICE_ANSWER,
@@ -103,7 +103,40 @@ describe("IdentityRegistry administration", () => {
     });
   });
 
+  describe("construction", () => {
+    it("refuses a zero owner, a zero tier price and a zero staleness bound", async () => {
+      const clients = { publicClient: fixture.publicClient, walletClient: fixture.owner };
+      const feed = fixture.priceFeed;
+      await expectRevert(deployWithClients(clients, { priceFeed: feed, owner: zeroAddress }), "ZeroOwner");
+      await expectRevert(
+        deployWithClients(clients, { priceFeed: feed, tierPricesUsdMicros: [1n, 1n, 1n, 0n] }),
+        "ZeroTierPrice",
+      );
+      await expectRevert(
+        deployWithClients(clients, { priceFeed: feed, maxPriceAgeSeconds: 0 }),
+        "ZeroMaxPriceAge",
+      );
+    });
+  });
+
   describe("prices and feed", () => {
+    it("LocalPriceFeed answers like a Chainlink aggregator, keeping only the latest round", async () => {
+      const { feed } = fixture;
+      expect(await feed.read.decimals()).to.equal(8);
+      const [roundBefore] = await feed.read.latestRoundData();
+      await feed.write.setRoundData([1_234n, 1_700_000_000n]);
+      const latest = await feed.read.latestRoundData();
+      expect(latest).to.deep.equal([
+        roundBefore + 1n,
+        1_234n,
+        1_700_000_000n,
+        1_700_000_000n,
+        roundBefore + 1n,
+      ]);
+      expect(await feed.read.getRoundData([roundBefore + 1n])).to.deep.equal(latest);
+      await expectRevert(feed.read.getRoundData([roundBefore]), "NoDataPresent", String(roundBefore));
+    });
+
     it("sets tier prices, emits them, and quotes with them; zero prices are refused", async () => {
       const prices = [1_500_000n, 3_000_000n, 6_000_000n, 20_000_000n] as const;
       const hash = await fixture.registry.write.setTierPrices([[...prices]]);
