@@ -143,6 +143,11 @@ function checkedSkewSeconds(options: VerifyOptions): number {
   return skew;
 }
 
+function nowMillis(options: VerifyOptions): number {
+  const now = options.now ?? Date.now();
+  return typeof now === "number" ? now : now.getTime();
+}
+
 function checkedOptions(options: VerifyOptions): void {
   if (!isEnvironment(options.environment)) {
     throw new VerifyOptionsError(
@@ -150,6 +155,12 @@ function checkedOptions(options: VerifyOptions): void {
     );
   }
   checkedSkewSeconds(options);
+  // An invalid clock would make every freshness comparison false, i.e. accept expired decisions.
+  if (!Number.isFinite(nowMillis(options))) {
+    throw new VerifyOptionsError(
+      "now must be a valid Date or a finite number of milliseconds; omit it for the current time.",
+    );
+  }
 }
 
 /** Everything up to the Ed25519 check: presence, form, version, key choice and signature decoding. */
@@ -171,11 +182,6 @@ export function checkBeforeSignature(input: unknown, options: VerifyOptions): Pr
   const signature = decodeBase64Strict(decision.signature);
   if (signature === null || signature.length !== ED25519_SIGNATURE_LENGTH) return fail("bad_signature");
   return { check: { decision, key, message: canonicalDecisionBytes(decision), signature, publicKey } };
-}
-
-function nowMillis(options: VerifyOptions): number {
-  const now = options.now ?? Date.now();
-  return typeof now === "number" ? now : now.getTime();
 }
 
 /** EVM hex addresses compare case-insensitively; every other address (Solana base58) exactly. */

@@ -30,6 +30,8 @@ export function generateWebhookSecret(): string {
 }
 
 function hmacHex(secret: string, timestamp: number, rawBody: string | Uint8Array): string {
+  if (secret.length === 0)
+    throw new RangeError("The webhook signing secret is empty; load the endpoint's secret.");
   return createHmac("sha256", secret).update(`${timestamp}.`).update(rawBody).digest("hex");
 }
 
@@ -84,6 +86,12 @@ export function verifyWebhookSignature(
   if (parsed === null) return { valid: false, reason: "malformed_header" };
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
   const tolerance = options.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
+  // A NaN clock or tolerance would make the window check pass for any timestamp.
+  if (!Number.isFinite(now) || !Number.isFinite(tolerance) || tolerance < 0) {
+    throw new RangeError(
+      "nowSeconds and toleranceSeconds must be finite (tolerance >= 0); omit them for defaults.",
+    );
+  }
   if (Math.abs(now - parsed.timestamp) > tolerance)
     return { valid: false, reason: "timestamp_out_of_tolerance" };
   const expected = hmacHex(secret, parsed.timestamp, rawBody);

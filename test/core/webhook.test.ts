@@ -97,6 +97,19 @@ describe("webhook signatures", () => {
     );
   });
 
+  it("refuses an empty secret and a clock that cannot be compared, instead of accepting", () => {
+    const header = signWebhook(secret, body, now);
+    expect(() => signWebhook("", body, now)).to.throw(RangeError, /secret/);
+    expect(() => verifyWebhookSignature(header, body, "", { nowSeconds: now })).to.throw(
+      RangeError,
+      /secret/,
+    );
+    expect(() => verifyWebhookSignature(header, body, secret, { nowSeconds: Number.NaN })).to.throw(
+      RangeError,
+    );
+    expect(() => verifyWebhookSignature(header, body, secret, { toleranceSeconds: -1 })).to.throw(RangeError);
+  });
+
   it("reports a missing or malformed header as malformed_header", () => {
     const v1 = (signWebhook(secret, body, now).split(",")[1] as string).slice(3);
     for (const header of [
