@@ -38,29 +38,40 @@ interface IIdentityRegistry is IdentityRegistryErrors {
     event PausedSet(bool paused);
     event Withdrawn(address indexed to, uint256 amountWei);
 
+    /// @notice Reserves the folded pair for msg.sender for one of the four tier durations. Pay at least
+    /// quote(durationSeconds); the excess is refunded in the same call. partnerRef is emitted as given.
     function reserve(string calldata name, string calldata ticker, uint32 durationSeconds, bytes32 partnerRef)
         external
         payable
         returns (uint64 expiresAt);
 
+    /// @notice Extends the caller's reservation by a tier duration, from its current expiry. Open only
+    /// during the 12 hours before expiry. Paid like reserve.
     function renew(bytes32 nameHash, bytes32 tickerHash, uint32 durationSeconds, bytes32 partnerRef)
         external
         payable
         returns (uint64 expiresAt);
 
+    /// @notice The latest record of a pair; active is false once block.timestamp reaches expiresAt.
     function reservationOf(bytes32 nameHash, bytes32 tickerHash)
         external
         view
         returns (address launcher, uint64 expiresAt, bool active);
 
+    /// @notice How many of the wallet's (at most three) reservations are active now.
     function activeReservationCount(address wallet) external view returns (uint256);
 
+    /// @notice Fee in wei for a tier at the feed's current answer; reverts when the price is stale or invalid.
     function quote(uint32 durationSeconds) external view returns (uint256 feeWei);
 
+    /// @notice USD price of a tier with 6 decimals.
     function tierPriceUsdMicros(uint32 durationSeconds) external view returns (uint64);
 
+    /// @notice Fold v1 of any input, without bounds checks.
     function fold(string calldata input) external pure returns (string memory);
 
+    /// @notice keccak256 of the folded name and ticker, as the registry keys them; reverts BadLength when the
+    /// folded lengths are out of bounds.
     function identityHashes(string calldata name, string calldata ticker)
         external
         pure
