@@ -51,9 +51,9 @@ export function hasClang(): boolean {
 }
 
 /** Compiles one C file to a BPF object; runs inside `cwd` so object files carry only relative names. */
-export function compileC(source: string, output: string, cwd = SOURCE_DIR): void {
+export function compileC(source: string, output: string, cwd = SOURCE_DIR, extraFlags: string[] = []): void {
   if (!hasClang()) throw new ClangMissingError();
-  execFileSync(CLANG, [...CLANG_FLAGS, source, "-o", output], {
+  execFileSync(CLANG, [...CLANG_FLAGS, ...extraFlags, source, "-o", output], {
     cwd,
     stdio: ["ignore", "inherit", "inherit"],
   });
