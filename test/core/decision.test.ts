@@ -353,6 +353,14 @@ describe("signed decisions", () => {
         VerifyOptionsError,
         /skewSeconds/,
       );
+      for (const now of [new Date("not a date"), Number.NaN]) {
+        expect(() => verifyDecision(decision, options({ now }))).to.throw(VerifyOptionsError, /now/);
+        let nobleError: unknown;
+        await verifyDecisionNoble(decision, options({ now })).catch((error: unknown) => {
+          nobleError = error;
+        });
+        expect(nobleError).to.be.instanceOf(VerifyOptionsError);
+      }
     });
   });
 
