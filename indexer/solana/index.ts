@@ -1,0 +1,198 @@
+// The Solana indexer: mirrors the identity_registry program into the API's read model over standard
+// JSON-RPC. It backfills from the program's deployment and follows the head with getSignaturesForAddress
+// cursors and getTransaction, only ever at the configured commitment, and resumes from its cursor after
+// a crash. A websocket logsSubscribe, when available, only wakes it up early.
+import type { Pool } from "pg";
+import WebSocket from "ws";
+import { withTransaction } from "../../storage/transaction";
+import { resetChainIfHistoryChanged } from "../chainHistory";
+import { recordHead, recordIndexed } from "../checkpoints";
+import { applyTransaction, type ProgramTransaction } from "./apply";
+import { type RegistryEvent, registryEventDecoder } from "./events";
+import { type RpcCall, type RpcRetryPolicy, solanaRpc } from "./rpc";
+
+export interface SolanaManifestEntry {
+  chain: string;
+  rpcUrl: string;
+  wsUrl?: string;
+  programId: string;
+  deploySlot: number;
+}
+
+export type Commitment = "confirmed" | "finalized";
+
+export interface SolanaIndexerOptions {
+  pool: Pool;
+  manifestEntry: SolanaManifestEntry;
+  /** Only transactions at this commitment are applied and checkpointed. Default "finalized". */
+  commitment?: Commitment;
+  /** Pause between passes when nothing woke the indexer. Default 1000 ms. */
+  pollIntervalMs?: number;
+  retry?: RpcRetryPolicy;
+  log?: (line: string) => void;
+}
+
+export interface SolanaIndexer {
+  /** Resolves after the first complete pass (the backfill). */
+  caughtUp: Promise<void>;
+  /** Runs one pass now and resolves when it is done (tests and benches use it to wait). */
+  sync(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface SignatureInfo {
+  signature: string;
+  slot: number;
+  err: unknown;
+}
+
+interface TransactionAnswer {
+  slot: number;
+  blockTime: number | null;
+  meta: { err: unknown; logMessages?: string[] | null } | null;
+}
+
+const PAGE_LIMIT = 1000;
+
+export async function startSolanaIndexer(options: SolanaIndexerOptions): Promise<SolanaIndexer> {
+  const { pool, manifestEntry: entry } = options;
+  const commitment = options.commitment ?? "finalized";
+  const log = options.log ?? ((line: string) => process.stderr.write(`[indexer:solana] ${line}\n`));
+  const rpc = solanaRpc(entry.rpcUrl, options.retry);
+  const decode = registryEventDecoder(entry.programId);
+  const genesis = await rpc<string>("getGenesisHash", []);
+  await resetChainIfHistoryChanged(pool, entry.chain, `${entry.programId}@${genesis}@${entry.deploySlot}`);
+
+  const pass = () =>
+    syncOnce({ pool, rpc, chain: entry.chain, programId: entry.programId, commitment, decode });
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const runPass = () => {
+    running = running.then(pass);
+    return running;
+  };
+  const caughtUp = runPass();
+  const loop = (async () => {
+    await caughtUp.catch((error: Error) => log(`Backfill pass failed, retrying: ${error.message}`));
+    let lastError = "";
+    while (!stopped) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, options.pollIntervalMs ?? 1000);
+      });
+      if (stopped) break;
+      try {
+        await runPass();
+        lastError = "";
+      } catch (error) {
+        const message = (error as Error).message;
+        if (message !== lastError) log(`Pass failed, retrying: ${message}`);
+        lastError = message;
+      }
+    }
+  })();
+  const hint = entry.wsUrl ? subscribeToProgramLogs(entry.wsUrl, entry.programId, () => wake?.()) : undefined;
+
+  return {
+    caughtUp,
+    sync: runPass,
+    async stop() {
+      stopped = true;
+      hint?.close();
+      wake?.();
+      await loop;
+      await running.catch(() => undefined);
+    },
+  };
+}
+
+interface PassContext {
+  pool: Pool;
+  rpc: RpcCall;
+  chain: string;
+  programId: string;
+  commitment: Commitment;
+  decode: (logs: string[]) => RegistryEvent[];
+}
+
+/**
+ * One pass: note the head, list every program signature newer than the cursor (newest first, paged),
+ * then apply them oldest first. Everything up to the head slot read at the start is then in the mirror.
+ */
+async function syncOnce(context: PassContext): Promise<void> {
+  const { pool, rpc, chain, programId, commitment } = context;
+  const head = await rpc<number>("getSlot", [{ commitment }]);
+  await recordHead(pool, chain, "solana", BigInt(head));
+  const cursor = await pool.query<{ signature: string }>(
+    "SELECT signature FROM solana_cursors WHERE chain = $1",
+    [chain],
+  );
+  const until = cursor.rows[0]?.signature;
+  const pending: SignatureInfo[] = [];
+  let before: string | undefined;
+  for (;;) {
+    const page = await rpc<SignatureInfo[]>("getSignaturesForAddress", [
+      programId,
+      { limit: PAGE_LIMIT, commitment, ...(until ? { until } : {}), ...(before ? { before } : {}) },
+    ]);
+    pending.push(...page);
+    if (page.length < PAGE_LIMIT) break;
+    before = page[page.length - 1]?.signature;
+  }
+  pending.reverse();
+  let lastBlockTime: number | null = null;
+  for (const info of pending) {
+    const tx = await rpc<TransactionAnswer | null>("getTransaction", [
+      info.signature,
+      { commitment, encoding: "json", maxSupportedTransactionVersion: 0 },
+    ]);
+    // Listed but not yet served at this commitment (a lagging node): stop here, the next pass resumes.
+    if (!tx) return;
+    const events = tx.meta && !tx.meta.err ? context.decode(tx.meta.logMessages ?? []) : [];
+    const programTx: ProgramTransaction = { signature: info.signature, slot: tx.slot, events };
+    await withTransaction(pool, (client) => applyTransaction(client, chain, programTx));
+    lastBlockTime = tx.blockTime ?? lastBlockTime;
+  }
+  const blockTime = await rpc<number | null>("getBlockTime", [head]).catch(() => lastBlockTime);
+  await recordIndexed(
+    pool,
+    chain,
+    "solana",
+    BigInt(head),
+    blockTime === null ? null : new Date(blockTime * 1000),
+  );
+}
+
+/** Wakes the indexer when the program logs; reconnects after a drop. Never a source of data. */
+function subscribeToProgramLogs(wsUrl: string, programId: string, onLogs: () => void): { close(): void } {
+  let socket: WebSocket | undefined;
+  let closed = false;
+  const connect = () => {
+    socket = new WebSocket(wsUrl);
+    socket.on("open", () =>
+      socket?.send(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "logsSubscribe",
+          params: [{ mentions: [programId] }],
+        }),
+      ),
+    );
+    socket.on("message", (data) => {
+      if (String(data).includes('"logsNotification"')) onLogs();
+    });
+    socket.on("error", () => undefined);
+    socket.on("close", () => {
+      if (!closed) setTimeout(connect, 1_000);
+    });
+  };
+  connect();
+  return {
+    close() {
+      closed = true;
+      socket?.close();
+    },
+  };
+}

@@ -1,0 +1,94 @@
+// The project's local Solana RPC (litesvm behind JSON-RPC + websocket) with the identity_registry program
+// deployed, and funded launchers that reserve and renew through the stock Anchor client.
+import { AnchorProvider, BN, Wallet } from "@coral-xyz/anchor";
+import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from "@solana/web3.js";
+import { foldedHash, foldV1 } from "../../../core/fold";
+import type { SolanaManifestEntry } from "../../../indexer/solana";
+import { devWallet } from "../../../localnet";
+import type { FaultPlan } from "../../../localnet/solana/faults";
+import { type SolanaRpc, startSolanaRpc } from "../../../localnet/solana/server";
+import { deployIdentityRegistry, refreshLocalPrice } from "../../../scripts/solana/deploy";
+import {
+  configAddress,
+  type RegistryProgram,
+  registryProgram,
+  reservationAddress,
+  treasuryAddress,
+  walletAddress,
+} from "../../../scripts/solana/registry";
+
+export interface SolanaTestChain {
+  rpc: SolanaRpc;
+  entry: SolanaManifestEntry;
+  program: RegistryProgram;
+  newLauncher(): Keypair;
+  reserve(launcher: Keypair, name: string, ticker: string): Promise<string>;
+  renew(launcher: Keypair, name: string, ticker: string): Promise<string>;
+  setFaults(plan: FaultPlan): void;
+  refreshPrice(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const SOLANA_DAY = 86_400;
+
+export async function startSolanaTestChain(chain = "solana"): Promise<SolanaTestChain> {
+  const rpc = await startSolanaRpc({ port: 0, slotMs: 50 });
+  const deployer = devWallet("deployer").solana;
+  rpc.chain.airdrop(deployer.publicKey.toBase58(), 1_000n * BigInt(LAMPORTS_PER_SOL));
+  const connection = new Connection(rpc.rpcUrl, { commitment: "confirmed", wsEndpoint: rpc.wsUrl });
+  const provider = new AnchorProvider(connection, new Wallet(deployer), { commitment: "confirmed" });
+  const deployment = await deployIdentityRegistry(provider);
+  const programId = new PublicKey(deployment.programId);
+  const program = registryProgram(provider, programId);
+  const keys = (launcher: PublicKey, name: string, ticker: string) => ({
+    launcher,
+    config: configAddress(programId),
+    priceUpdate: new PublicKey(deployment.priceAccount),
+    reservation: reservationAddress(programId, foldedHash(foldV1(name)), foldedHash(foldV1(ticker))),
+    wallet: walletAddress(programId, launcher),
+    treasury: treasuryAddress(programId),
+    systemProgram: PublicKey.default,
+  });
+  return {
+    rpc,
+    program,
+    entry: {
+      chain,
+      rpcUrl: rpc.rpcUrl,
+      wsUrl: rpc.wsUrl,
+      programId: deployment.programId,
+      deploySlot: deployment.deploySlot,
+    },
+    newLauncher() {
+      const launcher = Keypair.generate();
+      rpc.chain.airdrop(launcher.publicKey.toBase58(), 100n * BigInt(LAMPORTS_PER_SOL));
+      return launcher;
+    },
+    reserve: (launcher, name, ticker) =>
+      program.methods
+        .reserve(
+          name,
+          ticker,
+          new BN(SOLANA_DAY),
+          Array.from({ length: 32 }, (_, index) => index),
+        )
+        .accountsStrict(keys(launcher.publicKey, name, ticker))
+        .signers([launcher])
+        .rpc(),
+    renew: (launcher, name, ticker) =>
+      program.methods
+        .renew(new BN(SOLANA_DAY))
+        .accountsStrict(keys(launcher.publicKey, name, ticker))
+        .signers([launcher])
+        .rpc(),
+    setFaults: (plan) => rpc.chain.setFaults(plan),
+    async refreshPrice() {
+      await refreshLocalPrice(provider, deployment.programId);
+    },
+    async stop() {
+      // web3.js closes its idle websocket 500 ms after the last subscription; let it, then stop.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await rpc.stop();
+    },
+  };
+}
