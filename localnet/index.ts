@@ -4,6 +4,7 @@
 import { AnchorProvider, Wallet } from "@coral-xyz/anchor";
 import { Connection } from "@solana/web3.js";
 import { bytesToHex } from "viem";
+import { compileContracts } from "../scripts/evm/artifacts";
 import { deployIdentityRegistry as deployEvmRegistry, manifestEntry } from "../scripts/evm/deploy";
 import { refreshLocalPrice as refreshEvmPrice } from "../scripts/evm/set-price";
 import {
@@ -79,7 +80,12 @@ async function startChains(options: LocalnetOptions): Promise<{ solana: SolanaRp
 
 export async function startLocalnet(options: LocalnetOptions = {}): Promise<Localnet> {
   const log = options.log ?? (() => {});
-  log("Starting the Hardhat node and the Solana RPC...");
+  log("Starting the Hardhat node and the Solana RPC, compiling the contracts...");
+  // Compiling takes seconds and needs no chain: overlap it with the start-up.
+  const compiled = compileContracts().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   const { solana, evm } = await startChains(options);
   const deployer = devWallet("deployer");
   const connection = new Connection(solana.rpcUrl, { commitment: "confirmed", wsEndpoint: solana.wsUrl });
@@ -103,13 +109,13 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     for (const wallet of wallets)
       solana.chain.airdrop(wallet.solana.publicKey.toBase58(), SOLANA_DEV_WALLET_LAMPORTS);
 
-    log("Deploying the Solana program through the upgradeable loader...");
-    const solanaDeployment = await deploySolanaRegistry(provider);
-    log("Compiling and deploying the EVM registry and its price feed...");
-    const evmDeployment = await deployEvmRegistry({
-      rpcUrl: evm.rpcUrl,
-      deployerPrivateKey: evmPrivateKey(deployer),
-    });
+    const compileError = await compiled;
+    if (compileError !== undefined) throw compileError;
+    log("Deploying the Solana program (upgradeable loader) and the EVM registry with its price feed...");
+    const [solanaDeployment, evmDeployment] = await Promise.all([
+      deploySolanaRegistry(provider),
+      deployEvmRegistry({ rpcUrl: evm.rpcUrl, deployerPrivateKey: evmPrivateKey(deployer), compile: false }),
+    ]);
 
     const manifest: DeploymentManifest = {
       evm: [manifestEntry(EVM_CHAIN_NAME, evm.rpcUrl, evmDeployment)],
