@@ -53,7 +53,7 @@ describe("program: deploy over JSON-RPC", () => {
         () => expect.fail("fold_preview of an empty name succeeded"),
         (error: { simulationResponse?: { logs?: string[] } }) => error,
       );
-    const decoded = AnchorError.parse(failure.simulationResponse?.logs ?? null);
+    const decoded = AnchorError.parse(failure.simulationResponse?.logs ?? []);
     expect(decoded?.error.errorCode).to.deep.equal({ code: "BadLength", number: 6000 });
   });
 });
