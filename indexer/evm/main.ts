@@ -1,0 +1,30 @@
+// `npm run indexer:evm`: the EVM indexer as a production role. Settings: DATABASE_URL, DEPLOYMENT_MANIFEST,
+// EVM_POLLING_INTERVAL_MS (default 1000), PONDER_PORT (default 42069), EVM_VIEWS_SCHEMA (default evm_mirror).
+import { Pool } from "pg";
+import { roleSettings, stopOnSignal } from "../role";
+import { startEvmIndexer } from "./run";
+
+async function main(): Promise<void> {
+  const { databaseUrl, manifestPath } = roleSettings("indexer:evm");
+  const pool = new Pool({ connectionString: databaseUrl, max: 2 });
+  const indexer = await startEvmIndexer({
+    databaseUrl,
+    pool,
+    manifestPath,
+    pollingIntervalMs: Number(process.env.EVM_POLLING_INTERVAL_MS ?? 1000),
+    port: Number(process.env.PONDER_PORT ?? 42069),
+    viewsSchema: process.env.EVM_VIEWS_SCHEMA ?? "evm_mirror",
+  });
+  console.error(
+    `[indexer:evm] Ponder deployment schema ${indexer.deploymentSchema}, manifest ${manifestPath}`,
+  );
+  stopOnSignal(async () => {
+    await indexer.stop();
+    await pool.end();
+  });
+}
+
+main().catch((error: Error) => {
+  console.error(`indexer:evm could not start: ${error.message}`);
+  process.exit(1);
+});
