@@ -28,13 +28,20 @@ export async function setCheckpoints(pool: Pool, ageSeconds = 0, chains = CHAINS
 /** A confirmed on-chain reservation in the mirror, as an indexer would write it. */
 export async function mirrorReservation(
   pool: Pool,
-  options: { chain: string; name: string; ticker: string; launcher: string; expiresInSeconds: number },
+  options: {
+    chain: string;
+    name: string;
+    ticker: string;
+    launcher: string;
+    expiresInSeconds: number;
+    nowMs?: number;
+  },
 ): Promise<void> {
   const identity = normalizeIdentity(options.name, options.ticker);
   await pool.query(
     `INSERT INTO chain_reservations (chain, name_hash, ticker_hash, normalized_name, normalized_ticker, launcher, reserved_at,
        expires_at, duration_seconds, fee_paid, tx_hash, block_number)
-     VALUES ($1, $2, $3, $4, $5, $6, now() - interval '1 hour', now() + make_interval(secs => $7), 86400, 0, '0xtx', 1)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $8::timestamptz - interval '1 hour', $8::timestamptz + make_interval(secs => $7), 86400, 0, '0xtx', 1)`,
     [
       options.chain,
       identity.nameHash,
@@ -43,6 +50,7 @@ export async function mirrorReservation(
       identity.normalizedTicker,
       options.launcher,
       options.expiresInSeconds,
+      new Date(options.nowMs ?? Date.now()),
     ],
   );
 }
