@@ -86,4 +86,20 @@ describe("program: renew", () => {
     await advanceTo(fixture, EXPIRES_AT);
     await expectProgramError(reserveCall(fixture, holder, "four", "FOUR").rpc(), "TooManyActiveReservations");
   });
+
+  it("tracks a pair the holder reserves again after expiry in one wallet slot, through renewal", async () => {
+    await advanceTo(fixture, EXPIRES_AT);
+    await reserveCall(fixture, holder, "other", "OTHER", DAY).rpc();
+    await reserveCall(fixture, holder, "pepe", "pepe", DAY).rpc();
+    const renewedExpiry = EXPIRES_AT + BigInt(DAY);
+    await advanceTo(fixture, renewedExpiry - 60n);
+    await renewCall(fixture, holder, "pepe", "pepe").rpc();
+    const keys = reservationKeys(fixture, holder.publicKey, "pepe", "pepe");
+    const wallet = await fixture.program.account.walletState.fetch(keys.wallet);
+    const pepeSlots = wallet.slots.filter((slot) => slot.reservation.equals(keys.reservation));
+    expect(pepeSlots.map((slot) => slot.expiresAt.toString())).to.deep.equal([
+      (renewedExpiry + BigInt(DAY)).toString(),
+    ]);
+    await reserveCall(fixture, holder, "third", "THIRD", DAY).rpc();
+  });
 });

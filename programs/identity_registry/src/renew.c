@@ -9,11 +9,14 @@
 #include "layout.h"
 #include "reservation.h"
 
-/* The wallet slot that tracks `reservation`; renewal moves its expiry too. */
-static u8 *wallet_slot_of(u8 *wallet, const SolPubkey *reservation) {
+/* The wallet slot that tracks this live reservation (same account, same expiry); renewal moves it too. */
+static u8 *wallet_slot_of(u8 *wallet, const SolPubkey *reservation, u64 expires_at) {
   for (u64 i = 0; i < WALLET_SLOT_COUNT; i++) {
     u8 *slot = wallet + WALLET_SLOTS + i * WALLET_SLOT_SIZE;
-    if (bytes32_eq(slot + WALLET_SLOT_RESERVATION, reservation->bytes)) return slot;
+    if (bytes32_eq(slot + WALLET_SLOT_RESERVATION, reservation->bytes) &&
+        read_u64(slot + WALLET_SLOT_EXPIRES_AT) == expires_at) {
+      return slot;
+    }
   }
   return NULL;
 }
@@ -49,7 +52,7 @@ u64 renew(Context *ctx, Reader *args) {
   if (charge.now >= expires_at || charge.now < expires_at - RENEWAL_WINDOW_SECONDS) {
     return fail(ERR_RenewalWindowClosed);
   }
-  u8 *slot = wallet_slot_of(wallet->data, reservation->key);
+  u8 *slot = wallet_slot_of(wallet->data, reservation->key, (u64)expires_at);
   if (slot == NULL) return fail(ERR_InvalidAccount);
   TRY(pay_fee(config, launcher, treasury, system_program, charge.fee_lamports));
 

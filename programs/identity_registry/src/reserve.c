@@ -32,12 +32,18 @@ static u64 open_wallet(Context *ctx, const SolAccountInfo *launcher, SolAccountI
   return 0;
 }
 
-/* The slot a new reservation may take: an expired one, as long as fewer than 3 are active. */
-static u64 free_wallet_slot(const u8 *wallet, i64 now, u8 **slot) {
+/* The slot a new reservation may take: the expired slot of this same pair if the launcher held it before
+ * (so one pair never occupies two slots), else any expired slot, as long as fewer than 3 are active. */
+static u64 free_wallet_slot(const u8 *wallet, const SolPubkey *reservation, i64 now, u8 **slot) {
   u8 *free = NULL;
   for (u64 i = 0; i < WALLET_SLOT_COUNT; i++) {
     u8 *candidate = (u8 *)wallet + WALLET_SLOTS + i * WALLET_SLOT_SIZE;
-    if ((i64)read_u64(candidate + WALLET_SLOT_EXPIRES_AT) <= now && free == NULL) free = candidate;
+    if ((i64)read_u64(candidate + WALLET_SLOT_EXPIRES_AT) > now) continue;
+    if (bytes32_eq(candidate + WALLET_SLOT_RESERVATION, reservation->bytes)) {
+      *slot = candidate;
+      return 0;
+    }
+    if (free == NULL) free = candidate;
   }
   if (free == NULL) return fail(ERR_TooManyActiveReservations);
   *slot = free;
@@ -124,7 +130,7 @@ u64 reserve(Context *ctx, Reader *args) {
 
   TRY(open_wallet(ctx, launcher, wallet, system_program));
   u8 *slot;
-  TRY(free_wallet_slot(wallet->data, charge.now, &slot));
+  TRY(free_wallet_slot(wallet->data, reservation->key, charge.now, &slot));
   TRY(open_reservation(ctx, launcher, reservation, system_program, charge.now));
   TRY(pay_fee(config, launcher, treasury, system_program, charge.fee_lamports));
 
