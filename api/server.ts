@@ -1,6 +1,33 @@
 import { createServer, type Server } from "node:http";
+import type { Duplex } from "node:stream";
 import type { Express } from "express";
+import { errorEnvelope } from "../core/errors/catalogue";
 import { assertPortFree } from "../storage/portCheck";
+import { RESPONSE_VERSION } from "./responseVersion";
+
+/**
+ * Requests Node's HTTP parser rejects (bad framing, oversized headers) never reach Express; answer them with
+ * the error envelope too instead of Node's bare 400.
+ */
+function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === "ECONNRESET") {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+  const body = JSON.stringify({
+    ...errorEnvelope(
+      "invalid_request",
+      tooLarge
+        ? "The request headers are too large."
+        : "The HTTP request is malformed and could not be parsed.",
+    ),
+    responseVersion: RESPONSE_VERSION,
+  });
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
 
 export interface RunningServer {
   url: string;
@@ -15,6 +42,7 @@ export async function listen(
 ): Promise<RunningServer> {
   if (port !== 0) await assertPortFree(host, port, setting);
   const server: Server = createServer(app);
+  server.on("clientError", answerMalformedRequest);
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;

@@ -49,7 +49,7 @@ export class Conformance {
     const valid = validate(body);
     expect(
       valid,
-      `${key}: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+      `${key}: ${this.ajv.errorsText(validate.errors)}\n${String(JSON.stringify(body)).slice(0, 500)}`,
     ).to.equal(true);
   }
 }

@@ -29,7 +29,9 @@ export function send(baseUrl: string, options: HttpRequest): Promise<HttpRespons
         ? options.body
         : JSON.stringify(options.body);
   const headers: Record<string, string> = {
-    ...(raw !== undefined ? { "content-type": "application/json" } : {}),
+    ...(raw !== undefined
+      ? { "content-type": "application/json", "content-length": String(Buffer.byteLength(raw)) }
+      : {}),
     ...(options.host ? { host: options.host } : {}),
     ...options.headers,
   };
