@@ -94,6 +94,12 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   let refreshing: Promise<void> = Promise.resolve();
 
   let stopped: Promise<void> | undefined;
+  void evm.exited.then((code) => {
+    if (!stopped)
+      log(
+        `The Hardhat node stopped unexpectedly (exit code ${code}): the EVM chain is down; restart the local chains.`,
+      );
+  });
   const stop = () => {
     stopped ??= (async () => {
       clearInterval(keeper);

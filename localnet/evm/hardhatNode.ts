@@ -16,6 +16,8 @@ export interface HardhatNode {
   rpcUrl: string;
   chainId: number;
   pid: number;
+  /** Resolves with the exit code when the node process ends, for whatever reason. */
+  exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -103,7 +105,10 @@ export async function startHardhatNode(options: HardhatNodeOptions = {}): Promis
       );
     }
     const chainId = await chainIdAt(rpcUrl);
-    if (chainId !== undefined) return { rpcUrl, chainId, pid: child.pid as number, stop };
+    if (chainId !== undefined) {
+      const exitCode = exited(child).then(() => child.exitCode);
+      return { rpcUrl, chainId, pid: child.pid as number, exited: exitCode, stop };
+    }
     await new Promise((done) => setTimeout(done, 100));
   }
   await stop();

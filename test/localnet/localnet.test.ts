@@ -41,10 +41,17 @@ describe("localnet: both registries deployed, driven by stock clients", function
   this.timeout(120_000);
   let localnet: Localnet;
   let manifestPath: string;
+  const logged: string[] = [];
 
   before(async () => {
     manifestPath = join(mkdtempSync(join(tmpdir(), "localnet-")), "local.json");
-    localnet = await startLocalnet({ evmPort: 0, solanaPort: 0, slotMs: 100, manifestPath });
+    localnet = await startLocalnet({
+      evmPort: 0,
+      solanaPort: 0,
+      slotMs: 100,
+      manifestPath,
+      log: (line) => logged.push(line),
+    });
   });
 
   after(async () => {
@@ -220,6 +227,12 @@ describe("localnet: both registries deployed, driven by stock clients", function
   });
 
   describe("shutdown", () => {
+    it("reports a Hardhat node that dies while the chains run", async () => {
+      process.kill(localnet.evm.pid, "SIGKILL");
+      await localnet.evm.exited;
+      expect(logged.join("\n")).to.contain("The Hardhat node stopped unexpectedly");
+    });
+
     it("stops both chains: nothing answers on their ports afterwards", async () => {
       await letWebsocketIdle();
       await localnet.stop();
