@@ -394,6 +394,13 @@ function dynamicBytes(entries: [number, number][]): Uint8Array {
   return out;
 }
 
+/** The .shstrtab bytes (the last section's data) and each section's name offset in it. */
+function sectionNames(sections: OutputSection[]): { bytes: Uint8Array; offsets: number[] } {
+  const table = new StringTable();
+  const offsets = sections.map((section) => table.add(section.name));
+  return { bytes: table.bytes(), offsets };
+}
+
 function writeElf(
   sections: OutputSection[],
   programHeaders: number[][],
@@ -424,15 +431,12 @@ function writeElf(
     view.setBigUint64(at + 40, BigInt(size ?? 0), true);
     view.setBigUint64(at + 48, BigInt(type === PT_LOAD ? 0x1000 : 8), true);
   });
-  const shstrtab = sections[sections.length - 1];
-  const names = new StringTable();
-  const nameOffsets = sections.map((section) => names.add(section.name));
-  if (shstrtab) shstrtab.data = names.bytes();
+  const names = sectionNames(sections);
   sections.forEach((section, index) => {
     out.set(section.data, section.offset);
     const at = shoff + (index + 1) * SECTION_HEADER_SIZE;
     const loaded = (section.flags & SHF_ALLOC) !== 0;
-    view.setUint32(at, nameOffsets[index] ?? 0, true);
+    view.setUint32(at, names.offsets[index] ?? 0, true);
     view.setUint32(at + 4, section.type, true);
     view.setBigUint64(at + 8, BigInt(section.flags), true);
     view.setBigUint64(at + 0x10, BigInt(loaded ? section.offset : 0), true);
@@ -561,18 +565,18 @@ export function linkSbf(inputs: InputObject[], options: LinkOptions = {}): Uint8
       entsize: REL_SIZE,
       offset: relOffset,
     },
-    {
-      name: ".shstrtab",
-      type: SHT_STRTAB,
-      flags: 0,
-      data: new Uint8Array(0),
-      align: 1,
-      offset: shstrtabOffset,
-    },
   );
-  // .shstrtab's size is only known once all names are in; compute it the same way writeElf will.
-  const shstrtabSize = sections.reduce((size, section) => size + section.name.length + 1, 1);
-  const shoff = alignUp(shstrtabOffset + shstrtabSize, 8);
+  const shstrtab: OutputSection = {
+    name: ".shstrtab",
+    type: SHT_STRTAB,
+    flags: 0,
+    data: new Uint8Array(0),
+    align: 1,
+    offset: shstrtabOffset,
+  };
+  sections.push(shstrtab);
+  shstrtab.data = sectionNames(sections).bytes;
+  const shoff = alignUp(shstrtabOffset + shstrtab.data.length, 8);
 
   const dynamicEnd = relOffset + relDyn.length;
   const programHeaders = [
