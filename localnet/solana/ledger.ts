@@ -156,7 +156,8 @@ export class Ledger {
   /** Confirmations as a validator reports them: null once finalized. */
   confirmationsOf(slot: number): number | null {
     if (this.commitmentOf(slot) === "finalized") return null;
-    return this.blocks.filter((b) => b.slot > slot).length;
+    // Heights count blocks, so the height difference is the number of blocks built on top.
+    return this.head.blockHeight - (this.blockBySlot.get(slot)?.blockHeight ?? this.head.blockHeight);
   }
 
   /**

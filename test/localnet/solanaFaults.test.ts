@@ -159,7 +159,11 @@ describe("localnet Solana RPC fault mode", () => {
     expect(finalizedHistory.map((entry) => entry.signature)).not.to.include(signature);
     expect(await connection.getSlot("finalized")).to.be.lessThan(await connection.getSlot("confirmed"));
 
-    await rpcResult(rpc.rpcUrl, "localnet_produceBlocks", [4]);
+    await rpcResult(rpc.rpcUrl, "localnet_produceBlocks", [2]);
+    const [deeper] = (await connection.getSignatureStatuses([signature])).value;
+    expect(deeper?.confirmations).to.equal(2);
+    expect(deeper?.confirmationStatus).to.equal("confirmed");
+    await rpcResult(rpc.rpcUrl, "localnet_produceBlocks", [2]);
     const [later] = (await connection.getSignatureStatuses([signature])).value;
     expect(later?.confirmationStatus).to.equal("finalized");
     expect(later?.confirmations).to.equal(null);
