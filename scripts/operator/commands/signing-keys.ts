@@ -1,0 +1,120 @@
+// Operator commands for the decision signing keys: list, ensure, rotate, retire and emergency revoke.
+// Every change is audited with actor and reason; GET /v1/keys reflects it at once.
+import type { Actor } from "../../../api/decisions/audit";
+import {
+  ensureSigningKeys,
+  KEY_OVERLAP_SECONDS,
+  listSigningKeys,
+  retireSigningKeys,
+  revokeSigningKey,
+  rotateSigningKey,
+} from "../../../api/decisions/signingKeyStore";
+import { isEnvironment } from "../../../core/environment";
+import { createSecretBox } from "../../../core/secrets/secretBox";
+import { type OperatorCommand, UsageError } from "../command";
+import { parseFlags } from "./api-keys";
+
+type Flags = Map<string, string | true>;
+
+/** A flag that must have a value. */
+export function requiredFlag(flags: Flags, name: string, hint: string): string {
+  const value = flags.get(name);
+  if (typeof value !== "string" || value.trim() === "")
+    throw new UsageError(`--${name} is required: ${hint}.`);
+  return value.trim();
+}
+
+/** --actor and --reason, which every mutating command records in the audit log. */
+export function actorOf(flags: Flags): Actor {
+  return {
+    actor: requiredFlag(flags, "actor", "who performs this (for the audit log)"),
+    reason: requiredFlag(flags, "reason", "why (for the audit log)"),
+  };
+}
+
+export function environmentFlag(flags: Flags): "sandbox" | "production" {
+  const environment = requiredFlag(flags, "environment", "sandbox or production");
+  if (!isEnvironment(environment)) throw new UsageError("--environment must be sandbox or production.");
+  return environment;
+}
+
+const list: OperatorCommand = {
+  name: "signing-keys:list",
+  summary: "List decision signing keys (public parts and status only).",
+  usage: "signing-keys:list [--json]",
+  async run(args, { pool, out }) {
+    const keys = await listSigningKeys(pool);
+    if (parseFlags(args).get("json") === true) {
+      out(JSON.stringify(keys, null, 2));
+      return;
+    }
+    for (const key of keys) {
+      const since = key.revokedAt ?? key.retiringAt ?? key.createdAt;
+      out(`${key.environment.padEnd(10)} ${key.status.padEnd(8)} ${key.kid}  since ${since.toISOString()}`);
+    }
+    if (keys.length === 0)
+      out("No signing keys yet; they are created on first start (or run signing-keys:ensure).");
+  },
+};
+
+const ensure: OperatorCommand = {
+  name: "signing-keys:ensure",
+  summary:
+    "Create an active signing key for each environment that has none (what the service does on first start).",
+  usage: "signing-keys:ensure",
+  async run(_args, { pool, masterKey, out }) {
+    const created = await ensureSigningKeys(pool, createSecretBox(masterKey));
+    out(created.length ? `Created ${created.join(", ")}.` : "Every environment already has an active key.");
+  },
+};
+
+const rotate: OperatorCommand = {
+  name: "signing-keys:rotate",
+  summary: `Make a new active key; the previous one stays published as retiring for ${KEY_OVERLAP_SECONDS / 60} minutes.`,
+  usage: "signing-keys:rotate --environment sandbox|production --actor <who> --reason <why>",
+  async run(args, { pool, masterKey, out }) {
+    const flags = parseFlags(args);
+    const environment = environmentFlag(flags);
+    const { kid, retiringKid } = await rotateSigningKey(
+      pool,
+      createSecretBox(masterKey),
+      environment,
+      actorOf(flags),
+    );
+    out(`active    ${kid}`);
+    out(`retiring  ${retiringKid ?? "(none)"}; retire it after the overlap with signing-keys:retire`);
+  },
+};
+
+const retire: OperatorCommand = {
+  name: "signing-keys:retire",
+  summary:
+    "Stop publishing retiring keys whose overlap has ended (or one --kid; --force inside its overlap).",
+  usage: "signing-keys:retire [--kid <kid>] [--force] --actor <who> --reason <why>",
+  async run(args, { pool, out }) {
+    const flags = parseFlags(args);
+    const kid = flags.get("kid");
+    if (kid === true) throw new UsageError("--kid needs a key id.");
+    const retired = await retireSigningKeys(pool, actorOf(flags), {
+      ...(kid === undefined ? {} : { kid }),
+      force: flags.get("force") === true,
+    });
+    out(retired.length ? `Retired ${retired.join(", ")}.` : "No retiring key has finished its overlap.");
+  },
+};
+
+const revoke: OperatorCommand = {
+  name: "signing-keys:revoke",
+  summary:
+    "Emergency revocation: the key is published as revoked (decisions verify as revoked_key) from now on.",
+  usage: "signing-keys:revoke --kid <kid> --actor <who> --reason <why>",
+  async run(args, { pool, masterKey, out }) {
+    const flags = parseFlags(args);
+    const kid = requiredFlag(flags, "kid", "the key id to revoke (see signing-keys:list)");
+    const { replacementKid } = await revokeSigningKey(pool, createSecretBox(masterKey), kid, actorOf(flags));
+    out(`revoked   ${kid}`);
+    if (replacementKid) out(`active    ${replacementKid} (replacement, the revoked key was active)`);
+  },
+};
+
+export const commands: OperatorCommand[] = [list, ensure, rotate, retire, revoke];
