@@ -6,7 +6,6 @@ import { type Address, getTransactionDecoder, lamports } from "@solana/kit";
 import {
   type AccountInfo,
   type Commitment,
-  type Keypair,
   PublicKey,
   type SendOptions,
   type Signer,
@@ -134,11 +133,6 @@ export class LiteSvmConnection {
     return summary(result.meta());
   }
 
-  /** Signs with the fee payer and the signers, then executes. */
-  sendTransaction(tx: Transaction, payer: Keypair, signers: Signer[] = []): ExecutedTransaction {
-    return this.execute(this.sign(tx, payer, signers));
-  }
-
   sign(tx: Transaction, payer: Signer, signers: Signer[] = []): Uint8Array {
     tx.feePayer = payer.publicKey;
     tx.recentBlockhash = this.svm.latestBlockhash();
@@ -158,10 +152,6 @@ export class LiteSvmConnection {
         unixTimestamp,
       ),
     );
-  }
-
-  unixTimestamp(): bigint {
-    return this.svm.getClock().unixTimestamp;
   }
 }
 

@@ -27,7 +27,6 @@ export const DEFAULT_TIER_USD_MICROS = [5_000_000, 12_000_000, 25_000_000, 80_00
 /** Pyth's push feeds update far more often; 60 s keeps a local price usable while refusing stale ones. */
 export const DEFAULT_MAX_PRICE_AGE_SECS = 60;
 export const RENEWAL_WINDOW_SECONDS = 43_200;
-export const MAX_ACTIVE_PER_WALLET = 3;
 
 export type RegistryProgram = Program<IdentityRegistry>;
 
