@@ -10,7 +10,7 @@ import {
   VersionedTransaction,
 } from "@solana/web3.js";
 import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from "litesvm";
-import { byteView } from "./accountEncoding";
+import { type AccountState, byteView } from "./accountEncoding";
 import { base58Encode } from "./base58";
 import { FaultInjector, type FaultPlan } from "./faults";
 import { type BlockRecord, type InnerInstructionJson, Ledger, type TransactionRecord } from "./ledger";
@@ -42,7 +42,7 @@ export interface SimulationResult {
   unitsConsumed: number;
   returnData: TransactionRecord["returnData"];
   innerInstructions: InnerInstructionJson[];
-  postAccounts: Map<string, { lamports: bigint; data: Uint8Array; owner: string; executable: boolean }>;
+  postAccounts: Map<string, AccountState>;
 }
 
 const FAUCET_LAMPORTS = 500_000_000n * 1_000_000_000n;
@@ -171,6 +171,18 @@ export class SolanaChain {
     clock.slot = BigInt(this.ledger.head.slot);
     clock.unixTimestamp = BigInt(this.now());
     this.svm.setClock(clock);
+  }
+
+  /** An account as RPC shows it: null when it does not exist or holds no lamports. */
+  account(address: string): AccountState | null {
+    const account = this.svm.getAccount(asAddress(address));
+    if (!account.exists || account.lamports === 0n) return null;
+    return {
+      lamports: account.lamports,
+      data: byteView(account.data),
+      owner: account.programAddress,
+      executable: account.executable,
+    };
   }
 
   balance(address: string): bigint {

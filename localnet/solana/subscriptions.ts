@@ -2,7 +2,7 @@
 // signature (what web3.js confirmTransaction waits on), account, logs (Anchor events) and slot.
 import type { WebSocket } from "ws";
 import { encodeAccount, encodingOf } from "./accountEncoding";
-import { asAddress, type SolanaChain } from "./chain";
+import type { SolanaChain } from "./chain";
 import type { Commitment, TransactionRecord } from "./ledger";
 import { addressParam, commitmentOf, configParam, type Params, stringParam } from "./params";
 import { invalidParams, RpcError, RpcErrorCode } from "./rpcError";
@@ -150,20 +150,13 @@ export class SubscriptionHub {
         });
       }
       if (subscription.kind === "account" && subscription.address) {
-        const account = this.chain.svm.getAccount(asAddress(subscription.address));
-        const state = account.exists
-          ? {
-              lamports: account.lamports,
-              data: account.data,
-              owner: account.programAddress,
-              executable: account.executable,
-            }
-          : {
-              lamports: 0n,
-              data: new Uint8Array(0),
-              owner: "11111111111111111111111111111111",
-              executable: false,
-            };
+        // A closed account is notified as empty and owned by the System Program, as validators do.
+        const state = this.chain.account(subscription.address) ?? {
+          lamports: 0n,
+          data: new Uint8Array(0),
+          owner: "11111111111111111111111111111111",
+          executable: false,
+        };
         this.notify(subscription, {
           context: this.context(record.slot),
           value: encodeAccount(state, subscription.encoding ?? "base64"),

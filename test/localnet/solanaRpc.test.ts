@@ -104,6 +104,28 @@ describe("localnet Solana RPC with stock clients", () => {
     expect(status.value?.confirmationStatus).to.equal("finalized");
   });
 
+  it("simulates without landing, showing the requested accounts after the transaction", async () => {
+    const alice = await fundedWallet(connection, 2);
+    const bob = Keypair.generate().publicKey;
+    const untouched = Keypair.generate().publicKey;
+    const message = new TransactionMessage({
+      payerKey: alice.publicKey,
+      recentBlockhash: (await connection.getLatestBlockhash()).blockhash,
+      instructions: transfer(alice, bob, 700_000_000).instructions,
+    }).compileToV0Message();
+    const tx = new VersionedTransaction(message);
+    tx.sign([alice]);
+    const simulated = await connection.simulateTransaction(tx, {
+      sigVerify: true,
+      accounts: { addresses: [bob.toBase58(), untouched.toBase58()], encoding: "base64" },
+    });
+    expect(simulated.value.err).to.equal(null);
+    expect(simulated.value.logs).to.include("Program 11111111111111111111111111111111 success");
+    expect(simulated.value.accounts?.[0]?.lamports).to.equal(700_000_000);
+    expect(simulated.value.accounts?.[1]).to.equal(null);
+    expect(await connection.getBalance(bob)).to.equal(0, "a simulation changes nothing");
+  });
+
   it("rejects a failing transaction at preflight with -32002 and the program logs", async () => {
     const poor = await fundedWallet(connection, 1);
     const tx = transfer(poor, Keypair.generate().publicKey, 5 * LAMPORTS_PER_SOL);

@@ -1,36 +1,18 @@
 // Account reads: getAccountInfo, getBalance, getMultipleAccounts, getProgramAccounts, rent.
-import {
-  type AccountState,
-  accountFiltersOf,
-  byteView,
-  dataSliceOf,
-  encodeAccount,
-  encodingOf,
-} from "../accountEncoding";
-import { asAddress, type SolanaChain } from "../chain";
+import { accountFiltersOf, byteView, dataSliceOf, encodeAccount, encodingOf } from "../accountEncoding";
+import { asAddress } from "../chain";
 import { addressParam, commitmentOf, configParam } from "../params";
 import { invalidParams } from "../rpcError";
 import { contextSlot, type MethodTable, withContext } from "./context";
 
 const MAX_MULTIPLE_ACCOUNTS = 100;
 
-function accountState(chain: SolanaChain, address: string): AccountState | null {
-  const account = chain.svm.getAccount(asAddress(address));
-  if (!account.exists || account.lamports === 0n) return null;
-  return {
-    lamports: account.lamports,
-    data: account.data,
-    owner: account.programAddress,
-    executable: account.executable,
-  };
-}
-
 export const accountMethods: MethodTable = {
   getAccountInfo(params, chain) {
     const address = addressParam(params, 0);
     const config = configParam(params, 1);
     const slot = contextSlot(chain, commitmentOf(config), config);
-    const account = accountState(chain, address);
+    const account = chain.account(address);
     return withContext(slot, account && encodeAccount(account, encodingOf(config), dataSliceOf(config)));
   },
 
@@ -53,7 +35,7 @@ export const accountMethods: MethodTable = {
     return withContext(
       slot,
       addresses.map((_, index) => {
-        const account = accountState(chain, addressParam(addresses, index));
+        const account = chain.account(addressParam(addresses, index));
         return account && encodeAccount(account, encoding, slice);
       }),
     );

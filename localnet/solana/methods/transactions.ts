@@ -52,7 +52,8 @@ export const transactionMethods: MethodTable = {
     if (requested && Array.isArray(requested.addresses)) {
       const encoding = encodingOf({ encoding: requested.encoding });
       accounts = requested.addresses.map((address) => {
-        const post = result.postAccounts.get(String(address));
+        // Accounts the transaction does not touch are shown as they are now, as a validator does.
+        const post = result.postAccounts.get(String(address)) ?? chain.account(String(address));
         return post ? encodeAccount(post, encoding) : null;
       });
     }
