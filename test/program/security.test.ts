@@ -256,4 +256,18 @@ describe("program: sealevel attacks", () => {
       await expectProgramError(sendInstructions(fixture, [readOnly], [launcher]), "AccountNotWritable");
     });
   });
+
+  describe("pre-funded PDA addresses (denial of service on create_account)", () => {
+    it("still reserves when someone sent lamports to the reservation and wallet addresses first", async () => {
+      const keys = reservationKeys(fixture, launcher.publicKey, "pepe", "pepe");
+      fixture.provider.svm.airdrop(keys.reservation, 1_000_000n);
+      fixture.provider.svm.airdrop(keys.wallet, 5_000_000_000n);
+      await reserveCall(fixture, launcher, "pepe", "pepe").rpc();
+      const reservation = await fixture.program.account.reservation.fetch(keys.reservation);
+      expect(reservation.name).to.equal("PEPE");
+      const wallet = await fixture.provider.connection.getAccountInfo(keys.wallet);
+      expect(wallet?.owner.toBase58()).to.equal(fixture.programId.toBase58());
+      expect(wallet?.lamports).to.equal(5_000_000_000);
+    });
+  });
 });
