@@ -135,6 +135,24 @@ describe("localnet: both registries deployed, driven by stock clients", function
       expect(landed?.meta?.logMessages?.some((line) => line.startsWith("Program data: "))).to.equal(true);
     });
 
+    it("delivers the program's events to an Anchor event listener over the websocket", async () => {
+      const program = programFor(creator);
+      const event = new Promise<Record<string, unknown>>((resolve) => {
+        const id = program.addEventListener("reservationCreated", (data) => {
+          void program.removeEventListener(id);
+          resolve(data as Record<string, unknown>);
+        });
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200)); // let the subscription reach the node
+      await program.methods
+        .reserve("Event Owl", "OWL", new BN(TIER_DURATIONS[0]), NO_PARTNER)
+        .accountsStrict(reserveKeys(creator.publicKey, "Event Owl", "OWL"))
+        .rpc();
+      const data = await event;
+      expect(data.name).to.equal("EVENTOWL");
+      expect((data.launcher as PublicKey).toBase58()).to.equal(creator.publicKey.toBase58());
+    });
+
     it("refuses a taken pair at preflight with an AnchorError decoded from the logs", async () => {
       const error = await programFor(launcher)
         .methods.reserve("Local  fox!", "LFOX", new BN(TIER_DURATIONS[0]), NO_PARTNER)
@@ -166,13 +184,13 @@ describe("localnet: both registries deployed, driven by stock clients", function
     it("keeps the local price fresh enough to reserve after chain time moves", async () => {
       localnet.solana.chain.warpTime(120);
       await localnet.refreshPrices();
-      const program = programFor(creator);
+      const program = programFor(launcher);
       await program.methods
         .reserve("After Warp", "WARP", new BN(TIER_DURATIONS[0]), NO_PARTNER)
-        .accountsStrict(reserveKeys(creator.publicKey, "After Warp", "WARP"))
+        .accountsStrict(reserveKeys(launcher.publicKey, "After Warp", "WARP"))
         .rpc();
       const reservation = await program.account.reservation.fetch(
-        reserveKeys(creator.publicKey, "After Warp", "WARP").reservation,
+        reserveKeys(launcher.publicKey, "After Warp", "WARP").reservation,
       );
       expect(reservation.reservedAt.toNumber()).to.be.at.least(localnet.solana.chain.now() - 5);
     });
