@@ -15,9 +15,9 @@ static u64 deserialize(u8 *input, Context *ctx) {
   for (u64 i = 0; i < count; i++) {
     if (at[0] != NON_DUPLICATE) return fail(ERR_DuplicateAccount);
     SolAccountInfo *account = &ctx->accounts[i];
-    account->is_signer = at[1] != 0;
-    account->is_writable = at[2] != 0;
-    account->executable = at[3] != 0;
+    account->is_signer = at[1];
+    account->is_writable = at[2];
+    account->executable = at[3];
     account->key = (const SolPubkey *)(at + 8);
     account->owner = (SolPubkey *)(at + 40);
     account->lamports = (u64 *)(at + 72);

@@ -37,9 +37,10 @@ typedef struct {
   u8 *data;
   SolPubkey *owner;
   u64 rent_epoch;
-  bool is_signer;
-  bool is_writable;
-  bool executable;
+  /* Booleans as bytes (same ABI): the runtime serializes them as 0/1, so they are copied unconverted. */
+  u8 is_signer;
+  u8 is_writable;
+  u8 executable;
 } SolAccountInfo;
 
 typedef struct {
