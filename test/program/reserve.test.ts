@@ -197,4 +197,20 @@ describe("program: reserve", () => {
     const signatureFees = 2 * 5000;
     expect(feePayerBefore - (await balance(fixture, fixture.admin.publicKey))).to.equal(signatureFees);
   });
+
+  it("lets Anchor's account resolver fill config, wallet, treasury and System Program from the IDL seeds", async () => {
+    const launcher = fundedWallet(fixture);
+    const keys = reservationKeys(fixture, launcher.publicKey, "pepe", "pepe");
+    await fixture.program.methods
+      .reserve("pepe", "pepe", new BN(DAY), Array(32).fill(0))
+      .accounts({
+        launcher: launcher.publicKey,
+        priceUpdate: keys.priceUpdate,
+        reservation: keys.reservation,
+      })
+      .signers([launcher])
+      .rpc();
+    const wallet = await fixture.program.account.walletState.fetch(keys.wallet);
+    expect(wallet.slots[0]?.reservation.toBase58()).to.equal(keys.reservation.toBase58());
+  });
 });
