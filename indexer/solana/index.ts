@@ -53,6 +53,8 @@ interface TransactionAnswer {
 }
 
 const PAGE_LIMIT = 1000;
+/** getTransaction calls in flight at once; their effects are applied in order, one DB transaction per batch. */
+const FETCH_BATCH = 25;
 
 export async function startSolanaIndexer(options: SolanaIndexerOptions): Promise<SolanaIndexer> {
   const { pool, manifestEntry: entry } = options;
@@ -119,6 +121,7 @@ interface PassContext {
 /**
  * One pass: note the head, list every program signature newer than the cursor (newest first, paged),
  * then apply them oldest first. Everything up to the head slot read at the start is then in the mirror.
+ * Transactions are fetched in parallel batches, and each batch is applied in one database transaction.
  */
 async function syncOnce(context: PassContext): Promise<void> {
   const { pool, rpc, chain, programId, commitment } = context;
@@ -142,17 +145,30 @@ async function syncOnce(context: PassContext): Promise<void> {
   }
   pending.reverse();
   let lastBlockTime: number | null = null;
-  for (const info of pending) {
-    const tx = await rpc<TransactionAnswer | null>("getTransaction", [
-      info.signature,
-      { commitment, encoding: "json", maxSupportedTransactionVersion: 0 },
-    ]);
-    // Listed but not yet served at this commitment (a lagging node): stop here, the next pass resumes.
-    if (!tx) return;
-    const events = tx.meta && !tx.meta.err ? context.decode(tx.meta.logMessages ?? []) : [];
-    const programTx: ProgramTransaction = { signature: info.signature, slot: tx.slot, events };
-    await withTransaction(pool, (client) => applyTransaction(client, chain, programTx));
-    lastBlockTime = tx.blockTime ?? lastBlockTime;
+  for (let start = 0; start < pending.length; start += FETCH_BATCH) {
+    const batch = pending.slice(start, start + FETCH_BATCH);
+    const answers = await Promise.all(
+      batch.map((info) =>
+        rpc<TransactionAnswer | null>("getTransaction", [
+          info.signature,
+          { commitment, encoding: "json", maxSupportedTransactionVersion: 0 },
+        ]),
+      ),
+    );
+    // A transaction listed but not yet served at this commitment (a lagging node) ends the pass there:
+    // apply what precedes it, the next pass resumes from the cursor.
+    const served = answers.findIndex((answer) => answer === null);
+    const ready = (served === -1 ? answers : answers.slice(0, served)) as TransactionAnswer[];
+    const programTxs: ProgramTransaction[] = ready.map((tx, index) => ({
+      signature: (batch[index] as SignatureInfo).signature,
+      slot: tx.slot,
+      events: tx.meta && !tx.meta.err ? context.decode(tx.meta.logMessages ?? []) : [],
+    }));
+    await withTransaction(pool, async (client) => {
+      for (const programTx of programTxs) await applyTransaction(client, chain, programTx);
+    });
+    lastBlockTime = ready.at(-1)?.blockTime ?? lastBlockTime;
+    if (served !== -1) return;
   }
   const blockTime = await rpc<number | null>("getBlockTime", [head]).catch(() => lastBlockTime);
   await recordIndexed(
