@@ -63,7 +63,7 @@ function errorResponse(id: unknown, error: unknown) {
 }
 
 function handleCall(request: JsonRpcRequest, call: (method: string, params: Params) => unknown) {
-  const id = request.id ?? null;
+  const id = typeof request === "object" && request !== null ? (request.id ?? null) : null;
   if (
     typeof request !== "object" ||
     request === null ||
@@ -86,7 +86,7 @@ function handleCall(request: JsonRpcRequest, call: (method: string, params: Para
 }
 
 function callMethod(chain: SolanaChain, method: string, params: Params): unknown {
-  const handler = rpcMethods[method];
+  const handler = Object.hasOwn(rpcMethods, method) ? rpcMethods[method] : undefined;
   if (!handler) throw new RpcError(RpcErrorCode.methodNotFound, "Method not found");
   return handler(params, chain);
 }
@@ -154,9 +154,10 @@ export async function startSolanaRpc(options: SolanaRpcOptions = {}): Promise<So
       response.writeHead(405, { allow: "POST" }).end("Send JSON-RPC requests with POST.");
       return;
     }
+    const text = await readBody(request);
     let body: unknown;
     try {
-      body = JSON.parse(await readBody(request));
+      body = JSON.parse(text);
     } catch {
       sendJson(response, 200, {
         jsonrpc: "2.0",

@@ -66,12 +66,13 @@ export class SubscriptionHub {
       }
       return true;
     }
-    const subscribe = {
+    const subscribers: Record<string, () => number> = {
       signatureSubscribe: () => this.signature(socket, params),
       accountSubscribe: () => this.account(socket, params),
       logsSubscribe: () => this.logs(socket, params),
       slotSubscribe: () => this.add({ socket, kind: "slot", commitment: "processed", matches: () => false }),
-    }[method];
+    };
+    const subscribe = Object.hasOwn(subscribers, method) ? subscribers[method] : undefined;
     if (!subscribe) throw new RpcError(RpcErrorCode.methodNotFound, `Method not found: ${method}`);
     return subscribe();
   }

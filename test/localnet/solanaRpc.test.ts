@@ -305,6 +305,7 @@ describe("localnet Solana RPC with stock clients", () => {
 
   it("answers the JSON-RPC protocol errors a validator gives", async () => {
     expect((await rawRpc(rpc.rpcUrl, "getNoSuchThing")).body.error?.code).to.equal(-32601);
+    expect((await rawRpc(rpc.rpcUrl, "constructor")).body.error?.code).to.equal(-32601);
     const parse = await fetch(rpc.rpcUrl, { method: "POST", body: "{not json" });
     expect(((await parse.json()) as { error: { code: number } }).error.code).to.equal(-32700);
     const batch = await fetch(rpc.rpcUrl, {
@@ -313,10 +314,16 @@ describe("localnet Solana RPC with stock clients", () => {
       body: JSON.stringify([
         { jsonrpc: "2.0", id: 1, method: "getHealth" },
         { jsonrpc: "2.0", id: 2, method: "getSlot" },
+        null,
       ]),
     });
-    const answers = (await batch.json()) as { id: number; result: unknown }[];
-    expect(answers.map((answer) => answer.id)).to.deep.equal([1, 2]);
+    const answers = (await batch.json()) as {
+      id: number | null;
+      result: unknown;
+      error?: { code: number };
+    }[];
+    expect(answers.map((answer) => answer.id)).to.deep.equal([1, 2, null]);
+    expect(answers[2]?.error?.code).to.equal(-32600);
     expect(answers[0]?.result).to.equal("ok");
     expect(await rpcResult<number>(rpc.rpcUrl, "getMinimumBalanceForRentExemption", [0])).to.be.greaterThan(
       0,
