@@ -57,6 +57,21 @@ function isUnavailable(error: unknown): boolean {
   return typeof code === "string" || /connect|terminat|timeout|pool/i.test((error as Error)?.message ?? "");
 }
 
+/**
+ * First-start work: an active signing key for each environment that has none (needs the master key) and
+ * the seven sandbox scenarios seeded on the known chains. `npm start` should run it before serving, so
+ * GET /v1/keys lists keys from the first second; the decision routes also run it on their first request.
+ */
+export async function prepareDecisionData(
+  pool: Pool,
+  masterKey: Buffer | undefined,
+  configuredChains: readonly ChainInfo[] = defaultChains(),
+): Promise<void> {
+  if (masterKey !== undefined) await ensureSigningKeys(pool, createSecretBox(masterKey));
+  const chains = mergeChains(configuredChains, await readCheckpoints(pool));
+  if (chains.length > 0) await seedSandboxScenarios(pool, chains);
+}
+
 export function createDecisionModule(
   pool: Pool,
   masterKey: Buffer | undefined,
@@ -69,11 +84,7 @@ export function createDecisionModule(
   const timeoutMs = options.dataPathTimeoutMs ?? DEFAULT_DATA_PATH_TIMEOUT_MS;
   let started: Promise<void> | undefined;
 
-  async function start(): Promise<void> {
-    if (box !== undefined) await ensureSigningKeys(pool, box);
-    const chains = mergeChains(configuredChains, await readCheckpoints(pool));
-    if (chains.length > 0) await seedSandboxScenarios(pool, chains);
-  }
+  const start = () => prepareDecisionData(pool, masterKey, configuredChains);
 
   async function dataPath<T>(work: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;

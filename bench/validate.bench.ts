@@ -1,0 +1,362 @@
+// Launch validation throughput and latency: POST /api/v1/launches/validate through the whole app (partner
+// key auth with its Postgres rate count, validation, fold, one snapshot query, status engine, Ed25519
+// signing, one audit + outbox statement), beside a bare node:http server that signs the same canonical
+// bytes with the same key in the same run. Each server runs in its own process; the load generator runs
+// here. Then latency at half of the measured maximum rate (open loop), the figure the goal is set on.
+//
+// Database: DATABASE_URL (a fresh schema, dropped afterwards). Without it: postgres://postgres@127.0.0.1/test.
+import { type ChildProcess, fork } from "node:child_process";
+import { randomBytes, sign } from "node:crypto";
+import { Agent, createServer, request } from "node:http";
+import { createInterface } from "node:readline";
+import { createApp } from "../api/app";
+import { ensureSigningKeys, listSigningKeys } from "../api/decisions/signingKeyStore";
+import { createApiKey } from "../api/keys/apiKeyStore";
+import { canonicalDecisionBytes, DECISION_LIFETIME_SECONDS, DECISION_VERSION } from "../core/decision";
+import { normalizeIdentity } from "../core/fold";
+import { openSigningKey } from "../core/keyring";
+import { createSecretBox } from "../core/secrets/secretBox";
+import { type Database, openDatabase, quoteIdentifier } from "../storage/database";
+import type { Emit } from "./run";
+
+const CHAINS = [{ chain: "hardhat", family: "evm" as const }];
+const CONCURRENCY = 32;
+const WARMUP_MS = 2_000;
+const MEASURE_MS = 6_000;
+const RATE_MS = 6_000;
+/** Production keys are limited to 2000 requests a minute each; the load spreads over enough keys. */
+const API_KEYS = 100;
+const LAUNCHER = "0x1111111111111111111111111111111111111111";
+const DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/test";
+
+type ServerMode = "api" | "bare";
+
+interface Sample {
+  latencies: number[];
+  errors: number;
+  seconds: number;
+}
+
+function percentile(sorted: readonly number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+}
+
+function body(index: number): string {
+  return JSON.stringify({
+    chain: "hardhat",
+    name: `Bench Launch ${index % 5000}`,
+    ticker: `BL${index % 89}`,
+    launcher: LAUNCHER,
+  });
+}
+
+interface Client {
+  send(index: number): Promise<number>;
+  close(): void;
+}
+
+function client(baseUrl: string, keys: readonly string[]): Client {
+  const url = new URL(baseUrl);
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  return {
+    send: (index) =>
+      new Promise<number>((resolve) => {
+        const payload = body(index);
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            method: "POST",
+            path: "/api/v1/launches/validate",
+            agent,
+            headers: {
+              "content-type": "application/json",
+              "content-length": Buffer.byteLength(payload),
+              authorization: `Bearer ${keys[index % keys.length]}`,
+            },
+          },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on("error", () => resolve(0));
+        req.end(payload);
+      }),
+    close: () => agent.destroy(),
+  };
+}
+
+/** Closed loop: CONCURRENCY requests in flight for `durationMs`, as fast as the server answers. */
+async function closedLoop(target: Client, durationMs: number): Promise<Sample> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let counter = 0;
+  const started = performance.now();
+  const deadline = started + durationMs;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      counter += 1;
+      const sent = performance.now();
+      if ((await target.send(counter)) !== 200) errors += 1;
+      latencies.push(performance.now() - sent);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return { latencies, errors, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Open loop: requests start on a fixed schedule whatever the answers do, so queueing shows in latency. */
+async function openLoop(target: Client, ratePerSecond: number, durationMs: number): Promise<Sample> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const pending: Promise<void>[] = [];
+  const started = performance.now();
+  const total = Math.floor((ratePerSecond * durationMs) / 1000);
+  for (let index = 0; index < total; index += 1) {
+    const due = started + (index * 1000) / ratePerSecond;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const sent = performance.now();
+    pending.push(
+      target.send(1_000_000 + index).then((status) => {
+        if (status !== 200) errors += 1;
+        latencies.push(performance.now() - sent);
+      }),
+    );
+  }
+  await Promise.all(pending);
+  return { latencies, errors, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Child-process side: serve one mode on a free port and print its URL. */
+async function serve(mode: ServerMode): Promise<void> {
+  const { BENCH_DB_URL, BENCH_DB_SCHEMA, BENCH_MASTER_KEY } = process.env;
+  if (!BENCH_DB_URL || !BENCH_DB_SCHEMA || !BENCH_MASTER_KEY)
+    throw new Error("BENCH_DB_URL, BENCH_DB_SCHEMA and BENCH_MASTER_KEY are required");
+  const masterKey = Buffer.from(BENCH_MASTER_KEY, "hex");
+  const database = await openDatabase({ kind: "postgres", url: BENCH_DB_URL, schema: BENCH_DB_SCHEMA });
+  const server =
+    mode === "api"
+      ? createServer(
+          createApp({
+            pool: database.pool,
+            startedAt: new Date(),
+            log: (message) => process.stderr.write(`${message}\n`),
+            masterKey,
+            decisions: { chains: CHAINS },
+          }),
+        )
+      : await bareSigningServer(database, masterKey);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  process.stdout.write(
+    `${JSON.stringify({ url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}` })}\n`,
+  );
+  process.stdin.on("end", () => process.exit(0));
+  process.stdin.resume();
+}
+
+/** The baseline: read the JSON body, fold, build the canonical decision and sign it with the same key. */
+async function bareSigningServer(database: Database, masterKey: Buffer) {
+  const active = (await listSigningKeys(database.pool)).find(
+    (key) => key.environment === "production" && key.status === "active",
+  );
+  if (active === undefined) throw new Error("no active production key");
+  const { rows } = await database.pool.query<{ private_key_encrypted: string }>(
+    "SELECT private_key_encrypted FROM signing_keys WHERE kid = $1",
+    [active.kid],
+  );
+  const key = openSigningKey(
+    createSecretBox(masterKey),
+    active,
+    (rows[0] as { private_key_encrypted: string }).private_key_encrypted,
+  );
+  let counter = 0;
+  return createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const input = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        chain: string;
+        name: string;
+        ticker: string;
+        launcher: string;
+      };
+      const identity = normalizeIdentity(input.name, input.ticker);
+      const issuedAt = new Date();
+      counter += 1;
+      const fields = {
+        version: DECISION_VERSION,
+        requestId: `dec_bare_${counter}`,
+        identityKey: identity.identityKey,
+        normalizedName: identity.normalizedName,
+        normalizedTicker: identity.normalizedTicker,
+        chain: input.chain,
+        launchpadId: "bench",
+        launcher: input.launcher,
+        decision: "allow" as const,
+        reason: "no_conflict",
+        issuedAt: issuedAt.toISOString(),
+        expiresAt: new Date(issuedAt.getTime() + DECISION_LIFETIME_SECONDS * 1000).toISOString(),
+      };
+      const signature = sign(null, canonicalDecisionBytes(fields), key.privateKey).toString("base64");
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(
+          JSON.stringify({
+            ...fields,
+            environment: "production",
+            signature,
+            signatureAlg: "ed25519",
+            keyId: key.kid,
+          }),
+        );
+    });
+  });
+}
+
+async function startServer(
+  mode: ServerMode,
+  env: Record<string, string>,
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = fork(__filename, ["--serve", mode], {
+    env: { ...process.env, ...env },
+    stdio: ["pipe", "pipe", "inherit", "ipc"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", (line) =>
+      resolve((JSON.parse(line) as { url: string }).url),
+    );
+    child.once("exit", (code) => reject(new Error(`bench server ${mode} exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  await new Promise<void>((resolve) => {
+    child.once("exit", () => resolve());
+    child.stdin?.end();
+  });
+}
+
+interface ModeResult {
+  maxPerSecond: number;
+  maxErrors: number;
+  halfRate: number;
+  p50Ms: number;
+  p99Ms: number;
+  halfErrors: number;
+}
+
+async function measure(
+  mode: ServerMode,
+  env: Record<string, string>,
+  keys: readonly string[],
+  refresh: () => Promise<void>,
+): Promise<ModeResult> {
+  const { url, child } = await startServer(mode, env);
+  const target = client(url, keys);
+  try {
+    await refresh();
+    await closedLoop(target, WARMUP_MS);
+    const max = await closedLoop(target, MEASURE_MS);
+    const maxPerSecond = max.latencies.length / max.seconds;
+    const halfRate = Math.round(maxPerSecond / 2);
+    await refresh();
+    const half = await openLoop(target, halfRate, RATE_MS);
+    const sorted = half.latencies.sort((left, right) => left - right);
+    return {
+      maxPerSecond,
+      maxErrors: max.errors,
+      halfRate,
+      p50Ms: percentile(sorted, 0.5),
+      p99Ms: percentile(sorted, 0.99),
+      halfErrors: half.errors,
+    };
+  } finally {
+    target.close();
+    await stopServer(child);
+  }
+}
+
+async function prepare(database: Database, masterKey: Buffer): Promise<string[]> {
+  await ensureSigningKeys(database.pool, createSecretBox(masterKey));
+  await database.pool.query(
+    `INSERT INTO chain_checkpoints (chain, family, head_number, head_seen_at, indexed_number, indexed_block_time, indexed_at)
+     VALUES ('hardhat', 'evm', 1000, now(), 1000, now(), now())`,
+  );
+  // Every tenth identity is reserved for another wallet, so blocks (with their outbox events) are in the mix.
+  for (let index = 0; index < 5000; index += 10) {
+    const identity = normalizeIdentity(`Bench Launch ${index}`, `BL${index % 89}`);
+    await database.pool.query(
+      `INSERT INTO chain_reservations (chain, name_hash, ticker_hash, normalized_name, normalized_ticker, launcher, reserved_at,
+         expires_at, duration_seconds, fee_paid, tx_hash, block_number)
+       VALUES ('hardhat', $1, $2, $3, $4, '0x2222222222222222222222222222222222222222', now(), now() + interval '1 day', 86400, 0, '0x00', 1)
+       ON CONFLICT DO NOTHING`,
+      [identity.nameHash, identity.tickerHash, identity.normalizedName, identity.normalizedTicker],
+    );
+  }
+  const keys: string[] = [];
+  for (let index = 0; index < API_KEYS; index += 1) {
+    const { issued } = await createApiKey(database.pool, {
+      environment: "production",
+      scopes: ["launch:validate"],
+      rateLimitPerMinute: 2000,
+      label: `bench ${index}`,
+      createdBy: "bench",
+    });
+    keys.push(issued.secret);
+  }
+  return keys;
+}
+
+export async function run(emit: Emit): Promise<void> {
+  const url = process.env.DATABASE_URL ?? DEFAULT_URL;
+  const schema = `bench_validate_${randomBytes(4).toString("hex")}`;
+  const database = await openDatabase({ kind: "postgres", url, schema });
+  const masterKey = randomBytes(32);
+  process.stderr.write(
+    `validate bench on Postgres (${process.env.DATABASE_URL ? "DATABASE_URL" : DEFAULT_URL}), ${CONCURRENCY} connections\n`,
+  );
+  try {
+    const keys = await prepare(database, masterKey);
+    const env = { BENCH_DB_URL: url, BENCH_DB_SCHEMA: schema, BENCH_MASTER_KEY: masterKey.toString("hex") };
+    // The mirror must stay within its freshness bound, as a running indexer keeps it.
+    const refresh = async () => {
+      await database.pool.query("UPDATE chain_checkpoints SET indexed_at = now(), head_seen_at = now()");
+    };
+    const results = new Map<ServerMode, ModeResult>();
+    for (const mode of ["api", "bare"] as const) {
+      const result = await measure(mode, env, keys, refresh);
+      results.set(mode, result);
+      process.stderr.write(
+        `${mode.padEnd(5)} max ${Math.round(result.maxPerSecond)} req/s (${result.maxErrors} errors); at ${result.halfRate} req/s: p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms (${result.halfErrors} errors)\n`,
+      );
+    }
+    const api = results.get("api") as ModeResult;
+    const bare = results.get("bare") as ModeResult;
+    emit("validate_max_throughput", Math.round(api.maxPerSecond), "req/s");
+    emit("validate_errors_at_max", api.maxErrors, "requests");
+    emit("bare_sign_max_throughput", Math.round(bare.maxPerSecond), "req/s");
+    emit("validate_to_bare_ratio", Math.round((api.maxPerSecond / bare.maxPerSecond) * 1000) / 1000, "ratio");
+    emit("validate_half_rate", api.halfRate, "req/s");
+    emit("validate_p50_at_half_rate", Math.round(api.p50Ms * 100) / 100, "ms");
+    emit("validate_p99_at_half_rate", Math.round(api.p99Ms * 100) / 100, "ms");
+    emit("validate_errors_at_half_rate", api.halfErrors, "requests");
+    emit("bare_p50_at_half_rate", Math.round(bare.p50Ms * 100) / 100, "ms");
+    emit("bare_p99_at_half_rate", Math.round(bare.p99Ms * 100) / 100, "ms");
+    const { rows } = await database.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM decisions");
+    emit("decisions_recorded", rows[0]?.n ?? 0, "rows");
+  } finally {
+    await database.pool.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`);
+    await database.close();
+  }
+}
+
+if (process.argv[2] === "--serve") {
+  serve(process.argv[3] as ServerMode).catch((error: Error) => {
+    process.stderr.write(`${error.stack ?? error.message}\n`);
+    process.exit(1);
+  });
+}
