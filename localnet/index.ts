@@ -51,6 +51,7 @@ export interface Localnet {
 const EVM_CHAIN_NAME = "hardhat";
 const SOLANA_CHAIN_NAME = "solana";
 const DEFAULT_PRICE_REFRESH_MS = 20_000;
+const EVM_REFRESH_EVERY_TICKS = 30;
 /** web3.js closes an idle websocket 500 ms after its last subscription; closing it that way avoids its reconnect loop. */
 const WEBSOCKET_IDLE_MS = 600;
 
@@ -103,7 +104,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   const stop = () => {
     stopped ??= (async () => {
       clearInterval(keeper);
-      await refreshing.catch(() => {});
+      await refreshing;
       await new Promise((done) => setTimeout(done, WEBSOCKET_IDLE_MS));
       await Promise.all([solana.stop(), evm.stop()]);
     })();
@@ -130,20 +131,29 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     const manifestPath = options.manifestPath === undefined ? DEFAULT_MANIFEST_PATH : options.manifestPath;
     if (manifestPath !== null) writeManifest(manifestPath, manifest);
 
-    const refreshPrices = async () => {
-      await refreshSolanaPrice(provider, solanaDeployment.programId);
-      await refreshEvmPrice({
+    const refreshSolana = () => refreshSolanaPrice(provider, solanaDeployment.programId).then(() => {});
+    const refreshEvm = () =>
+      refreshEvmPrice({
         rpcUrl: evm.rpcUrl,
         ownerPrivateKey: evmPrivateKey(deployer),
         priceFeed: evmDeployment.priceFeed,
-      });
+      }).then(() => {});
+    // One refresh at a time; a failed one never blocks the next.
+    const enqueue = (refresh: () => Promise<void>) => {
+      const next = refreshing.then(refresh);
+      refreshing = next.catch((error: Error) =>
+        log(`Price refresh failed (reservations may see a stale price): ${error.message}`),
+      );
+      return next;
     };
+    let ticks = 0;
     keeper = setInterval(() => {
-      refreshing = refreshing
-        .then(refreshPrices)
-        .catch((error: Error) =>
-          log(`Price refresh failed (reservations may see a stale price): ${error.message}`),
-        );
+      // The EVM feed tolerates 4,500 s; refreshing it less often keeps EVM blocks for real activity.
+      const evmDue = ++ticks % EVM_REFRESH_EVERY_TICKS === 0;
+      void enqueue(async () => {
+        await refreshSolana();
+        if (evmDue) await refreshEvm();
+      }).catch(() => {});
     }, options.priceRefreshMs ?? DEFAULT_PRICE_REFRESH_MS);
 
     return {
@@ -151,10 +161,11 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
       solana,
       evm,
       wallets,
-      refreshPrices: () => {
-        refreshing = refreshing.then(refreshPrices);
-        return refreshing;
-      },
+      refreshPrices: () =>
+        enqueue(async () => {
+          await refreshSolana();
+          await refreshEvm();
+        }),
       stop,
     };
   } catch (error) {

@@ -49,6 +49,7 @@ describe("localnet: both registries deployed, driven by stock clients", function
       evmPort: 0,
       solanaPort: 0,
       slotMs: 100,
+      priceRefreshMs: 400,
       manifestPath,
       log: (line) => logged.push(line),
     });
@@ -179,6 +180,13 @@ describe("localnet: both registries deployed, driven by stock clients", function
       const landed = await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 });
       expect(landed?.meta?.err).to.deep.equal({ InstructionError: [0, { Custom: 6006 }] });
       expect(landed?.meta?.logMessages?.join("\n")).to.contain("AlreadyReserved");
+    });
+
+    it("republishes the local price on its own", async () => {
+      const pushes = async () => (await connection.getSignaturesForAddress(priceAccount)).length;
+      const before = await pushes();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(await pushes()).to.be.greaterThan(before);
     });
 
     it("keeps the local price fresh enough to reserve after chain time moves", async () => {
