@@ -153,11 +153,14 @@ export class Ledger {
     return "processed";
   }
 
+  /** Blocks built on top of the block at `slot` (heights count blocks). */
+  blocksSince(slot: number): number {
+    return this.head.blockHeight - (this.blockBySlot.get(slot)?.blockHeight ?? this.head.blockHeight);
+  }
+
   /** Confirmations as a validator reports them: null once finalized. */
   confirmationsOf(slot: number): number | null {
-    if (this.commitmentOf(slot) === "finalized") return null;
-    // Heights count blocks, so the height difference is the number of blocks built on top.
-    return this.head.blockHeight - (this.blockBySlot.get(slot)?.blockHeight ?? this.head.blockHeight);
+    return this.commitmentOf(slot) === "finalized" ? null : this.blocksSince(slot);
   }
 
   /**

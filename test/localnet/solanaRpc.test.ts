@@ -346,7 +346,7 @@ describe("localnet Solana RPC blockhash window", () => {
     await rpc.stop();
   });
 
-  it("keeps a blockhash valid for 150 blocks, then rejects it as BlockhashNotFound", async () => {
+  it("keeps a blockhash valid for 150 blocks and a status cached for 300, as a cluster does", async () => {
     const alice = await fundedWallet(connection);
     const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash("confirmed");
     expect(lastValidBlockHeight).to.equal((await connection.getBlockHeight("confirmed")) + 150);
@@ -374,6 +374,18 @@ describe("localnet Solana RPC blockhash window", () => {
     ]);
     expect(reply.body.error?.code).to.equal(-32002);
     expect(reply.body.error?.data?.err).to.equal("BlockhashNotFound");
+
+    for (let i = 1; i < 300; i++) rpc.chain.produceBlock(); // 300 blocks on top, counting the one above
+    expect((await connection.getSignatureStatus(atLastValidHeight)).value?.slot).to.be.a("number");
+    rpc.chain.produceBlock();
+    expect((await connection.getSignatureStatus(atLastValidHeight)).value).to.equal(
+      null,
+      "older than the status cache, found only when searching history",
+    );
+    const searched = await connection.getSignatureStatus(atLastValidHeight, {
+      searchTransactionHistory: true,
+    });
+    expect(searched.value?.confirmationStatus).to.equal("finalized");
 
     const dropped = await connection.sendRawTransaction(signed(LAMPORTS_PER_SOL / 4), {
       skipPreflight: true,

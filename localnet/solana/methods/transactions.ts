@@ -17,6 +17,8 @@ import { contextSlot, type MethodTable, withContext } from "./context";
 
 const MAX_SIGNATURE_STATUSES = 256;
 const MAX_SIGNATURES_FOR_ADDRESS = 1000;
+/** Blocks a validator's status cache covers (MAX_RECENT_BLOCKHASHES). */
+const STATUS_CACHE_BLOCKS = 300;
 
 function blockTimeOf(chain: SolanaChain, record: TransactionRecord): number | null {
   return chain.faults.nullBlockTime ? null : (chain.ledger.block(record.slot)?.blockTime ?? null);
@@ -79,12 +81,15 @@ export const transactionMethods: MethodTable = {
     if (signatures.length > MAX_SIGNATURE_STATUSES) {
       throw invalidParams(`Too many inputs provided; max ${MAX_SIGNATURE_STATUSES}`);
     }
+    const searchHistory = configParam(params, 1).searchTransactionHistory === true;
     const ledger = chain.ledger;
     return withContext(
       ledger.head.slot,
       signatures.map((signature) => {
         const record = ledger.transaction(String(signature));
         if (!record) return null;
+        // Without searchTransactionHistory a validator only consults its recent status cache.
+        if (!searchHistory && ledger.blocksSince(record.slot) > STATUS_CACHE_BLOCKS) return null;
         return {
           slot: record.slot,
           confirmations: ledger.confirmationsOf(record.slot),
