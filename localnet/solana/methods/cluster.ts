@@ -108,6 +108,11 @@ export const clusterMethods: MethodTable = {
     const config = typeof params[1] === "string" ? { encoding: params[1] } : configParam(params, 1);
     const block = producedBlock(chain, slot, commitmentOf(config, "confirmed") as "confirmed" | "finalized");
     const details = config.transactionDetails ?? "full";
+    if (details !== "full" && details !== "signatures" && details !== "none") {
+      throw invalidParams(
+        `transactionDetails "${String(details)}" is not served by the local node; use full, signatures or none`,
+      );
+    }
     const records = block.signatures
       .map((signature) => chain.ledger.transaction(signature))
       .filter((r) => r !== undefined);
