@@ -50,6 +50,11 @@ export function hasClang(): boolean {
   }
 }
 
+/** First line of `clang --version`, for reports on a byte mismatch. */
+export function clangVersion(): string {
+  return execFileSync(CLANG, ["--version"], { encoding: "utf8" }).split("\n")[0] ?? "";
+}
+
 /** Compiles one C file to a BPF object; runs inside `cwd` so object files carry only relative names. */
 export function compileC(source: string, output: string, cwd = SOURCE_DIR, extraFlags: string[] = []): void {
   if (!hasClang()) throw new ClangMissingError();

@@ -1,7 +1,7 @@
 // npm run verify:program: rebuilds the program and compares it with the committed sha256.
 // Exit codes: 0 same bytes, 1 different bytes or build failure, 3 clang-16 missing (CI installs it).
 import { readFileSync } from "node:fs";
-import { buildProgram, ClangMissingError, SHA256_PATH, SO_PATH, sha256Hex } from "./build";
+import { buildProgram, ClangMissingError, clangVersion, SHA256_PATH, SO_PATH, sha256Hex } from "./build";
 
 export const EXIT_MISMATCH = 1;
 export const EXIT_CLANG_MISSING = 3;
@@ -13,7 +13,7 @@ try {
     console.error(
       `verify:program FAILED: rebuilt identity_registry.so has sha256 ${rebuilt}, committed ${SHA256_PATH} says ` +
         `${committed}. Run \`npm run build:program\` and commit ${SO_PATH} with its .sha256, or find the ` +
-        "toolchain difference (clang-16 version, flags).",
+        `toolchain difference (this machine: ${clangVersion()}; see docs/solana-program.md for the pinned one).`,
     );
     process.exit(EXIT_MISMATCH);
   }
