@@ -7,6 +7,7 @@ import {
   DEFAULT_TIER_USD_MICROS,
   feeLamports,
   localPriceAddress,
+  registryProgram,
   TIER_DURATIONS,
   treasuryAddress,
 } from "../../scripts/solana/registry";
@@ -17,6 +18,7 @@ import {
   deployedRegistry,
   type Fixture,
   fundedWallet,
+  providerFor,
   reservationKeys,
   reserveCall,
   SOL_PRICE,
@@ -212,5 +214,18 @@ describe("program: reserve", () => {
       .rpc();
     const wallet = await fixture.program.account.walletState.fetch(keys.wallet);
     expect(wallet.slots[0]?.reservation.toBase58()).to.equal(keys.reservation.toBase58());
+  });
+
+  it("works when the launcher is also the transaction's fee payer (a creator's own wallet)", async () => {
+    const launcher = fundedWallet(fixture);
+    const asLauncher = registryProgram(providerFor(fixture, launcher), fixture.programId);
+    await asLauncher.methods
+      .reserve("pepe", "pepe", new BN(DAY), Array(32).fill(0))
+      .accountsStrict(reservationKeys(fixture, launcher.publicKey, "pepe", "pepe"))
+      .rpc();
+    const reservation = await fixture.program.account.reservation.fetch(
+      reservationKeys(fixture, launcher.publicKey, "pepe", "pepe").reservation,
+    );
+    expect(reservation.launcher.toBase58()).to.equal(launcher.publicKey.toBase58());
   });
 });
