@@ -32,6 +32,8 @@ export interface DecisionModule {
    * database, start-up transactions racing other connections' first queries are to be avoided.
    */
   ready(): Promise<void>;
+  /** Whether hot-path statements may be named (prepared once per connection): a real Postgres server. */
+  preparedStatements(): boolean;
   /** Runs data-path work with the timeout; failures of the data path or signer become 503. */
   dataPath<T>(work: () => Promise<T>): Promise<T>;
 }
@@ -72,6 +74,12 @@ export async function prepareDecisionData(
   if (chains.length > 0) await seedSandboxScenarios(pool, chains);
 }
 
+/** False on the embedded PGlite server, where every connection shares one session and its statements. */
+async function isPostgresServer(pool: Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ version: string }>("SELECT version()");
+  return !/PGlite/i.test(rows[0]?.version ?? "PGlite");
+}
+
 export function createDecisionModule(
   pool: Pool,
   masterKey: Buffer | undefined,
@@ -84,7 +92,11 @@ export function createDecisionModule(
   const timeoutMs = options.dataPathTimeoutMs ?? DEFAULT_DATA_PATH_TIMEOUT_MS;
   let started: Promise<void> | undefined;
 
-  const start = () => prepareDecisionData(pool, masterKey, configuredChains);
+  let prepared = false;
+  const start = async () => {
+    await prepareDecisionData(pool, masterKey, configuredChains);
+    prepared = await isPostgresServer(pool);
+  };
 
   async function dataPath<T>(work: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
@@ -121,6 +133,7 @@ export function createDecisionModule(
       });
       return started;
     },
+    preparedStatements: () => prepared,
     dataPath,
   };
 }

@@ -85,6 +85,7 @@ export interface ValidationDeps {
   pool: Pool;
   signers: ActiveSigners;
   context: (environment: Environment) => EvaluationContext;
+  preparedStatements: () => boolean;
 }
 
 function checkedNonce(nonce: string | undefined): void {
@@ -106,7 +107,14 @@ export async function validateLaunch(
   const identity = normalizedOrReject(request.name, request.ticker);
   checkedNonce(request.nonce);
   const context = deps.context(caller.environment);
-  const snapshot = await loadDecisionSnapshot(deps.pool, caller.environment, identity, request.chain);
+  const prepared = deps.preparedStatements();
+  const snapshot = await loadDecisionSnapshot(
+    deps.pool,
+    caller.environment,
+    identity,
+    request.chain,
+    prepared,
+  );
   const { result, family } = evaluate(snapshot, context, request.chain, request.launcher);
   assertLauncherFormat(request.launcher, family, request.chain);
   if (result.decision === "unavailable") {
@@ -137,23 +145,27 @@ export async function validateLaunch(
     }
     throw error;
   }
-  await deps.pool.query(RECORD_SQL, [
-    decision.requestId,
-    caller.environment,
-    caller.partnerId,
-    caller.keyId,
-    decision.identityKey,
-    decision.chain,
-    decision.launcher,
-    decision.launchpadId,
-    decision.decision,
-    decision.reason,
-    result.status,
-    decision.keyId,
-    decision.nonce ?? null,
-    context.now,
-    JSON.stringify(decision),
-    JSON.stringify(validationEvents(decision, result, caller)),
-  ]);
+  await deps.pool.query({
+    ...(prepared ? { name: "decisions.record" } : {}),
+    text: RECORD_SQL,
+    values: [
+      decision.requestId,
+      caller.environment,
+      caller.partnerId,
+      caller.keyId,
+      decision.identityKey,
+      decision.chain,
+      decision.launcher,
+      decision.launchpadId,
+      decision.decision,
+      decision.reason,
+      result.status,
+      decision.keyId,
+      decision.nonce ?? null,
+      context.now,
+      JSON.stringify(decision),
+      JSON.stringify(validationEvents(decision, result, caller)),
+    ],
+  });
   return decision;
 }

@@ -407,7 +407,7 @@ describe("api: POST /v1/launches/validate", () => {
             body: { ...request, name: "Warm Up" },
           });
           expect(warm.status, warm.text).to.equal(200);
-          proxy.failOn("chain_reservations");
+          proxy.failOn("DBDOWN::DBD"); // the first statement that carries this identity dies with the database
           const response = await proxied.call({
             method: "POST",
             path: "/api/v1/launches/validate",
