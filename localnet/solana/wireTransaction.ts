@@ -76,23 +76,37 @@ function resolveLookups(
   return loaded;
 }
 
+/**
+ * Runtime builtins: without a SetComputeUnitLimit each of their instructions reserves 3,000 units,
+ * any other program's 200,000 (Agave's default, measured against litesvm's charges).
+ */
+const BUILTIN_PROGRAMS = new Set([
+  "11111111111111111111111111111111",
+  COMPUTE_BUDGET_PROGRAM,
+  "Vote111111111111111111111111111111111111111",
+  "BPFLoader1111111111111111111111111111111111",
+  "BPFLoader2111111111111111111111111111111111",
+  "BPFLoaderUpgradeab1e11111111111111111111111",
+  "LoaderV411111111111111111111111111111111111",
+]);
+const BUILTIN_UNITS_PER_INSTRUCTION = 3_000;
+
 /** Base fee plus the priority fee set through Compute Budget instructions. */
 function transactionFee(transaction: VersionedTransaction, accountKeys: string[]): number {
   let microLamportsPerUnit = 0n;
   let unitLimit: number | undefined;
-  let otherInstructions = 0;
+  let defaultUnits = 0;
   for (const instruction of transaction.message.compiledInstructions) {
-    if (accountKeys[instruction.programIdIndex] !== COMPUTE_BUDGET_PROGRAM) {
-      otherInstructions++;
-      continue;
-    }
+    const program = accountKeys[instruction.programIdIndex] as string;
+    defaultUnits += BUILTIN_PROGRAMS.has(program)
+      ? BUILTIN_UNITS_PER_INSTRUCTION
+      : DEFAULT_UNITS_PER_INSTRUCTION;
+    if (program !== COMPUTE_BUDGET_PROGRAM) continue;
     const data = Buffer.from(instruction.data);
     if (data[0] === 2 && data.length >= 5) unitLimit = data.readUInt32LE(1);
     if (data[0] === 3 && data.length >= 9) microLamportsPerUnit = data.readBigUInt64LE(1);
   }
-  const units = BigInt(
-    Math.min(unitLimit ?? otherInstructions * DEFAULT_UNITS_PER_INSTRUCTION, MAX_COMPUTE_UNITS),
-  );
+  const units = BigInt(Math.min(unitLimit ?? defaultUnits, MAX_COMPUTE_UNITS));
   const priority = (microLamportsPerUnit * units + 999_999n) / 1_000_000n;
   return transaction.message.header.numRequiredSignatures * LAMPORTS_PER_SIGNATURE + Number(priority);
 }

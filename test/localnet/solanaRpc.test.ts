@@ -1,5 +1,6 @@
 import { AnchorProvider, Wallet } from "@coral-xyz/anchor";
 import {
+  ComputeBudgetProgram,
   type Connection,
   Keypair,
   LAMPORTS_PER_SOL,
@@ -301,6 +302,51 @@ describe("localnet Solana RPC with stock clients", () => {
     await sendAndConfirmTransaction(connection, transfer(alice, bob, 3_000_000), [alice]);
     expect(await logs).to.include("Program 11111111111111111111111111111111 success");
     expect(await balance).to.equal(3_000_000);
+  });
+
+  it("reports the fee litesvm charges, priority fee included, in getFeeForMessage and meta.fee", async () => {
+    const alice = await fundedWallet(connection);
+    const bob = Keypair.generate().publicKey;
+    const tx = new Transaction().add(
+      ComputeBudgetProgram.setComputeUnitLimit({ units: 50_000 }),
+      ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 3_000_000 }),
+      SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob, lamports: LAMPORTS_PER_SOL }),
+    );
+    tx.recentBlockhash = (await connection.getLatestBlockhash()).blockhash;
+    tx.feePayer = alice.publicKey;
+    const quoted = (await connection.getFeeForMessage(tx.compileMessage())).value;
+    expect(quoted).to.equal(5_000 + 150_000);
+
+    const before = await connection.getBalance(alice.publicKey);
+    const signature = await sendAndConfirmTransaction(connection, tx, [alice]);
+    const charged = before - (await connection.getBalance(alice.publicKey)) - LAMPORTS_PER_SOL;
+    const landed = await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 });
+    expect(landed?.meta?.fee).to.equal(charged);
+    expect(charged).to.equal(quoted);
+
+    // Without a limit, builtins (Compute Budget, System) reserve 3,000 units each: 6,000 lamports here.
+    const unlimited = new Transaction().add(
+      ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1_000_000 }),
+      SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob, lamports: LAMPORTS_PER_SOL }),
+    );
+    unlimited.recentBlockhash = (await connection.getLatestBlockhash()).blockhash;
+    unlimited.feePayer = alice.publicKey;
+    expect((await connection.getFeeForMessage(unlimited.compileMessage())).value).to.equal(5_000 + 6_000);
+    const beforeUnlimited = await connection.getBalance(alice.publicKey);
+    await sendAndConfirmTransaction(connection, unlimited, [alice]);
+    expect(beforeUnlimited - (await connection.getBalance(alice.publicKey)) - LAMPORTS_PER_SOL).to.equal(
+      11_000,
+    );
+  });
+
+  it("answers cluster information consistently", async () => {
+    const epoch = await connection.getEpochInfo("confirmed");
+    expect(epoch.blockHeight).to.be.at.most(await connection.getBlockHeight("confirmed"));
+    expect(epoch.absoluteSlot).to.be.at.most(await connection.getSlot("confirmed"));
+    expect(await connection.getGenesisHash()).to.equal(await connection.getGenesisHash());
+    expect((await connection.getVersion())["solana-core"]).to.be.a("string");
+    const blocks = await connection.getBlocks(Math.max(0, epoch.absoluteSlot - 3), epoch.absoluteSlot);
+    expect(blocks.at(-1)).to.equal(epoch.absoluteSlot);
   });
 
   it("answers the JSON-RPC protocol errors a validator gives", async () => {
