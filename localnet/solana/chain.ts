@@ -46,6 +46,8 @@ export interface SimulationResult {
 }
 
 const FAUCET_LAMPORTS = 500_000_000n * 1_000_000_000n;
+/** Entries a cluster's SlotHashes sysvar holds. */
+const SLOT_HASHES_ENTRIES = 512;
 
 export function asAddress(address: string): Address {
   return address as Address;
@@ -153,6 +155,7 @@ export class SolanaChain {
   produceBlock(): BlockRecord {
     const block = this.ledger.produceBlock(this.now(), this.faults.slotsToSkip());
     this.syncClock();
+    this.syncSlotHashes();
     for (const listener of this.listeners) listener.block?.(block);
     return block;
   }
@@ -164,6 +167,15 @@ export class SolanaChain {
   warpTime(seconds: number): void {
     this.timeOffsetSeconds += seconds;
     this.produceBlock();
+  }
+
+  /** Keeps the SlotHashes sysvar in step with produced blocks (address lookup tables need it). */
+  private syncSlotHashes(): void {
+    const hashes = this.ledger.recentBlocks(SLOT_HASHES_ENTRIES).map((block) => ({
+      slot: BigInt(block.slot),
+      hash: block.blockhash,
+    }));
+    this.svm.setSlotHashes(hashes);
   }
 
   private syncClock(): void {

@@ -110,6 +110,11 @@ export class Ledger {
     return this.blocks[Math.max(0, this.blocks.length - 1 - lag)] as BlockRecord;
   }
 
+  /** The newest `count` blocks, newest first. */
+  recentBlocks(count: number): BlockRecord[] {
+    return this.blocks.slice(-count).reverse();
+  }
+
   block(slot: number): BlockRecord | undefined {
     return this.blockBySlot.get(slot);
   }

@@ -1,5 +1,6 @@
 import { AnchorProvider, Wallet } from "@coral-xyz/anchor";
 import {
+  AddressLookupTableProgram,
   ComputeBudgetProgram,
   type Connection,
   Keypair,
@@ -254,6 +255,52 @@ describe("localnet Solana RPC with stock clients", () => {
     const landed = await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 });
     expect(landed?.version).to.equal(0);
     expect(landed?.transaction.message.staticAccountKeys[0]?.toBase58()).to.equal(alice.publicKey.toBase58());
+  });
+
+  it("resolves address lookup tables in v0 transactions (loadedAddresses, lookupTable keys)", async () => {
+    const alice = await fundedWallet(connection);
+    const recipients = [Keypair.generate().publicKey, Keypair.generate().publicKey];
+    const [create, table] = AddressLookupTableProgram.createLookupTable({
+      authority: alice.publicKey,
+      payer: alice.publicKey,
+      recentSlot: await connection.getSlot("finalized"),
+    });
+    const extend = AddressLookupTableProgram.extendLookupTable({
+      lookupTable: table,
+      authority: alice.publicKey,
+      payer: alice.publicKey,
+      addresses: recipients,
+    });
+    await sendAndConfirmTransaction(connection, new Transaction().add(create, extend), [alice]);
+    await rpcResult(rpc.rpcUrl, "localnet_produceBlocks", [1]); // extended addresses activate a slot later
+    const lookup = (await connection.getAddressLookupTable(table)).value;
+    expect(lookup?.state.addresses.map((key) => key.toBase58())).to.deep.equal(
+      recipients.map((key) => key.toBase58()),
+    );
+
+    const message = new TransactionMessage({
+      payerKey: alice.publicKey,
+      recentBlockhash: (await connection.getLatestBlockhash()).blockhash,
+      instructions: recipients.map((toPubkey) =>
+        SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey, lamports: LAMPORTS_PER_SOL }),
+      ),
+    }).compileToV0Message(lookup ? [lookup] : []);
+    expect(message.addressTableLookups).to.have.length(1);
+    const tx = new VersionedTransaction(message);
+    tx.sign([alice]);
+    const signature = await connection.sendTransaction(tx);
+    await connection.confirmTransaction({ signature, ...(await connection.getLatestBlockhash()) });
+    expect(await connection.getBalance(recipients[1] as PublicKey)).to.equal(LAMPORTS_PER_SOL);
+
+    const landed = await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 });
+    expect(landed?.meta?.loadedAddresses?.writable.map((key) => key.toBase58())).to.deep.equal(
+      recipients.map((key) => key.toBase58()),
+    );
+    const parsed = await connection.getParsedTransaction(signature, { maxSupportedTransactionVersion: 0 });
+    const sources = parsed?.transaction.message.accountKeys.map((key) => key.source);
+    expect(sources?.filter((source) => source === "lookupTable")).to.have.length(2);
+    const history = await connection.getSignaturesForAddress(recipients[0] as PublicKey);
+    expect(history.map((entry) => entry.signature)).to.include(signature);
   });
 
   it("filters getProgramAccounts by dataSize and memcmp", async () => {
