@@ -9,6 +9,7 @@ import { createSecretBox } from "../../core/secrets/secretBox";
 import { DEFAULT_FRESHNESS_BOUND_SECONDS } from "../../core/status";
 import { type ActiveSigners, activeSigners, SignerUnavailableError } from "./activeSigner";
 import { type ChainInfo, manifestChains, mergeChains, readCheckpoints } from "./chainCatalogue";
+import { type DecisionRecorder, decisionRecorder } from "./decisionRecorder";
 import type { EvaluationContext } from "./evaluation";
 import { seedSandboxScenarios } from "./sandbox";
 import { ensureSigningKeys } from "./signingKeyStore";
@@ -25,6 +26,7 @@ export interface DecisionOptions {
 export interface DecisionModule {
   pool: Pool;
   signers: ActiveSigners;
+  recorder: DecisionRecorder;
   context(environment: Environment): EvaluationContext;
   /**
    * Start-up work, run once on the first decision request: signing keys exist for both environments and
@@ -120,6 +122,7 @@ export function createDecisionModule(
   return {
     pool,
     signers: activeSigners(box),
+    recorder: decisionRecorder(pool),
     context: (environment) => ({
       environment,
       configuredChains,

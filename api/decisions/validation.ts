@@ -1,6 +1,6 @@
 // POST /v1/launches/validate: fold, decide, sign with the environment's active key, then record the
-// decision and its outbox events in one statement (atomic, one round trip). Never an unsigned allow: when
-// signing or the data path fails, the route answers 503 service_unavailable.
+// decision and its outbox events (atomically, group-committed with concurrent decisions) before answering.
+// Never an unsigned allow: when signing or the data path fails, the route answers 503 service_unavailable.
 import { randomUUID } from "node:crypto";
 import type { Pool } from "pg";
 import { DecisionFieldError, type SignedDecision } from "../../core/decision";
@@ -8,6 +8,7 @@ import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import type { ChainStatus } from "../../core/status";
 import type { ActiveSigners } from "./activeSigner";
+import type { DecisionRecorder } from "./decisionRecorder";
 import { type EvaluationContext, evaluate } from "./evaluation";
 import { normalizedOrReject } from "./identityInput";
 import { assertLauncherFormat } from "./launcherFormat";
@@ -71,19 +72,10 @@ export function validationEvents(
   return [];
 }
 
-const RECORD_SQL = `
-WITH recorded AS (
-  INSERT INTO decisions (request_id, environment, partner_id, api_key_id, identity_key, chain, launcher, launchpad_id,
-                         decision, reason, status, signing_kid, nonce, issued_at, signed)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-  RETURNING request_id
-)
-INSERT INTO domain_events (type, environment, partner_id, payload)
-SELECT event->>'type', $2, $3, event->'payload' FROM json_array_elements($16::json) AS event, recorded`;
-
 export interface ValidationDeps {
   pool: Pool;
   signers: ActiveSigners;
+  recorder: DecisionRecorder;
   context: (environment: Environment) => EvaluationContext;
   preparedStatements: () => boolean;
 }
@@ -145,27 +137,15 @@ export async function validateLaunch(
     }
     throw error;
   }
-  await deps.pool.query({
-    ...(prepared ? { name: "decisions.record" } : {}),
-    text: RECORD_SQL,
-    values: [
-      decision.requestId,
-      caller.environment,
-      caller.partnerId,
-      caller.keyId,
-      decision.identityKey,
-      decision.chain,
-      decision.launcher,
-      decision.launchpadId,
-      decision.decision,
-      decision.reason,
-      result.status,
-      decision.keyId,
-      decision.nonce ?? null,
-      context.now,
-      JSON.stringify(decision),
-      JSON.stringify(validationEvents(decision, result, caller)),
-    ],
-  });
+  await deps.recorder.record(
+    {
+      decision,
+      partnerId: caller.partnerId,
+      apiKeyId: caller.keyId,
+      status: result.status,
+      events: validationEvents(decision, result, caller),
+    },
+    prepared,
+  );
   return decision;
 }

@@ -1,0 +1,102 @@
+// Records signed decisions and their outbox events with group commit: while one batch is being written,
+// decisions signed meanwhile queue up and go into the next batch as ONE statement (one commit). Each
+// caller still waits for the commit that holds its decision before it answers, so nothing is answered
+// that is not recorded; a failed batch fails every decision in it (503, never an unrecorded answer).
+import type { Pool } from "pg";
+import type { SignedDecision } from "../../core/decision";
+import type { DomainEvent } from "./outbox";
+
+export interface DecisionRecord {
+  decision: SignedDecision;
+  partnerId: string;
+  apiKeyId: string;
+  status: string;
+  events: readonly DomainEvent[];
+}
+
+/** Largest batch per statement; a burst beyond it is written in several statements. */
+const MAX_BATCH = 256;
+
+const RECORD_SQL = `
+WITH input AS (
+  SELECT * FROM json_to_recordset($1::json) AS r(
+    request_id text, environment text, partner_id text, api_key_id text, identity_key text, chain text,
+    launcher text, launchpad_id text, decision text, reason text, status text, signing_kid text, nonce text,
+    issued_at timestamptz, signed jsonb, events json)
+), recorded AS (
+  INSERT INTO decisions (request_id, environment, partner_id, api_key_id, identity_key, chain, launcher, launchpad_id,
+                         decision, reason, status, signing_kid, nonce, issued_at, signed)
+  SELECT request_id, environment, partner_id, api_key_id, identity_key, chain, launcher, launchpad_id,
+         decision, reason, status, signing_kid, nonce, issued_at, signed FROM input
+  RETURNING request_id
+)
+INSERT INTO domain_events (type, environment, partner_id, payload)
+SELECT event->>'type', input.environment, input.partner_id, event->'payload'
+FROM input JOIN recorded USING (request_id) CROSS JOIN LATERAL json_array_elements(input.events) AS event`;
+
+function rowOf(record: DecisionRecord): Record<string, unknown> {
+  const { decision } = record;
+  return {
+    request_id: decision.requestId,
+    environment: decision.environment,
+    partner_id: record.partnerId,
+    api_key_id: record.apiKeyId,
+    identity_key: decision.identityKey,
+    chain: decision.chain,
+    launcher: decision.launcher,
+    launchpad_id: decision.launchpadId,
+    decision: decision.decision,
+    reason: decision.reason,
+    status: record.status,
+    signing_kid: decision.keyId,
+    nonce: decision.nonce ?? null,
+    issued_at: decision.issuedAt,
+    signed: decision,
+    events: record.events.map((event) => ({ type: event.type, payload: event.payload })),
+  };
+}
+
+interface Pending {
+  row: Record<string, unknown>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+export interface DecisionRecorder {
+  /** Resolves once the decision and its events are committed. */
+  record(record: DecisionRecord, prepared: boolean): Promise<void>;
+}
+
+export function decisionRecorder(pool: Pool): DecisionRecorder {
+  const queue: Pending[] = [];
+  let writing = false;
+  let named = false;
+
+  async function drain(): Promise<void> {
+    writing = true;
+    while (queue.length > 0) {
+      const batch = queue.splice(0, MAX_BATCH);
+      try {
+        await pool.query({
+          ...(named ? { name: "decisions.record" } : {}),
+          text: RECORD_SQL,
+          values: [JSON.stringify(batch.map((pending) => pending.row))],
+        });
+        for (const pending of batch) pending.resolve();
+      } catch (error) {
+        for (const pending of batch) pending.reject(error);
+      }
+    }
+    writing = false;
+  }
+
+  return {
+    record(record, prepared) {
+      named = prepared;
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ row: rowOf(record), resolve, reject });
+        if (!writing) void drain();
+      });
+    },
+  };
+}
