@@ -1,6 +1,6 @@
 // The chain history litesvm does not keep: blocks with their hashes and times, every landed
 // transaction, a per-address signature index and the commitment levels. litesvm holds account state.
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { PublicKey } from "@solana/web3.js";
 import type { TransactionErrorJson } from "./transactionError";
 
@@ -68,7 +68,9 @@ export class Ledger {
       slot: 0,
       parentSlot: 0,
       blockHeight: 0,
-      blockhash: nextBlockhash("genesis", 0),
+      // Every chain gets its own genesis, as a fresh validator ledger does: clients such as the
+      // indexer tell a restarted local chain from the one they had read by its genesis hash.
+      blockhash: nextBlockhash(randomBytes(32).toString("hex"), 0),
       previousBlockhash: "11111111111111111111111111111111",
       blockTime: genesisTime,
       signatures: [],

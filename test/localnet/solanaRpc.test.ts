@@ -390,7 +390,17 @@ describe("localnet Solana RPC with stock clients", () => {
     const epoch = await connection.getEpochInfo("confirmed");
     expect(epoch.blockHeight).to.be.at.most(await connection.getBlockHeight("confirmed"));
     expect(epoch.absoluteSlot).to.be.at.most(await connection.getSlot("confirmed"));
-    expect(await connection.getGenesisHash()).to.equal(await connection.getGenesisHash());
+    const genesis = await connection.getGenesisHash();
+    expect(await connection.getGenesisHash()).to.equal(genesis);
+    const other = await startSolanaRpc({ port: 0 });
+    try {
+      expect(await rpcResult<string>(other.rpcUrl, "getGenesisHash")).not.to.equal(
+        genesis,
+        "a new chain, a new genesis",
+      );
+    } finally {
+      await other.stop();
+    }
     expect((await connection.getVersion())["solana-core"]).to.be.a("string");
     const blocks = await connection.getBlocks(Math.max(0, epoch.absoluteSlot - 3), epoch.absoluteSlot);
     expect(blocks.at(-1)).to.equal(epoch.absoluteSlot);
