@@ -2,10 +2,14 @@
 // transaction's confirmation at the client to its row in chain_reservations), and Solana backfill
 // throughput for 5,000 reservations. The EVM part runs Ponder, which needs Postgres: set DATABASE_URL.
 
+import type { Keypair } from "@solana/web3.js";
 import type { Pool } from "pg";
+import { encodeFunctionData } from "viem";
+import { identityRegistryAbi } from "../contracts/abi/identityRegistry";
 import { startEvmIndexer } from "../indexer/evm/run";
 import { startSolanaIndexer } from "../indexer/solana";
-import { startHardhatChain } from "../test/indexer/support/hardhatChain";
+import { solanaRpc } from "../indexer/solana/rpc";
+import { type HardhatChain, ONE_DAY, startHardhatChain } from "../test/indexer/support/hardhatChain";
 import { startSolanaTestChain } from "../test/indexer/support/solanaChain";
 import { createTestDatabase, freePort, stopSharedEmbeddedServer } from "../test/support/testDatabase";
 import type { Emit } from "./run";
@@ -67,6 +71,88 @@ async function evmLatency(emit: Emit): Promise<void> {
   }
 }
 
+/**
+ * Sends `count` reservations from impersonated, funded addresses (3 each, the per-wallet limit), mined
+ * 100 to a block, then mines past Ponder's 30-block finality window for local chains.
+ */
+async function seedEvmReservations(chain: HardhatChain, count: number): Promise<void> {
+  const fee = await chain.wallets[0]?.publicClient.readContract({
+    address: chain.deployment.registry,
+    abi: identityRegistryAbi,
+    functionName: "quote",
+    args: [ONE_DAY],
+  });
+  await chain.rpc("evm_setAutomine", [false]);
+  let sender = "";
+  for (let i = 0; i < count; i++) {
+    if (i % 3 === 0) {
+      sender = `0x${(0x10000 + i).toString(16).padStart(40, "0")}`;
+      await chain.rpc("hardhat_setBalance", [sender, "0xde0b6b3a7640000000"]);
+      await chain.rpc("hardhat_impersonateAccount", [sender]);
+    }
+    await chain.rpc("eth_sendTransaction", [
+      {
+        from: sender,
+        to: chain.deployment.registry,
+        gas: "0x7a120",
+        value: `0x${(fee ?? 0n).toString(16)}`,
+        data: encodeFunctionData({
+          abi: identityRegistryAbi,
+          functionName: "reserve",
+          args: [`backfill ${i}`, "BKF", ONE_DAY, `0x${"0".repeat(64)}`],
+        }),
+      },
+    ]);
+    if (i % 100 === 99) await chain.rpc("evm_mine");
+  }
+  await chain.rpc("evm_mine");
+  await chain.rpc("evm_setAutomine", [true]);
+  await chain.rpc("hardhat_mine", ["0x40"]);
+}
+
+async function evmBackfill(emit: Emit): Promise<void> {
+  if (!process.env.DATABASE_URL) return;
+  const [database, chain] = await Promise.all([createTestDatabase(), startHardhatChain()]);
+  const deploymentSchema = `evm_bench_backfill_${Date.now().toString(36)}`;
+  try {
+    console.error(`indexer bench: sending ${BACKFILL_RESERVATIONS} EVM reservations for the backfill...`);
+    await seedEvmReservations(chain, BACKFILL_RESERVATIONS);
+    const started = performance.now();
+    const indexer = await startEvmIndexer({
+      databaseUrl: database.url,
+      pool: database.pool,
+      manifestPath: chain.manifestPath,
+      mirrorSchema: database.schema,
+      viewsSchema: `${database.schema}_views`,
+      deploymentSchema,
+      port: await freePort(),
+      pollingIntervalMs: 100,
+      log: () => undefined,
+    });
+    await indexer.ready;
+    const ready = performance.now();
+    for (;;) {
+      const { rows } = await database.pool.query("SELECT count(*)::int AS n FROM chain_reservations");
+      if (rows[0].n >= BACKFILL_RESERVATIONS) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const done = performance.now();
+    await indexer.stop();
+    emit("evm_backfill_events_per_second", BACKFILL_RESERVATIONS / ((done - ready) / 1000), "events/s");
+    emit(
+      "evm_backfill_events_per_second_incl_ponder_start",
+      BACKFILL_RESERVATIONS / ((done - started) / 1000),
+      "events/s",
+    );
+  } finally {
+    await chain.stop();
+    for (const schema of [deploymentSchema, `${database.schema}_views`]) {
+      await database.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    }
+    await database.close();
+  }
+}
+
 async function solana(emit: Emit): Promise<void> {
   const [database, chain] = await Promise.all([createTestDatabase(), startSolanaTestChain()]);
   try {
@@ -92,10 +178,20 @@ async function solana(emit: Emit): Promise<void> {
     emit("solana_mined_to_visible_p90", percentile(samples, 90), "ms");
 
     console.error(`indexer bench: sending ${BACKFILL_RESERVATIONS} Solana reservations for the backfill...`);
-    for (let i = 0; i < BACKFILL_RESERVATIONS; i++) {
-      if (i % 3 === 0) launcher = chain.newLauncher();
-      await chain.reserve(launcher, `backfill ${i}`, "BKF");
-      if (i % 1000 === 999) await chain.refreshPrice();
+    // 30 in flight (10 launchers x 3, the per-wallet limit); the local price is kept under its 60 s max age.
+    let refreshedAt = Date.now();
+    for (let start = 0; start < BACKFILL_RESERVATIONS; start += 30) {
+      if (Date.now() - refreshedAt > 20_000) {
+        await chain.refreshPrice();
+        refreshedAt = Date.now();
+      }
+      const launchers = Array.from({ length: 10 }, () => chain.newLauncher());
+      const count = Math.min(30, BACKFILL_RESERVATIONS - start);
+      await Promise.all(
+        Array.from({ length: count }, (_, k) =>
+          chain.reserve(launchers[Math.floor(k / 3)] as Keypair, `backfill ${start + k}`, "BKF"),
+        ),
+      );
     }
     await database.pool.query(
       "DELETE FROM chain_reservations; DELETE FROM solana_cursors; DELETE FROM solana_applied_transactions",
@@ -111,15 +207,51 @@ async function solana(emit: Emit): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     await backfill.stop();
     const { rows } = await database.pool.query("SELECT count(*)::int AS n FROM chain_reservations");
-    emit("solana_backfill_events_per_second", rows[0].n / seconds, "events/s");
+    const eventsPerSecond = rows[0].n / seconds;
+    emit("solana_backfill_events_per_second", eventsPerSecond, "events/s");
+    // Baseline: the same signatures fetched the same way (batches of 25 getTransaction), nothing decoded
+    // or written. The ratio is the share of raw RPC speed the indexer keeps.
+    const bare = await bareFetchPerSecond(chain.entry.rpcUrl, chain.entry.programId);
+    emit("solana_backfill_bare_rpc_fetch_per_second", bare, "tx/s");
+    emit("solana_backfill_ratio_to_bare_rpc", eventsPerSecond / bare, "ratio");
   } finally {
     await chain.stop();
     await database.close();
   }
 }
 
+async function bareFetchPerSecond(rpcUrl: string, programId: string): Promise<number> {
+  const rpc = solanaRpc(rpcUrl);
+  const signatures: string[] = [];
+  let before: string | undefined;
+  for (;;) {
+    const page = await rpc<{ signature: string }[]>("getSignaturesForAddress", [
+      programId,
+      { limit: 1000, commitment: "confirmed", ...(before ? { before } : {}) },
+    ]);
+    signatures.push(...page.map((entry) => entry.signature));
+    if (page.length < 1000) break;
+    before = page.at(-1)?.signature;
+  }
+  const started = performance.now();
+  for (let start = 0; start < signatures.length; start += 25) {
+    await Promise.all(
+      signatures
+        .slice(start, start + 25)
+        .map((signature) =>
+          rpc("getTransaction", [
+            signature,
+            { commitment: "confirmed", encoding: "json", maxSupportedTransactionVersion: 0 },
+          ]),
+        ),
+    );
+  }
+  return signatures.length / ((performance.now() - started) / 1000);
+}
+
 export async function run(emit: Emit): Promise<void> {
   await evmLatency(emit);
+  await evmBackfill(emit);
   await solana(emit);
   await stopSharedEmbeddedServer();
 }
