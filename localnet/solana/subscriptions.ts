@@ -1,6 +1,6 @@
 // Websocket subscriptions with the notification shapes of a validator's PubSub service:
 // signature (what web3.js confirmTransaction waits on), account, logs (Anchor events) and slot.
-import type { WebSocket } from "ws";
+import { WebSocket } from "ws";
 import { encodeAccount, encodingOf } from "./accountEncoding";
 import type { SolanaChain } from "./chain";
 import type { Commitment, TransactionRecord } from "./ledger";
@@ -16,6 +16,8 @@ interface Subscription {
   encoding?: string;
   address?: string;
   signature?: string;
+  /** Matching transactions not yet at the subscription's commitment (logs and account kinds). */
+  pending: TransactionRecord[];
 }
 
 const NOTIFICATION_METHOD: Record<Subscription["kind"], string> = {
@@ -77,9 +79,9 @@ export class SubscriptionHub {
     return subscribe();
   }
 
-  private add(fields: Omit<Subscription, "id">): number {
+  private add(fields: Omit<Subscription, "id" | "pending">): number {
     const id = this.nextId++;
-    this.subscriptions.set(id, { id, ...fields });
+    this.subscriptions.set(id, { id, pending: [], ...fields });
     return id;
   }
 
@@ -117,6 +119,7 @@ export class SubscriptionHub {
   }
 
   private notify(subscription: Subscription, result: unknown): void {
+    if (subscription.socket.readyState !== WebSocket.OPEN) return;
     subscription.socket.send(
       JSON.stringify({
         jsonrpc: "2.0",
@@ -144,14 +147,29 @@ export class SubscriptionHub {
     for (const subscription of this.subscriptions.values()) {
       if (!subscription.matches(record)) continue;
       if (subscription.kind === "signature") this.settleSignature(subscription.id);
+      if (subscription.kind === "logs" || subscription.kind === "account") {
+        subscription.pending.push(record);
+        this.flush(subscription);
+      }
+    }
+  }
+
+  /** Sends the pending notifications whose transactions have reached the subscription's commitment. */
+  private flush(subscription: Subscription): void {
+    const visibleSlot = this.chain.ledger.blockAt(subscription.commitment).slot;
+    while (
+      subscription.pending.length > 0 &&
+      (subscription.pending[0] as TransactionRecord).slot <= visibleSlot
+    ) {
+      const record = subscription.pending.shift() as TransactionRecord;
+      const context = this.context(record.slot);
       if (subscription.kind === "logs") {
         this.notify(subscription, {
-          context: this.context(record.slot),
+          context,
           value: { signature: record.signature, err: record.err, logs: record.logMessages },
         });
-      }
-      if (subscription.kind === "account" && subscription.address) {
-        // A closed account is notified as empty and owned by the System Program, as validators do.
+      } else if (subscription.address) {
+        // The account as it is now; a closed one reads as empty and owned by the System Program.
         const state = this.chain.account(subscription.address) ?? {
           lamports: 0n,
           data: new Uint8Array(0),
@@ -159,7 +177,7 @@ export class SubscriptionHub {
           executable: false,
         };
         this.notify(subscription, {
-          context: this.context(record.slot),
+          context,
           value: encodeAccount(state, subscription.encoding ?? "base64"),
         });
       }
@@ -170,6 +188,7 @@ export class SubscriptionHub {
     const head = this.chain.ledger.head;
     for (const subscription of [...this.subscriptions.values()]) {
       if (subscription.kind === "signature") this.settleSignature(subscription.id);
+      if (subscription.kind === "logs" || subscription.kind === "account") this.flush(subscription);
       if (subscription.kind === "slot") {
         this.notify(subscription, {
           parent: head.parentSlot,

@@ -175,6 +175,36 @@ describe("localnet Solana RPC fault mode", () => {
     ).not.to.equal(null);
   });
 
+  it("holds logs notifications back until the transaction reaches the subscription's commitment", async () => {
+    await rpcResult(rpc.rpcUrl, "localnet_setFaults", [
+      { commitmentLag: { confirmed: 0, finalized: 3 }, freezeBlocks: true },
+    ]);
+    const socket = new WebSocket(rpc.wsUrl);
+    await new Promise((resolve) => socket.once("open", resolve));
+    const messages: { method?: string; params?: { result: { value: { signature: string } } } }[] = [];
+    socket.on("message", (data) => messages.push(JSON.parse(String(data))));
+    socket.send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "logsSubscribe",
+        params: [{ mentions: [payer.publicKey.toBase58()] }, { commitment: "finalized" }],
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const signature = await sendAndConfirmTransaction(connection, pay(1_100_000), [payer]);
+    const notifications = () => messages.filter((message) => message.method === "logsNotification");
+    await rpcResult(rpc.rpcUrl, "localnet_produceBlocks", [2]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(notifications()).to.have.length(0);
+    await rpcResult(rpc.rpcUrl, "localnet_produceBlocks", [1]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(notifications().map((message) => message.params?.result.value.signature)).to.deep.equal([
+      signature,
+    ]);
+    socket.close();
+  });
+
   it("reports null block times when asked to", async () => {
     const signature = await sendAndConfirmTransaction(connection, pay(1_500_000), [payer]);
     await rpcResult(rpc.rpcUrl, "localnet_setFaults", [{ nullBlockTime: true }]);
