@@ -1,12 +1,12 @@
 // The HTTP face of the service. Routes gather records and format answers; decisions live in core/.
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
-import helmet from "helmet";
 import type { Pool } from "pg";
 import { parseConfig } from "../config";
 import { registerDecisionRoutes } from "./decisions/routes";
 import { pruneRateWindows } from "./keys/apiKeyStore";
 import { errorHandler, notFound } from "./middleware/errors";
 import { responseVersion } from "./middleware/responseVersion";
+import { securityHeaders } from "./middleware/securityHeaders";
 import { RouteTable } from "./openapi/routeTable";
 import { type HostLists, hostClassOf, hostEnvironmentOf } from "./platform/hosts";
 import { idempotency } from "./platform/idempotency";
@@ -30,7 +30,7 @@ export interface ApiDependencies {
   hosts?: HostLists;
   /** Seals the signing secrets of self-serve sandbox keys; without it POST /v1/sandbox/keys answers 503. */
   masterKey?: Buffer;
-  /** Per-minute limit of keyless identity checks per client address (0: off). Default 120. */
+  /** Per-minute limit of keyless identity checks per client address, counted in each process (0: off). Default 120. */
   anonymousRateLimitPerMinute?: number;
   /** Clock in ms since the epoch; defaults to Date.now. */
   now?: () => number;
@@ -106,8 +106,10 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
   const platform = createPlatform(deps);
   const app = express();
   app.disable("x-powered-by");
+  // Responses are per-request JSON; hashing every body for an ETag costs time and no client revalidates.
+  app.set("etag", false);
   app.set("query parser", "simple");
-  app.use(helmet());
+  app.use(securityHeaders);
   app.use(responseVersion);
   app.use(hostEnvironment(deps.hosts ?? parseConfig({}).hosts));
   app.use(housekeeping(platform, idempotency(deps.pool).pruneExpired));

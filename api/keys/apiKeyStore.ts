@@ -212,23 +212,6 @@ export async function authenticateApiKey(
   };
 }
 
-/** Counts one request of an anonymous subject (e.g. a client address) against `limit`. */
-export async function countAnonymousRequest(
-  pool: Pool,
-  subject: string,
-  limit: number,
-  nowMs: number,
-): Promise<RateState> {
-  const window = rateWindowAt(nowMs);
-  const { rows } = await pool.query<{ request_count: number }>(
-    `INSERT INTO rate_limit_windows (subject, window_start, request_count) VALUES ($1, $2, 1)
-     ON CONFLICT (subject, window_start) DO UPDATE SET request_count = rate_limit_windows.request_count + 1
-     RETURNING request_count`,
-    [subject, window.start],
-  );
-  return { limit, count: (rows[0] as { request_count: number }).request_count, window };
-}
-
 /** Drops windows that ended before `beforeMs`; they can never count again. */
 export async function pruneRateWindows(pool: Pool, beforeMs: number): Promise<void> {
   await pool.query("DELETE FROM rate_limit_windows WHERE window_start < $1", [new Date(beforeMs)]);

@@ -5,9 +5,10 @@ import type { Pool } from "pg";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import { apiKeyEnvironment } from "../keys/apiKeyFormat";
-import { authenticateApiKey, countAnonymousRequest } from "../keys/apiKeyStore";
+import { authenticateApiKey } from "../keys/apiKeyStore";
 import type { PartnerScope } from "../keys/scopes";
 import type { AccessGuard, RouteAccess } from "../openapi/routeTable";
+import { AnonymousLimiter } from "./anonymousLimiter";
 import type { HostClass } from "./hosts";
 import { isOverLimit, type RateState, setRateLimitHeaders } from "./rateWindow";
 
@@ -35,7 +36,7 @@ export interface PartnerAuthOptions {
   pool: Pool;
   /** Milliseconds since the epoch; the rate window is the clock minute of this time. */
   now: () => number;
-  /** Per-minute limit of keyless calls to "optional-key" routes, per client address; 0 turns it off. */
+  /** Per-minute limit of keyless calls to "optional-key" routes, per client address and process; 0: off. */
   anonymousLimitPerMinute: number;
 }
 
@@ -127,16 +128,14 @@ export function partnerGuard(options: PartnerAuthOptions) {
     };
 
   /** A key is used when sent; keyless callers are counted per client address and host environment. */
+  const anonymous = new AnonymousLimiter(options.anonymousLimitPerMinute);
   const optionalKey: RequestHandler = async (req, res, next) => {
     const raw = bearerKey(req);
     if (raw !== undefined) {
       res.locals.partner = await authenticate(options, raw, res);
     } else if (options.anonymousLimitPerMinute > 0) {
-      const subject = `anon:${res.locals.hostEnvironment}:${req.socket.remoteAddress ?? "unknown"}`;
-      enforceRate(
-        res,
-        await countAnonymousRequest(options.pool, subject, options.anonymousLimitPerMinute, options.now()),
-      );
+      const subject = `${res.locals.hostEnvironment}:${req.socket.remoteAddress ?? "unknown"}`;
+      enforceRate(res, anonymous.count(subject, options.now()));
     }
     next();
   };

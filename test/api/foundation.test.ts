@@ -6,7 +6,11 @@ import { listen, type RunningServer } from "../../api/server";
 import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
 
 async function startApi(pool: Pool): Promise<RunningServer> {
-  return listen(createApp({ pool, startedAt: new Date(), log: () => undefined }), "127.0.0.1", 0);
+  return listen(
+    createApp({ pool, startedAt: new Date(), log: () => undefined, decisions: { chains: [] } }),
+    "127.0.0.1",
+    0,
+  );
 }
 
 interface Body {

@@ -315,7 +315,9 @@ describe("api: public endpoints over HTTP", () => {
         info: { version: string };
         paths: Record<string, object>;
       };
-      const result = await new Validator().validate(document as object);
+      const result = await new Validator().validate(
+        document as unknown as Parameters<Validator["validate"]>[0],
+      );
       expect(result.valid, JSON.stringify(result.errors, null, 2)?.slice(0, 2000)).to.equal(true);
       expect(document.openapi).to.equal("3.1.0");
       expect(document.info.version).to.match(/^\d{4}-\d{2}-\d{2}$/);

@@ -18,6 +18,7 @@ async function main(): Promise<void> {
       log: (message) => process.stderr.write(`${message}\n`),
       hosts: TEST_HOSTS,
       anonymousRateLimitPerMinute: 0,
+      decisions: { chains: [] },
       now: fixedNow === undefined ? Date.now : () => fixedNow,
     },
     [fixtureRoutes(new ExecutionCounter())],

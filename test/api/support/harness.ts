@@ -57,6 +57,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
         masterKey,
         now: clock.now,
         anonymousRateLimitPerMinute: 0,
+        // Chains come from the test's checkpoints, not from a deployment manifest on this machine.
+        decisions: { chains: [] },
         ...options.deps,
       },
       options.extraRoutes,

@@ -1,0 +1,287 @@
+// API throughput and latency: GET /api/v1/identity/check through the full Express app (host routing, keyless
+// rate counting in Postgres, validation, fold, read model, status function), beside two bare node:http
+// servers measured in the same run: one doing the same identity check work without the framework, and one
+// answering a static JSON object (the ceiling of node:http itself). Each server runs in its own process;
+// the load generator runs here with keep-alive connections.
+//
+// Database: DATABASE_URL when set (a fresh schema, dropped afterwards), else the embedded database.
+import { type ChildProcess, fork } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { Agent, createServer, request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { createApp } from "../api/app";
+import { checkIdentity } from "../api/decisions/identityCheck";
+import { createDecisionModule } from "../api/decisions/module";
+import { foldedHash, foldV1 } from "../core/fold";
+import { type Database, openDatabase, quoteIdentifier } from "../storage/database";
+import type { Emit } from "./run";
+
+const CHAINS = [{ chain: "hardhat", family: "evm" as const }];
+const CONCURRENCY = 32;
+const WARMUP_MS = 1_500;
+/** The machine is shared, so load drifts: the servers take turns in short rounds and each sees the same drift. */
+const ROUNDS = 5;
+const ROUND_MS = 2_000;
+const MODES = ["bare-static", "bare-same-work", "express"] as const;
+const RESERVATIONS = 2_000;
+/** Keyless checks are counted per client as in production; the limit is set out of reach of one load generator. */
+const UNREACHABLE_LIMIT = 1_000_000_000;
+
+type ServerMode = "express" | "bare-same-work" | "bare-static";
+
+interface Measurement {
+  latencies: number[];
+  errors: number;
+  seconds: number;
+}
+
+function percentile(sorted: number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+}
+
+/** Queries cycle through reserved and free pairs so the database answers both kinds. */
+function checkPath(index: number): string {
+  const reserved = index % 2 === 0;
+  const name = reserved ? `Bench Token ${index % RESERVATIONS}` : `Free Token ${index}`;
+  return `/api/v1/identity/check?name=${encodeURIComponent(name)}&ticker=BT${index % 97}&chain=hardhat`;
+}
+
+async function load(baseUrl: string, durationMs: number): Promise<Measurement> {
+  const url = new URL(baseUrl);
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const latencies: number[] = [];
+  let errors = 0;
+  let counter = 0;
+  const deadline = performance.now() + durationMs;
+  const one = (path: string) =>
+    new Promise<number>((resolve) => {
+      const req = request({ host: url.hostname, port: url.port, path, agent }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      });
+      req.on("error", () => resolve(0));
+      req.end();
+    });
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      counter += 1;
+      const started = performance.now();
+      const status = await one(checkPath(counter));
+      latencies.push(performance.now() - started);
+      if (status !== 200) errors += 1;
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  return { latencies, errors, seconds };
+}
+
+function combined(measurements: readonly Measurement[]): Measurement {
+  return {
+    latencies: measurements.flatMap((measurement) => measurement.latencies).sort((a, b) => a - b),
+    errors: measurements.reduce((sum, measurement) => sum + measurement.errors, 0),
+    seconds: measurements.reduce((sum, measurement) => sum + measurement.seconds, 0),
+  };
+}
+
+async function seed(database: Database): Promise<void> {
+  await database.pool.query(
+    `INSERT INTO chain_checkpoints (chain, family, head_number, head_seen_at, indexed_number, indexed_block_time, indexed_at)
+     VALUES ('hardhat', 'evm', 1000, now(), 1000, now(), now())`,
+  );
+  for (let start = 0; start < RESERVATIONS; start += 500) {
+    const rows = Array.from({ length: Math.min(500, RESERVATIONS - start) }, (_, offset) => start + offset);
+    const values: unknown[] = [];
+    const tuples = rows.map((index, row) => {
+      const name = foldV1(`Bench Token ${index}`);
+      const ticker = foldV1(`BT${index % 97}`);
+      values.push(
+        foldedHash(name),
+        foldedHash(ticker),
+        name,
+        ticker,
+        `0x${index.toString(16).padStart(40, "0")}`,
+      );
+      const p = row * 5;
+      return `('hardhat', $${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, now(), now() + interval '1 day', 86400, 1, '0x00', 1)`;
+    });
+    await database.pool.query(
+      `INSERT INTO chain_reservations (chain, name_hash, ticker_hash, normalized_name, normalized_ticker, launcher,
+         reserved_at, expires_at, duration_seconds, fee_paid, tx_hash, block_number)
+       VALUES ${tuples.join(", ")} ON CONFLICT DO NOTHING`,
+      values,
+    );
+  }
+}
+
+/** Child-process side: serve one mode on a free port and print its URL. */
+async function serve(mode: ServerMode): Promise<void> {
+  const { BENCH_DB_URL, BENCH_DB_SCHEMA } = process.env;
+  const listenOn = async (handler: Parameters<typeof createServer>[1]) => {
+    const server = createServer(handler);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  };
+  let url: string;
+  if (mode === "bare-static") {
+    const body = JSON.stringify({ status: "available", decision: "allow", available: true });
+    url = await listenOn((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" }).end(body);
+    });
+  } else {
+    if (!BENCH_DB_URL || !BENCH_DB_SCHEMA) throw new Error("BENCH_DB_URL and BENCH_DB_SCHEMA are required");
+    const database = await openDatabase({ kind: "postgres", url: BENCH_DB_URL, schema: BENCH_DB_SCHEMA });
+    if (mode === "express") {
+      const app = createApp({
+        pool: database.pool,
+        startedAt: new Date(),
+        log: (message) => process.stderr.write(`${message}\n`),
+        masterKey: randomBytes(32),
+        anonymousRateLimitPerMinute: UNREACHABLE_LIMIT,
+        decisions: { chains: CHAINS },
+      });
+      url = await listenOn(app);
+    } else {
+      const module = createDecisionModule(database.pool, randomBytes(32), Date.now, { chains: CHAINS });
+      await module.ready();
+      url = await listenOn(async (req, res) => {
+        // The same steps as the route handler: wait for start-up once, then check.
+        await module.dataPath(() => module.ready()).catch(() => undefined);
+        const query = new URL(req.url ?? "/", "http://bench").searchParams;
+        const result = await checkIdentity(database.pool, module.context("production"), {
+          name: query.get("name") ?? "",
+          ticker: query.get("ticker") ?? "",
+          chain: query.get("chain") ?? undefined,
+        });
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(result));
+      });
+    }
+  }
+  process.stdout.write(`${JSON.stringify({ url })}\n`);
+  process.stdin.on("end", () => process.exit(0));
+  process.stdin.resume();
+}
+
+async function startServer(
+  mode: ServerMode,
+  env: Record<string, string>,
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = fork(__filename, ["--serve", mode], {
+    env: { ...process.env, ...env },
+    stdio: ["pipe", "pipe", "inherit", "ipc"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", (line) =>
+      resolve((JSON.parse(line) as { url: string }).url),
+    );
+    child.once("exit", (code) => reject(new Error(`bench server ${mode} exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  await new Promise<void>((resolve) => {
+    child.once("exit", () => resolve());
+    child.stdin?.end();
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+async function openBenchDatabase(): Promise<{
+  database: Database;
+  schema: string;
+  cleanup: () => Promise<void>;
+}> {
+  const schema = `bench_${randomBytes(4).toString("hex")}`;
+  if (process.env.DATABASE_URL) {
+    const database = await openDatabase({ kind: "postgres", url: process.env.DATABASE_URL, schema });
+    return {
+      database,
+      schema,
+      cleanup: async () => {
+        await database.pool.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`);
+        await database.close();
+      },
+    };
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), "svc-bench-"));
+  const embedded = await openDatabase({
+    kind: "embedded",
+    dataDir,
+    host: "127.0.0.1",
+    port: await freePort(),
+  });
+  const database = await openDatabase({ kind: "postgres", url: embedded.url, schema });
+  return {
+    database,
+    schema,
+    cleanup: async () => {
+      await database.close();
+      await embedded.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function run(emit: Emit): Promise<void> {
+  const { database, schema, cleanup } = await openBenchDatabase();
+  process.stderr.write(
+    `api bench on ${process.env.DATABASE_URL ? "Postgres (DATABASE_URL)" : "the embedded database"}: ${CONCURRENCY} connections, ${ROUNDS} rounds of ${ROUND_MS / 1000} s per server\n`,
+  );
+  const servers: { mode: ServerMode; url: string; child: ChildProcess }[] = [];
+  try {
+    await seed(database);
+    const env = { BENCH_DB_URL: database.url, BENCH_DB_SCHEMA: schema };
+    for (const mode of MODES) servers.push({ mode, ...(await startServer(mode, env)) });
+    for (const server of servers) await load(server.url, WARMUP_MS);
+    const rounds = new Map<ServerMode, Measurement[]>(MODES.map((mode) => [mode, []]));
+    for (let round = 0; round < ROUNDS; round += 1) {
+      // The index must stay fresh or the check answers recheck_required from a stale mirror.
+      await database.pool.query("UPDATE chain_checkpoints SET indexed_at = now(), head_seen_at = now()");
+      for (const server of servers) rounds.get(server.mode)?.push(await load(server.url, ROUND_MS));
+    }
+    const throughput = new Map<ServerMode, number>();
+    for (const mode of MODES) {
+      const result = combined(rounds.get(mode) ?? []);
+      const rps = result.latencies.length / result.seconds;
+      const p50 = percentile(result.latencies, 0.5);
+      const p99 = percentile(result.latencies, 0.99);
+      throughput.set(mode, rps);
+      process.stderr.write(
+        `${mode.padEnd(15)} ${rps.toFixed(0).padStart(6)} req/s  p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms  non-200 ${result.errors}\n`,
+      );
+      emit(`${mode}.throughput`, Math.round(rps), "req/s");
+      emit(`${mode}.p50`, Number(p50.toFixed(3)), "ms");
+      emit(`${mode}.p99`, Number(p99.toFixed(3)), "ms");
+      emit(`${mode}.non_200`, result.errors, "responses");
+    }
+    const ratio = (mode: ServerMode) =>
+      Number(((throughput.get("express") ?? 0) / (throughput.get(mode) ?? 1)).toFixed(3));
+    emit("identity_check.ratio_vs_bare_same_work", ratio("bare-same-work"), "ratio");
+    emit("identity_check.ratio_vs_bare_static", ratio("bare-static"), "ratio");
+  } finally {
+    for (const server of servers) await stopServer(server.child);
+    await cleanup();
+  }
+}
+
+if (process.argv[2] === "--serve") {
+  serve(process.argv[3] as ServerMode).catch((error: Error) => {
+    process.stderr.write(`${error.stack ?? error.message}\n`);
+    process.exit(1);
+  });
+}
