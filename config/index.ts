@@ -16,6 +16,8 @@ export interface Config {
   database: DatabaseSource;
   dataDir: string;
   api: { host: string; port: number };
+  /** Keyless identity checks per client address per minute, per API process (0: off). */
+  keylessRateLimitPerMinute: number;
   hosts: { base: string[]; sandbox: string[]; production: string[] };
   /** Base64 master key when set in the environment; the embedded default generates one under dataDir. */
   masterKey: string | undefined;
@@ -46,6 +48,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         },
     dataDir,
     api: { host: settings.HOST, port: settings.PORT },
+    keylessRateLimitPerMinute: settings.KEYLESS_RATE_LIMIT_PER_MINUTE,
     hosts: { base: settings.BASE_URLS, sandbox: settings.SANDBOX_URLS, production: settings.PRODUCTION_URLS },
     masterKey: settings.MASTER_KEY,
     logLevel: settings.LOG_LEVEL,

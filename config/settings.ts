@@ -49,6 +49,7 @@ export const settingsSchema = z.object({
     })
     .optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  KEYLESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -67,4 +68,6 @@ export const SETTING_DOCS: Record<keyof Settings, string> = {
   MASTER_KEY:
     "32 bytes (base64 or hex) that encrypt private signing keys and webhook secrets at rest. Required with DATABASE_URL; generated into DATA_DIR for the embedded default.",
   LOG_LEVEL: "debug, info, warn or error.",
+  KEYLESS_RATE_LIMIT_PER_MINUTE:
+    "Keyless identity checks per client address per minute, counted in each API process (0: off). Keys have their own limits.",
 };
