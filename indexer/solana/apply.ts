@@ -1,4 +1,4 @@
-// Applies one program transaction to the read model, exactly once: the signature is recorded in the same
+// Applies program transactions to the read model exactly once: each signature is recorded in the same
 // database transaction as its effects and the cursor, so a crash or a repeated pass cannot apply it twice.
 import type { PoolClient } from "pg";
 import type { RegistryEvent } from "./events";
@@ -9,25 +9,36 @@ export interface ProgramTransaction {
   events: RegistryEvent[];
 }
 
-/** Returns false when the transaction had already been applied. */
-export async function applyTransaction(
+/**
+ * Applies `txs` (oldest first) in the caller's database transaction and moves the cursor to the last one.
+ * Signatures already recorded are skipped, so a batch replayed after a crash changes nothing twice.
+ * Returns how many transactions were newly applied.
+ */
+export async function applyTransactions(
   client: PoolClient,
   chain: string,
-  tx: ProgramTransaction,
-): Promise<boolean> {
-  const inserted = await client.query(
-    `INSERT INTO solana_applied_transactions (chain, signature, slot) VALUES ($1, $2, $3)
-     ON CONFLICT DO NOTHING`,
-    [chain, tx.signature, tx.slot],
+  txs: readonly ProgramTransaction[],
+): Promise<number> {
+  const last = txs.at(-1);
+  if (!last) return 0;
+  const inserted = await client.query<{ signature: string }>(
+    `INSERT INTO solana_applied_transactions (chain, signature, slot)
+     SELECT $1, signature, slot FROM unnest($2::text[], $3::bigint[]) AS batch(signature, slot)
+     ON CONFLICT DO NOTHING
+     RETURNING signature`,
+    [chain, txs.map((tx) => tx.signature), txs.map((tx) => tx.slot)],
   );
-  if (inserted.rowCount === 0) return false;
-  for (const event of tx.events) await applyEvent(client, chain, tx, event);
+  const fresh = new Set(inserted.rows.map((row) => row.signature));
+  for (const tx of txs) {
+    if (!fresh.has(tx.signature)) continue;
+    for (const event of tx.events) await applyEvent(client, chain, tx, event);
+  }
   await client.query(
     `INSERT INTO solana_cursors (chain, signature, slot) VALUES ($1, $2, $3)
      ON CONFLICT (chain) DO UPDATE SET signature = EXCLUDED.signature, slot = EXCLUDED.slot, updated_at = now()`,
-    [chain, tx.signature, tx.slot],
+    [chain, last.signature, last.slot],
   );
-  return true;
+  return fresh.size;
 }
 
 async function applyEvent(client: PoolClient, chain: string, tx: ProgramTransaction, event: RegistryEvent) {

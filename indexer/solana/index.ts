@@ -7,7 +7,7 @@ import WebSocket from "ws";
 import { withTransaction } from "../../storage/transaction";
 import { resetChainIfHistoryChanged } from "../chainHistory";
 import { recordHead, recordIndexed } from "../checkpoints";
-import { applyTransaction, type ProgramTransaction } from "./apply";
+import { applyTransactions, type ProgramTransaction } from "./apply";
 import { type RegistryEvent, registryEventDecoder } from "./events";
 import { type RpcCall, type RpcRetryPolicy, solanaRpc } from "./rpc";
 
@@ -54,7 +54,7 @@ interface TransactionAnswer {
 
 const PAGE_LIMIT = 1000;
 /** getTransaction calls in flight at once; their effects are applied in order, one DB transaction per batch. */
-const FETCH_BATCH = 25;
+const FETCH_BATCH = 50;
 
 export async function startSolanaIndexer(options: SolanaIndexerOptions): Promise<SolanaIndexer> {
   const { pool, manifestEntry: entry } = options;
@@ -157,16 +157,14 @@ async function syncOnce(context: PassContext): Promise<void> {
     );
     // A transaction listed but not yet served at this commitment (a lagging node) ends the pass there:
     // apply what precedes it, the next pass resumes from the cursor.
-    const served = answers.findIndex((answer) => answer === null);
+    const served = answers.indexOf(null);
     const ready = (served === -1 ? answers : answers.slice(0, served)) as TransactionAnswer[];
     const programTxs: ProgramTransaction[] = ready.map((tx, index) => ({
       signature: (batch[index] as SignatureInfo).signature,
       slot: tx.slot,
       events: tx.meta && !tx.meta.err ? context.decode(tx.meta.logMessages ?? []) : [],
     }));
-    await withTransaction(pool, async (client) => {
-      for (const programTx of programTxs) await applyTransaction(client, chain, programTx);
-    });
+    await withTransaction(pool, (client) => applyTransactions(client, chain, programTxs));
     lastBlockTime = ready.at(-1)?.blockTime ?? lastBlockTime;
     if (served !== -1) return;
   }

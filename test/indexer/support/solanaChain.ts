@@ -31,13 +31,31 @@ export interface SolanaTestChain {
 
 export const SOLANA_DAY = 86_400;
 
-export async function startSolanaTestChain(chain = "solana"): Promise<SolanaTestChain> {
+/**
+ * Setup (deploy, initialize, price) runs through web3.js, whose HTTP keep-alive sometimes meets a socket
+ * the local RPC server has just closed (ECONNRESET, seen on a loaded machine). The deploy is not
+ * resumable, so a failed setup is retried from a fresh RPC server.
+ */
+export async function startSolanaTestChain(chain = "solana", attempts = 3): Promise<SolanaTestChain> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(chain);
+    } catch (error) {
+      if (attempt >= attempts || !String((error as Error).message).includes("fetch failed")) throw error;
+    }
+  }
+}
+
+async function startOnce(chain: string): Promise<SolanaTestChain> {
   const rpc = await startSolanaRpc({ port: 0, slotMs: 50 });
   const deployer = devWallet("deployer").solana;
   rpc.chain.airdrop(deployer.publicKey.toBase58(), 1_000n * BigInt(LAMPORTS_PER_SOL));
   const connection = new Connection(rpc.rpcUrl, { commitment: "confirmed", wsEndpoint: rpc.wsUrl });
   const provider = new AnchorProvider(connection, new Wallet(deployer), { commitment: "confirmed" });
-  const deployment = await deployIdentityRegistry(provider);
+  const deployment = await deployIdentityRegistry(provider).catch(async (error: Error) => {
+    await rpc.stop();
+    throw error;
+  });
   const programId = new PublicKey(deployment.programId);
   const program = registryProgram(provider, programId);
   const keys = (launcher: PublicKey, name: string, ticker: string) => ({
