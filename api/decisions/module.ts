@@ -29,18 +29,21 @@ export interface DecisionModule {
   recorder: DecisionRecorder;
   context(environment: Environment): EvaluationContext;
   /**
-   * Start-up work, run once on the first decision request: signing keys exist for both environments and
-   * the sandbox scenarios are seeded. Retried after a failure. Not started at registration: on the embedded
-   * database, start-up transactions racing other connections' first queries are to be avoided.
+   * Start-up work, run once on the first decision request (dataPath waits for it): signing keys exist for
+   * both environments and the sandbox scenarios are seeded. Retried after a failure. Not started at
+   * registration: on the embedded database, start-up transactions racing other connections' first queries
+   * are to be avoided.
    */
   ready(): Promise<void>;
   /** Whether hot-path statements may be named (prepared once per connection): a real Postgres server. */
   preparedStatements(): boolean;
-  /** Runs data-path work with the timeout; failures of the data path or signer become 503. */
+  /** Waits for start-up, then runs data-path work within the timeout; data-path or signer failures become 503. */
   dataPath<T>(work: () => Promise<T>): Promise<T>;
 }
 
 const DEFAULT_DATA_PATH_TIMEOUT_MS = 2000;
+/** Bound on the first-start work (keys, sandbox seeding) that the first decision request waits for. */
+const STARTUP_TIMEOUT_MS = 30_000;
 
 class DataPathTimeoutError extends Error {
   constructor(timeoutMs: number) {
@@ -100,13 +103,31 @@ export function createDecisionModule(
     prepared = await isPostgresServer(pool);
   };
 
-  async function dataPath<T>(work: () => Promise<T>): Promise<T> {
+  function ready(): Promise<void> {
+    started ??= start().catch((error) => {
+      started = undefined;
+      throw error;
+    });
+    return started;
+  }
+
+  async function within<T>(work: Promise<T>, limitMs: number): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DataPathTimeoutError(timeoutMs)), timeoutMs);
+      timer = setTimeout(() => reject(new DataPathTimeoutError(limitMs)), limitMs);
     });
     try {
-      return await Promise.race([work(), deadline]);
+      return await Promise.race([work, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function dataPath<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      // First-start work has its own, longer bound: it runs once and must not eat a request's budget.
+      await within(ready(), STARTUP_TIMEOUT_MS);
+      return await within(work(), timeoutMs);
     } catch (error) {
       if (isUnavailable(error)) {
         throw new ApiError("service_unavailable", undefined, {
@@ -114,8 +135,6 @@ export function createDecisionModule(
         });
       }
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -129,13 +148,7 @@ export function createDecisionModule(
       freshnessBoundSeconds,
       now: new Date(now()),
     }),
-    ready() {
-      started ??= start().catch((error) => {
-        started = undefined;
-        throw error;
-      });
-      return started;
-    },
+    ready,
     preparedStatements: () => prepared,
     dataPath,
   };

@@ -41,7 +41,7 @@ function registerCheckRoutes({ routes }: Platform, module: DecisionModule): void
     res: Response,
     input: { name: string; ticker: string; chain?: string | undefined; launcher?: string | undefined },
   ) => {
-    await module.dataPath(() => module.ready()).catch(() => undefined); // the check answers even before seeding
+    await module.dataPath(async () => undefined).catch(() => undefined); // start-up; the check answers regardless
     const context = module.context(res.locals.hostEnvironment);
     res.json(await checkIdentity(module.pool, context, input));
   };
@@ -128,10 +128,7 @@ function registerValidateRoute({ routes, runIdempotent }: Platform, module: Deci
     async ({ body, req, res }) => {
       const caller = callerOf(res);
       await runIdempotent(req, res, async () => {
-        const decision = await module.dataPath(async () => {
-          await module.ready();
-          return validateLaunch(module, caller, body);
-        });
+        const decision = await module.dataPath(() => validateLaunch(module, caller, body));
         return { status: 200, body: decision };
       });
     },
@@ -168,7 +165,6 @@ function registerReportRoutes({ routes }: Platform, module: DecisionModule): voi
         ) {
           throw new ApiError("launch_reporting_restricted", undefined, { keyId: caller.keyId });
         }
-        await module.ready();
         return recordLaunch(module.pool, context, caller, identity, body);
       });
       res.json({ recorded: true, ...result });
@@ -210,7 +206,6 @@ function registerReportRoutes({ routes }: Platform, module: DecisionModule): voi
           ) {
             throw new ApiError("keeper_required", undefined, { header: "X-Service-Keeper" });
           }
-          await module.ready();
           return recordLock(module.pool, context, caller, identity, kind, body);
         });
         res.json({ recorded: true, ...result });
@@ -243,10 +238,9 @@ function registerSandboxRoutes({ routes }: Platform, module: DecisionModule): vo
       if (caller.environment !== "sandbox") throw new ApiError("sandbox_only");
       const identity = normalizedOrReject(body.name, body.ticker);
       const context = module.context("sandbox");
-      const hold = await module.dataPath(async () => {
-        await module.ready();
-        return createSandboxHold(module.pool, context, caller.partnerId, identity, body);
-      });
+      const hold = await module.dataPath(() =>
+        createSandboxHold(module.pool, context, caller.partnerId, identity, body),
+      );
       res.status(201).json(hold);
     },
   );
