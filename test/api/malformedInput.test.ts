@@ -57,7 +57,7 @@ const wrongValues: unknown[] = [
   true,
   0,
   -1,
-  1e309,
+  Number.MAX_VALUE,
   Number.MAX_SAFE_INTEGER + 2,
   "",
   " ",

@@ -31,7 +31,7 @@ describe("operator CLI: api-keys:create, api-keys:list, api-keys:revoke", () => 
   });
   after(async () => api.close());
 
-  const valueOf = (label: string) =>
+  const printed = (label: string) =>
     lines
       .find((line) => line.startsWith(label))
       ?.slice(label.length)
@@ -55,8 +55,8 @@ describe("operator CLI: api-keys:create, api-keys:list, api-keys:revoke", () => 
       ],
       context,
     );
-    const apiKey = valueOf("apiKey");
-    const keyId = valueOf("keyId");
+    const apiKey = printed("apiKey");
+    const keyId = printed("keyId");
     expect(apiKey).to.match(/^svc_live_/);
     const response = await api.call({ path: WHOAMI_SCOPED, headers: bearer(apiKey) });
     // A production key authenticates (and is refused only because this endpoint is sandbox-only).
@@ -100,8 +100,8 @@ describe("operator CLI: api-keys:create, api-keys:list, api-keys:revoke", () => 
       ["--label", "ToRevoke", "--scopes", "launch:validate", "--actor", "ops", "--reason", "test"],
       context,
     );
-    const apiKey = valueOf("apiKey");
-    const keyId = valueOf("keyId");
+    const apiKey = printed("apiKey");
+    const keyId = printed("keyId");
     lines = [];
     await command("api-keys:list").run(["--environment", "production"], context);
     const listed = lines.find((line) => line.startsWith(keyId));
