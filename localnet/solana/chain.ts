@@ -33,7 +33,7 @@ export interface SolanaChainOptions {
 
 export interface ChainListener {
   block?(block: BlockRecord): void;
-  transaction?(record: TransactionRecord, decoded: DecodedTransaction): void;
+  transaction?(record: TransactionRecord): void;
 }
 
 export interface SimulationResult {
@@ -313,7 +313,7 @@ export class SolanaChain {
       returnData: returnDataJson(meta),
     };
     this.ledger.record(record);
-    for (const listener of this.listeners) listener.transaction?.(record, decoded);
+    for (const listener of this.listeners) listener.transaction?.(record);
   }
 
   /** Sends lamports from the local faucet in a real, recorded System Program transfer. */

@@ -6,7 +6,7 @@ import type { LiteSVM } from "litesvm";
 import { base58Decode, base58Encode } from "./base58";
 import { RpcError, RpcErrorCode } from "./rpcError";
 
-export const ADDRESS_LOOKUP_TABLE_PROGRAM = "AddressLookupTab1e1111111111111111111111111";
+const ADDRESS_LOOKUP_TABLE_PROGRAM = "AddressLookupTab1e1111111111111111111111111";
 const COMPUTE_BUDGET_PROGRAM = "ComputeBudget111111111111111111111111111111";
 const LAMPORTS_PER_SIGNATURE = 5000;
 const LOOKUP_TABLE_HEADER_BYTES = 56;
@@ -29,12 +29,11 @@ export interface DecodedTransaction {
   version: "legacy" | 0;
   accountKeys: string[];
   loadedAddresses: { writable: string[]; readonly: string[] };
-  writableKeys: Set<string>;
   fee: number;
 }
 
 /** The shape litesvm's `sendTransaction`/`simulateTransaction` take (a @solana/kit Transaction). */
-export type KitTransaction = Parameters<LiteSVM["sendTransaction"]>[0];
+type KitTransaction = Parameters<LiteSVM["sendTransaction"]>[0];
 
 export function decodeWire(encoded: string, encoding: string): Uint8Array {
   if (encoding === "base64") return Buffer.from(encoded, "base64");
@@ -128,9 +127,6 @@ export function decodeTransaction(svm: LiteSVM, wire: Uint8Array): DecodedTransa
   const staticKeys = transaction.message.staticAccountKeys.map((key) => key.toBase58());
   const loadedAddresses = resolveLookups(svm, transaction);
   const accountKeys = [...staticKeys, ...loadedAddresses.writable, ...loadedAddresses.readonly];
-  const writableKeys = new Set(
-    accountKeys.filter((_, index) => transaction.message.isAccountWritable(index)),
-  );
   const firstSignature = transaction.signatures[0] ?? new Uint8Array(64);
   return {
     wire,
@@ -139,7 +135,6 @@ export function decodeTransaction(svm: LiteSVM, wire: Uint8Array): DecodedTransa
     version,
     accountKeys,
     loadedAddresses,
-    writableKeys,
     fee: transactionFee(transaction, accountKeys),
   };
 }
