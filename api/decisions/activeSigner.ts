@@ -34,21 +34,27 @@ export interface ActiveSigners {
 }
 
 export function activeSigners(box: SecretBox | undefined): ActiveSigners {
-  const cache = new Map<Environment, { kid: string; sign: DecisionSigner }>();
+  const cache = new Map<Environment, ActiveSigner>();
   return {
-    async signerFor(client, environment) {
+    async signerFor(db, environment, activeKid) {
       if (box === undefined) {
         throw new SignerUnavailableError("No master key is configured, so no signing key can be opened.");
       }
-      const { rows } = await client.query<ActiveRow>(
-        "SELECT kid, public_key, private_key_encrypted, created_at FROM signing_keys WHERE environment = $1 AND status = 'active'",
-        [environment],
+      if (activeKid === null) {
+        throw new SignerUnavailableError(`The ${environment} environment has no active signing key.`);
+      }
+      const cached = cache.get(environment);
+      if (cached?.kid === activeKid) return cached;
+      // A key that turned retiring since the snapshot still verifies, so it may sign; a revoked one may not.
+      const { rows } = await db.query<ActiveRow>(
+        `SELECT kid, public_key, private_key_encrypted, created_at FROM signing_keys
+         WHERE kid = $1 AND environment = $2 AND status IN ('active', 'retiring')`,
+        [activeKid, environment],
       );
       const row = rows[0];
-      if (row === undefined)
-        throw new SignerUnavailableError(`The ${environment} environment has no active signing key.`);
-      const cached = cache.get(environment);
-      if (cached?.kid === row.kid) return cached;
+      if (row === undefined) {
+        throw new SignerUnavailableError(`Signing key ${activeKid} was revoked or retired meanwhile; retry.`);
+      }
       let sign: DecisionSigner;
       try {
         const key = openSigningKey(
