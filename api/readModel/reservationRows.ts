@@ -15,7 +15,7 @@ export interface ReservationRow {
   block_number: string;
 }
 
-export const RESERVATION_COLUMNS = `chain, normalized_name, normalized_ticker, name_hash, ticker_hash, launcher, reserved_at,
+const RESERVATION_COLUMNS = `chain, normalized_name, normalized_ticker, name_hash, ticker_hash, launcher, reserved_at,
   expires_at, duration_seconds, tx_hash, block_number`;
 
 /** EVM addresses are stored lowercase and match case-insensitively; every other wallet matches exactly. */

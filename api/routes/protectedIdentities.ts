@@ -1,22 +1,25 @@
-// GET /v1/protected-identities: production identities under protection, newest first, keyset-paginated.
-// Rows come from the on-chain read model: a live reservation reads `reserved`, a lapsed one `expired`.
-// Ordering is at millisecond precision, the precision the cursor carries.
-import type { Pool } from "pg";
+// GET /v1/protected-identities: production protection records newest first, keyset-paginated (see
+// api/readModel/protectedRows.ts for what each source contributes).
 import { z } from "zod";
 import { ApiError } from "../../core/errors/catalogue";
 import { foldV1 } from "../../core/fold";
 import type { Platform } from "../platform/platform";
-import { RESERVATION_COLUMNS, type ReservationRow } from "../readModel/reservationRows";
+import {
+  type PageCursor,
+  PROTECTION_SOURCES,
+  PROTECTION_STATUSES,
+  type ProtectionRow,
+  type ProtectionStatus,
+  protectionPage,
+} from "../readModel/protectedRows";
 
 export const PAGE_SIZE_MAX = 50;
 const PAGE_SIZE_DEFAULT = 20;
-const LISTED_STATUSES = ["reserved", "protected", "blocked", "expired", "launched"] as const;
-type ListedStatus = (typeof LISTED_STATUSES)[number];
-/** `active` is reserved, protected or blocked; `all` adds expired and launched. */
-const STATUS_FILTERS: Record<string, readonly ListedStatus[]> = {
+/** `active` is reserved, protected or blocked; `all` adds expired, launched and cleared. */
+const STATUS_FILTERS: Record<string, readonly ProtectionStatus[]> = {
   active: ["reserved", "protected", "blocked"],
-  all: LISTED_STATUSES,
-  ...Object.fromEntries(LISTED_STATUSES.map((status) => [status, [status]])),
+  all: PROTECTION_STATUSES,
+  ...Object.fromEntries(PROTECTION_STATUSES.map((status) => [status, [status]])),
 };
 
 const query = z.object({
@@ -24,7 +27,7 @@ const query = z.object({
     .string()
     .max(200)
     .optional()
-    .describe("Filter: folded name or ticker contains this (folded the same way)."),
+    .describe("Filter: the identity key contains this text, folded the same way."),
   chain: z.string().max(64).optional().describe("Only this chain (see GET /v1/chains)."),
   status: z
     .enum(Object.keys(STATUS_FILTERS) as [string, ...string[]])
@@ -36,42 +39,28 @@ const query = z.object({
 
 const rowSchema = z.object({
   identityKey: z.string(),
-  normalizedName: z.string(),
-  normalizedTicker: z.string(),
-  chain: z.string(),
-  status: z.enum(LISTED_STATUSES),
-  authorizedLauncher: z.string(),
-  reservedAt: z.string(),
-  protectedUntil: z.string(),
+  chain: z.string().nullable().describe("Null for a guardian block on every chain."),
+  status: z.enum(PROTECTION_STATUSES),
+  source: z.enum(PROTECTION_SOURCES).describe("reservation (on-chain), lock, guardian or launch."),
+  authorizedLauncher: z.string().nullable(),
+  since: z.string(),
+  protectedUntil: z.string().nullable().describe("Null for launches and permanent guardian blocks."),
 });
 
 const pageSchema = z.object({ rows: z.array(rowSchema), nextCursor: z.string().nullable() });
 
-interface Cursor {
-  reservedAt: string;
-  chain: string;
-  nameHash: string;
-  tickerHash: string;
-}
-
-function encodeCursor(row: ReservationRow): string {
-  const cursor: Cursor = {
-    reservedAt: row.reserved_at.toISOString(),
-    chain: row.chain,
-    nameHash: row.name_hash,
-    tickerHash: row.ticker_hash,
-  };
+function encodeCursor(row: ProtectionRow): string {
+  const cursor: PageCursor = { since: row.since.toISOString(), source: row.source, sourceId: row.source_id };
   return Buffer.from(JSON.stringify(cursor)).toString("base64url");
 }
 
-function decodeCursor(text: string): Cursor {
+function decodeCursor(text: string): PageCursor {
   try {
-    const value = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Cursor;
+    const value = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as PageCursor;
     if (
-      typeof value.chain === "string" &&
-      typeof value.nameHash === "string" &&
-      typeof value.tickerHash === "string" &&
-      !Number.isNaN(Date.parse(value.reservedAt))
+      typeof value.source === "string" &&
+      typeof value.sourceId === "string" &&
+      !Number.isNaN(Date.parse(value.since))
     ) {
       return value;
     }
@@ -88,55 +77,12 @@ function decodeCursor(text: string): Cursor {
   );
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
-
-async function page(
-  pool: Pool,
-  filter: {
-    q?: string;
-    chain?: string;
-    statuses: readonly ListedStatus[];
-    cursor?: Cursor;
-    limit: number;
-    now: Date;
-  },
-): Promise<ReservationRow[]> {
-  const wantsReserved = filter.statuses.includes("reserved");
-  const wantsExpired = filter.statuses.includes("expired");
-  if (!wantsReserved && !wantsExpired) return [];
-  const folded = filter.q === undefined ? null : `%${escapeLike(foldV1(filter.q))}%`;
-  const { rows } = await pool.query<ReservationRow>(
-    `SELECT ${RESERVATION_COLUMNS} FROM chain_reservations
-     WHERE ($1::text IS NULL OR normalized_name LIKE $1 OR normalized_ticker LIKE $1)
-       AND ($2::text IS NULL OR chain = $2)
-       AND (($3 AND expires_at > $5) OR ($4 AND expires_at <= $5))
-       AND ($6::timestamptz IS NULL OR (date_trunc('milliseconds', reserved_at), chain, name_hash, ticker_hash) < ($6, $7, $8, $9))
-     ORDER BY date_trunc('milliseconds', reserved_at) DESC, chain DESC, name_hash DESC, ticker_hash DESC
-     LIMIT $10`,
-    [
-      folded,
-      filter.chain ?? null,
-      wantsReserved,
-      wantsExpired,
-      filter.now,
-      filter.cursor?.reservedAt ?? null,
-      filter.cursor?.chain ?? null,
-      filter.cursor?.nameHash ?? null,
-      filter.cursor?.tickerHash ?? null,
-      filter.limit + 1,
-    ],
-  );
-  return rows;
-}
-
 export function registerProtectedIdentityRoutes({ routes, deps, now }: Platform): void {
   routes.route(
     {
       method: "get",
       path: "/v1/protected-identities",
-      summary: "Production identities under protection (cursor pagination, limit <= 50).",
+      summary: "Production protection records, newest first (cursor pagination, limit <= 50).",
       tag: "Public data",
       access: "public",
       query,
@@ -148,29 +94,26 @@ export function registerProtectedIdentityRoutes({ routes, deps, now }: Platform)
       },
     },
     async ({ query: input, res }) => {
-      const at = new Date(now());
-      const rows = await page(deps.pool, {
-        q: input.q,
+      const rows = await protectionPage(deps.pool, {
+        contains: input.q === undefined ? undefined : foldV1(input.q),
         chain: input.chain,
         statuses: STATUS_FILTERS[input.status] ?? [],
-        cursor: input.cursor === undefined ? undefined : decodeCursor(input.cursor),
+        after: input.cursor === undefined ? undefined : decodeCursor(input.cursor),
         limit: input.limit,
-        now: at,
+        now: new Date(now()),
       });
       const shown = rows.slice(0, input.limit);
       res.json({
         rows: shown.map((row) => ({
-          identityKey: `${row.normalized_name}::${row.normalized_ticker}`,
-          normalizedName: row.normalized_name,
-          normalizedTicker: row.normalized_ticker,
+          identityKey: row.identity_key,
           chain: row.chain,
-          status: row.expires_at > at ? "reserved" : "expired",
-          authorizedLauncher: row.launcher,
-          reservedAt: row.reserved_at.toISOString(),
-          protectedUntil: row.expires_at.toISOString(),
+          status: row.status,
+          source: row.source,
+          authorizedLauncher: row.authorized_launcher,
+          since: row.since.toISOString(),
+          protectedUntil: row.until?.toISOString() ?? null,
         })),
-        nextCursor:
-          rows.length > input.limit ? encodeCursor(shown[shown.length - 1] as ReservationRow) : null,
+        nextCursor: rows.length > input.limit ? encodeCursor(shown[shown.length - 1] as ProtectionRow) : null,
       });
     },
   );

@@ -3,7 +3,14 @@ import { expect } from "chai";
 import { createDecisionSigner, type SignedDecision } from "../../core/decision";
 import type { GeneratedSigningKey } from "../../core/keyring";
 import { expectEnvelope, startTestApi, type TestApi } from "./support/harness";
-import { insertCheckpoint, insertReservation, insertSigningKey } from "./support/readModelRows";
+import {
+  insertCheckpoint,
+  insertGuardianAction,
+  insertLaunch,
+  insertLock,
+  insertReservation,
+  insertSigningKey,
+} from "./support/readModelRows";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -195,7 +202,7 @@ describe("api: public endpoints over HTTP", () => {
     });
 
     interface Page {
-      rows: { identityKey: string; chain: string; status: string; reservedAt: string }[];
+      rows: { identityKey: string; chain: string | null; status: string; source: string; since: string }[];
       nextCursor: string | null;
     }
 
@@ -215,16 +222,18 @@ describe("api: public endpoints over HTTP", () => {
     }
 
     it("pages through every active identity newest first, once each, with the default status active", async () => {
-      const rows = await allPages("limit=7");
+      const rows = (await allPages("limit=7")).filter((row) => row.source === "reservation");
       expect(rows).to.have.length(ACTIVE);
       expect(new Set(rows.map((row) => `${row.chain}/${row.identityKey}`)).size).to.equal(ACTIVE);
       expect(rows.every((row) => row.status === "reserved")).to.equal(true);
-      const times = rows.map((row) => Date.parse(row.reservedAt));
+      const times = rows.map((row) => Date.parse(row.since));
       expect(times).to.deep.equal([...times].sort((a, b) => b - a));
     });
 
     it("status=all adds expired rows; status=expired lists only them", async () => {
-      expect(await allPages("status=all&limit=50")).to.have.length(ACTIVE + 1);
+      expect(
+        (await allPages("status=all&limit=50")).filter((row) => row.source === "reservation"),
+      ).to.have.length(ACTIVE + 1);
       const expired = await allPages("status=expired");
       expect(expired.map((row) => [row.identityKey, row.status])).to.deep.equal([
         ["MOONBADGER::BADGER", "expired"],
@@ -232,15 +241,74 @@ describe("api: public endpoints over HTTP", () => {
     });
 
     it("filters by chain and by a folded query", async () => {
-      const hardhat = await allPages("chain=hardhat&limit=50");
+      const hardhat = (await allPages("chain=hardhat&limit=50")).filter(
+        (row) => row.source === "reservation",
+      );
       expect(hardhat).to.have.length(Math.ceil(ACTIVE / 2));
       expect(hardhat.every((row) => row.chain === "hardhat")).to.equal(true);
-      const folded = await allPages(`q=${encodeURIComponent("t0ken a")}&status=all`);
+      const folded = (await allPages(`q=${encodeURIComponent("t0ken a")}&status=all`)).filter(
+        (row) => row.source === "reservation",
+      );
       expect(folded.map((row) => row.identityKey).sort()).to.deep.equal([
         "TOKENAA::TKA",
         "TOKENAB::TKA",
         "TOKENAC::TKA",
       ]);
+    });
+
+    it("adds locks (protected), guardian blocks (blocked, cleared) and launches (launched) by status", async () => {
+      const day = (offset: number) => new Date(now + offset * DAY_MS);
+      await insertLock(api.db.pool, {
+        identityKey: "IRONWHALE::IRON",
+        chain: "hardhat",
+        launcher: EVM_WALLET,
+        appliedAt: day(-0.5),
+        expiresAt: day(60),
+      });
+      await insertLock(api.db.pool, {
+        identityKey: "OLDLOCK::OLD",
+        chain: "hardhat",
+        launcher: EVM_WALLET,
+        appliedAt: day(-9),
+        expiresAt: day(-2),
+      });
+      await insertGuardianAction(api.db.pool, {
+        identityKey: "VAMPCOIN::VAMP",
+        chain: null,
+        kind: "block",
+        at: day(-0.4),
+      });
+      await insertGuardianAction(api.db.pool, {
+        identityKey: "CLEARSKY::CLEAR",
+        chain: "solana",
+        kind: "block",
+        at: day(-0.3),
+      });
+      await insertGuardianAction(api.db.pool, {
+        identityKey: "CLEARSKY::CLEAR",
+        chain: "solana",
+        kind: "clear",
+        at: day(-0.2),
+      });
+      await insertLaunch(api.db.pool, {
+        identityKey: "ROCKET::RKT",
+        chain: "hardhat",
+        launcher: EVM_WALLET,
+        reportedAt: day(-0.1),
+      });
+      const statusOf = (rows: Page["rows"], key: string) =>
+        rows.filter((row) => row.identityKey === key).map((row) => row.status);
+      const active = await allPages("limit=50");
+      expect(statusOf(active, "IRONWHALE::IRON")).to.deep.equal(["protected"]);
+      expect(statusOf(active, "VAMPCOIN::VAMP")).to.deep.equal(["blocked"]);
+      for (const key of ["OLDLOCK::OLD", "CLEARSKY::CLEAR", "ROCKET::RKT"])
+        expect(statusOf(active, key), key).to.deep.equal([]);
+      const all = await allPages("status=all&limit=50");
+      expect(statusOf(all, "OLDLOCK::OLD")).to.deep.equal(["expired"]);
+      expect(statusOf(all, "CLEARSKY::CLEAR")).to.deep.equal(["cleared"]);
+      expect(statusOf(all, "ROCKET::RKT")).to.deep.equal(["launched"]);
+      const onSolana = await allPages("chain=solana&status=blocked");
+      expect(onSolana.map((row) => [row.identityKey, row.chain])).to.deep.equal([["VAMPCOIN::VAMP", null]]);
     });
 
     it("refuses limit above 50, a non-number, a foreign cursor and an unknown status", async () => {

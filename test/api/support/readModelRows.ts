@@ -66,3 +66,37 @@ export async function insertCheckpoint(
     [row.chain, row.family, row.head, row.indexed, row.indexedAt],
   );
 }
+
+/** Rows of the decision engine's own production records (locks, guardian actions, launch reports). */
+export async function insertLock(
+  pool: Pool,
+  row: { identityKey: string; chain: string; launcher: string; appliedAt: Date; expiresAt: Date },
+): Promise<void> {
+  await pool.query(
+    `INSERT INTO identity_locks (environment, identity_key, chain, kind, was_reserved, authorized_launcher, applied_at, expires_at)
+     VALUES ('production', $1, $2, 'bonded', true, $3, $4, $5)`,
+    [row.identityKey, row.chain, row.launcher, row.appliedAt, row.expiresAt],
+  );
+}
+
+export async function insertGuardianAction(
+  pool: Pool,
+  row: { identityKey: string; chain: string | null; kind: "block" | "clear"; at: Date },
+): Promise<void> {
+  await pool.query(
+    `INSERT INTO guardian_actions (environment, identity_key, chain, kind, actor, reason, at)
+     VALUES ('production', $1, $2, $3, 'guardian-test', 'test', $4)`,
+    [row.identityKey, row.chain, row.kind, row.at],
+  );
+}
+
+export async function insertLaunch(
+  pool: Pool,
+  row: { identityKey: string; chain: string; launcher: string; reportedAt: Date },
+): Promise<void> {
+  await pool.query(
+    `INSERT INTO identity_launches (environment, identity_key, chain, launcher, token_or_mint, launchpad, reported_at)
+     VALUES ('production', $1, $2, $3, '0xtoken', 'test-pad', $4)`,
+    [row.identityKey, row.chain, row.launcher, row.reportedAt],
+  );
+}

@@ -1,0 +1,98 @@
+// Rows of GET /v1/protected-identities: every production protection record, newest first. On-chain
+// reservations (chain_reservations) read `reserved` while live; bonding/milestone locks `protected`; guardian
+// blocks `blocked` until they lapse or a later clear (then `cleared`); launch reports `launched`; lapsed holds
+// and locks `expired`. One row per record, so an identity with a reservation and a lock has two rows.
+import type { Pool } from "pg";
+
+export const PROTECTION_STATUSES = [
+  "reserved",
+  "protected",
+  "blocked",
+  "expired",
+  "launched",
+  "cleared",
+] as const;
+export type ProtectionStatus = (typeof PROTECTION_STATUSES)[number];
+export const PROTECTION_SOURCES = ["reservation", "lock", "guardian", "launch"] as const;
+export type ProtectionSource = (typeof PROTECTION_SOURCES)[number];
+
+export interface ProtectionRow {
+  source: ProtectionSource;
+  source_id: string;
+  identity_key: string;
+  /** Null for a guardian block on every chain. */
+  chain: string | null;
+  authorized_launcher: string | null;
+  since: Date;
+  until: Date | null;
+  status: ProtectionStatus;
+}
+
+/** Position after the last row of a page (millisecond precision, as the query orders). */
+export interface PageCursor {
+  since: string;
+  source: string;
+  sourceId: string;
+}
+
+export interface ProtectionFilter {
+  /** Folded text that the identity key must contain. */
+  contains?: string;
+  chain?: string;
+  statuses: readonly ProtectionStatus[];
+  after?: PageCursor;
+  limit: number;
+  now: Date;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+const PROTECTION_ROWS = `
+  SELECT 'reservation' AS source, name_hash || ':' || ticker_hash AS source_id,
+         normalized_name || '::' || normalized_ticker AS identity_key, chain, launcher AS authorized_launcher,
+         date_trunc('milliseconds', reserved_at) AS since, expires_at AS until,
+         CASE WHEN expires_at > $1 THEN 'reserved' ELSE 'expired' END AS status
+  FROM chain_reservations
+  UNION ALL
+  SELECT 'lock', id::text, identity_key, chain, authorized_launcher, date_trunc('milliseconds', applied_at), expires_at,
+         CASE WHEN expires_at > $1 THEN 'protected' ELSE 'expired' END
+  FROM identity_locks WHERE environment = 'production'
+  UNION ALL
+  SELECT 'guardian', b.id::text, b.identity_key, b.chain, NULL, date_trunc('milliseconds', b.at), b.expires_at,
+         CASE
+           WHEN EXISTS (SELECT 1 FROM guardian_actions c
+                        WHERE c.environment = 'production' AND c.kind = 'clear' AND c.identity_key = b.identity_key
+                          AND (c.chain IS NULL OR c.chain IS NOT DISTINCT FROM b.chain) AND c.at > b.at) THEN 'cleared'
+           WHEN b.expires_at IS NULL OR b.expires_at > $1 THEN 'blocked'
+           ELSE 'expired'
+         END
+  FROM guardian_actions b WHERE b.environment = 'production' AND b.kind = 'block'
+  UNION ALL
+  SELECT 'launch', id::text, identity_key, chain, launcher, date_trunc('milliseconds', reported_at), NULL, 'launched'
+  FROM identity_launches WHERE environment = 'production'`;
+
+/** One page plus one row more than `limit` when there is a next page. */
+export async function protectionPage(pool: Pool, filter: ProtectionFilter): Promise<ProtectionRow[]> {
+  const { rows } = await pool.query<ProtectionRow>(
+    `SELECT * FROM (${PROTECTION_ROWS}) AS rows
+     WHERE status = ANY($2)
+       AND ($3::text IS NULL OR identity_key LIKE $3)
+       AND ($4::text IS NULL OR chain = $4 OR (source = 'guardian' AND chain IS NULL))
+       AND ($5::timestamptz IS NULL OR (since, source, source_id) < ($5, $6, $7))
+     ORDER BY since DESC, source DESC, source_id DESC
+     LIMIT $8`,
+    [
+      filter.now,
+      filter.statuses,
+      filter.contains === undefined ? null : `%${escapeLike(filter.contains)}%`,
+      filter.chain ?? null,
+      filter.after?.since ?? null,
+      filter.after?.source ?? null,
+      filter.after?.sourceId ?? null,
+      filter.limit + 1,
+    ],
+  );
+  return rows;
+}
