@@ -21,6 +21,17 @@ export interface Config {
   hosts: { base: string[]; sandbox: string[]; production: string[] };
   /** Base64 master key when set in the environment; the embedded default generates one under dataDir. */
   masterKey: string | undefined;
+  chains: {
+    /** Path of the deployment manifest of real chains; undefined: run local chains. */
+    manifestPath: string | undefined;
+    localEvmPort: number;
+    localSolanaPort: number;
+  };
+  indexers: {
+    ponderPort: number;
+    evmPollingIntervalMs: number | undefined;
+    solanaCommitment: Settings["SOLANA_COMMITMENT"];
+  };
   logLevel: Settings["LOG_LEVEL"];
 }
 
@@ -51,6 +62,16 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     keylessRateLimitPerMinute: settings.KEYLESS_RATE_LIMIT_PER_MINUTE,
     hosts: { base: settings.BASE_URLS, sandbox: settings.SANDBOX_URLS, production: settings.PRODUCTION_URLS },
     masterKey: settings.MASTER_KEY,
+    chains: {
+      manifestPath: settings.DEPLOYMENT_MANIFEST ? resolve(settings.DEPLOYMENT_MANIFEST) : undefined,
+      localEvmPort: settings.LOCAL_EVM_PORT,
+      localSolanaPort: settings.LOCAL_SOLANA_PORT,
+    },
+    indexers: {
+      ponderPort: settings.PONDER_PORT,
+      evmPollingIntervalMs: settings.EVM_POLLING_INTERVAL_MS,
+      solanaCommitment: settings.SOLANA_COMMITMENT,
+    },
     logLevel: settings.LOG_LEVEL,
   };
 }

@@ -48,6 +48,12 @@ export const settingsSchema = z.object({
         "must be 32 random bytes as base64 or 64 hex characters; generate one with: openssl rand -base64 32",
     })
     .optional(),
+  DEPLOYMENT_MANIFEST: z.string().min(1).optional(),
+  LOCAL_EVM_PORT: port(8545),
+  LOCAL_SOLANA_PORT: port(8899),
+  PONDER_PORT: port(42069),
+  EVM_POLLING_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).optional(),
+  SOLANA_COMMITMENT: z.enum(["confirmed", "finalized"]).default("finalized"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   KEYLESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
 });
@@ -67,6 +73,15 @@ export const SETTING_DOCS: Record<keyof Settings, string> = {
   PRODUCTION_URLS: "Production hosts: reject sandbox keys.",
   MASTER_KEY:
     "32 bytes (base64 or hex) that encrypt private signing keys and webhook secrets at rest. Required with DATABASE_URL; generated into DATA_DIR for the embedded default.",
+  DEPLOYMENT_MANIFEST:
+    "Deployment manifest (chains, RPC URLs, registry addresses, program ids). Unset: `npm start` runs local chains and writes DATA_DIR/deployments/local.json.",
+  LOCAL_EVM_PORT: "Port of the local Hardhat node (only without DEPLOYMENT_MANIFEST).",
+  LOCAL_SOLANA_PORT:
+    "Port of the local Solana JSON-RPC; its websocket is the next port (only without DEPLOYMENT_MANIFEST).",
+  PONDER_PORT: "Port of the EVM indexer's (Ponder's) health server.",
+  EVM_POLLING_INTERVAL_MS:
+    "How often the EVM indexer polls for blocks. Default 1000 ms, 200 ms with local chains.",
+  SOLANA_COMMITMENT: "Commitment the Solana indexer applies and checkpoints at: finalized or confirmed.",
   LOG_LEVEL: "debug, info, warn or error.",
   KEYLESS_RATE_LIMIT_PER_MINUTE:
     "Keyless identity checks per client address per minute, counted in each API process (0: off). Keys have their own limits.",
