@@ -3,6 +3,8 @@
 import type { NextFunction, Request, Response } from "express";
 
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  // Answers may carry secrets shown once (new keys); routes that are cacheable say so themselves.
+  "Cache-Control": "no-store",
   // Nothing here is ever rendered as a page; forbid every source and framing.
   "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
   "Cross-Origin-Opener-Policy": "same-origin",

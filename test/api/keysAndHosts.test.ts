@@ -137,6 +137,7 @@ describe("api: partner keys, hosts and scopes over HTTP", () => {
         body: { organization: "Acme Launchpad", email: "dev@acme.example", label: "staging" },
       });
       expect(created.status, created.text).to.equal(201);
+      expect(created.headers["cache-control"]).to.equal("no-store");
       const body = created.body as {
         apiKey: string;
         signingSecret: string;
