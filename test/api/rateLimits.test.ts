@@ -95,6 +95,25 @@ describe("api: rate limits (fixed clock-minute window, per key, on Postgres)", (
     expect(response.headers["ratelimit-policy"]).to.equal('"per-minute";q=2000;w=60');
   });
 
+  it("drops finished windows once a minute, keeping the current one", async () => {
+    const key = await issueKey(api, "production");
+    api.clock.set(MINUTE + 600_000);
+    await callTimes(key.secret, 1);
+    api.clock.set(MINUTE + 720_000);
+    await callTimes(key.secret, 1);
+    const windows = async () =>
+      (
+        await api.db.pool.query<{ window_start: Date }>(
+          "SELECT window_start FROM rate_limit_windows WHERE subject = $1 ORDER BY window_start",
+          [key.keyId],
+        )
+      ).rows.map((row) => row.window_start.getTime());
+    for (let attempt = 0; attempt < 50 && (await windows()).length > 1; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await windows()).to.deep.equal([MINUTE + 720_000]);
+  });
+
   it("holds exactly across two API processes sharing the database", async () => {
     const now = MINUTE + 300_000 + 5_000;
     api.clock.set(now);
