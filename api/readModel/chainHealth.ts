@@ -1,9 +1,8 @@
 // Chain telemetry from the indexers' checkpoints (chain_checkpoints): how far each chain is indexed and how
-// fresh that is. A chain whose index has not advanced within the freshness bound is `stale`: fail closed.
+// fresh that is, by the same freshness rule the decisions apply (core/status), so a chain reads `stale` here
+// exactly when its decisions answer `recheck_required`.
 import type { Pool } from "pg";
-
-/** Seconds after which an index that has not advanced counts as stale. */
-export const INDEX_STALE_AFTER_SECONDS = 120;
+import { type ChainFreshness, freshnessOf } from "../../core/status";
 
 export type ChainHealthStatus = "ok" | "stale" | "not_started";
 
@@ -30,14 +29,31 @@ interface CheckpointRow {
   indexed_at: Date | null;
 }
 
+const HEALTH_OF_FRESHNESS: Record<ChainFreshness["state"], ChainHealthStatus> = {
+  fresh: "ok",
+  behind: "stale",
+  not_started: "not_started",
+  unavailable: "stale",
+};
+
 const toNumber = (value: string | null): number | null => (value === null ? null : Number(value));
 
 export function chainHealthOf(row: CheckpointRow, nowMs: number): ChainHealth {
   const head = toNumber(row.head_number);
   const indexed = toNumber(row.indexed_number);
   const age = row.indexed_at ? Math.max(0, Math.floor((nowMs - row.indexed_at.getTime()) / 1000)) : null;
-  const status: ChainHealthStatus =
-    indexed === null || age === null ? "not_started" : age > INDEX_STALE_AFTER_SECONDS ? "stale" : "ok";
+  const freshness = freshnessOf(
+    indexed === null
+      ? undefined
+      : {
+          headNumber: head,
+          indexedNumber: indexed,
+          indexedBlockTime: row.indexed_block_time,
+          indexedAt: row.indexed_at,
+        },
+    new Date(nowMs),
+  );
+  const status = HEALTH_OF_FRESHNESS[freshness.state];
   return {
     chain: row.chain,
     family: row.family,
