@@ -7,6 +7,7 @@ import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import { createSecretBox } from "../../core/secrets/secretBox";
 import { DEFAULT_FRESHNESS_BOUND_SECONDS } from "../../core/status";
+import { isDatabaseUnavailable } from "../../storage/unavailable";
 import { type ActiveSigners, activeSigners, SignerUnavailableError } from "./activeSigner";
 import { type ChainInfo, manifestChains, mergeChains, readCheckpoints } from "./chainCatalogue";
 import { type DecisionRecorder, decisionRecorder } from "./decisionRecorder";
@@ -60,8 +61,7 @@ function defaultChains(): ChainInfo[] {
 function isUnavailable(error: unknown): boolean {
   if (error instanceof ApiError) return false;
   if (error instanceof SignerUnavailableError || error instanceof DataPathTimeoutError) return true;
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" || /connect|terminat|timeout|pool/i.test((error as Error)?.message ?? "");
+  return isDatabaseUnavailable(error);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { ApiError, errorEnvelope } from "../../core/errors/catalogue";
+import { isDatabaseUnavailable } from "../../storage/unavailable";
 
 export function notFound(req: Request, _res: Response, next: NextFunction): void {
   next(
@@ -40,6 +41,10 @@ export function errorHandler(log: (message: string) => void) {
     const known = error instanceof ApiError ? error : clientErrorOf(error as { type?: string });
     if (known) {
       res.status(known.status).json(known.toEnvelope());
+      return;
+    }
+    if (isDatabaseUnavailable(error)) {
+      res.status(503).json(errorEnvelope("service_unavailable", undefined, { cause: "data_path" }));
       return;
     }
     // Unexpected failures are logged by name and message only: request data may hold secrets.

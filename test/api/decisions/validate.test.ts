@@ -426,18 +426,18 @@ describe("api: POST /v1/launches/validate", () => {
         }
       });
 
-      it("stopped before the request: an error answer, never a decision", async () => {
+      it("stopped before the request: 503 service_unavailable, never a decision", async () => {
         const { proxy, pool, proxied } = await appThroughProxy();
         try {
           proxy.stop();
-          // Raw client: the platform's authentication answers this with an undocumented 500 (reported).
           const response = await send(proxied.url, {
             method: "POST",
             path: "/api/v1/launches/validate",
             headers: bearer(live.secret),
             body: request,
           });
-          expect(response.status).to.be.oneOf([500, 503]);
+          expect(response.status).to.equal(503);
+          expect(response.body).to.nested.include({ "error.code": "service_unavailable" });
           expect(response.body).to.not.have.property("decision");
         } finally {
           await proxied.close();
