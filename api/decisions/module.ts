@@ -1,22 +1,20 @@
 // What the decision routes share: signers, the chain catalogue, the evaluation context per environment,
 // and the start-up work (signing keys created, sandbox seeded) that every route waits for once.
-import { join } from "node:path";
 import type { Pool } from "pg";
-import { loadConfig } from "../../config";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import { createSecretBox } from "../../core/secrets/secretBox";
 import { DEFAULT_FRESHNESS_BOUND_SECONDS } from "../../core/status";
 import { isDatabaseUnavailable } from "../../storage/unavailable";
 import { type ActiveSigners, activeSigners, SignerUnavailableError } from "./activeSigner";
-import { type ChainInfo, manifestChains, mergeChains, readCheckpoints } from "./chainCatalogue";
+import { type ChainInfo, mergeChains, readCheckpoints } from "./chainCatalogue";
 import { type DecisionRecorder, decisionRecorder } from "./decisionRecorder";
 import type { EvaluationContext } from "./evaluation";
 import { seedSandboxScenarios } from "./sandbox";
 import { ensureSigningKeys } from "./signingKeyStore";
 
 export interface DecisionOptions {
-  /** Chains decisions apply to; defaults to the deployment manifest under DATA_DIR (deployments/local.json). */
+  /** Chains of the deployment manifest; chains with an indexer checkpoint are added to them. Default none. */
   chains?: readonly ChainInfo[];
   /** How far behind a chain's mirror may be and still decide; default 60 s. */
   freshnessBoundSeconds?: number;
@@ -53,10 +51,6 @@ class DataPathTimeoutError extends Error {
   }
 }
 
-function defaultChains(): ChainInfo[] {
-  return manifestChains(join(loadConfig().dataDir, "deployments", "local.json"));
-}
-
 /** Errors that mean the data path or signer failed (not the client, not a bug in a known branch). */
 function isUnavailable(error: unknown): boolean {
   if (error instanceof ApiError) return false;
@@ -72,7 +66,7 @@ function isUnavailable(error: unknown): boolean {
 export async function prepareDecisionData(
   pool: Pool,
   masterKey: Buffer | undefined,
-  configuredChains: readonly ChainInfo[] = defaultChains(),
+  configuredChains: readonly ChainInfo[],
 ): Promise<void> {
   if (masterKey !== undefined) await ensureSigningKeys(pool, createSecretBox(masterKey));
   const chains = mergeChains(configuredChains, await readCheckpoints(pool));
@@ -92,7 +86,7 @@ export function createDecisionModule(
   options: DecisionOptions = {},
 ): DecisionModule {
   const box = masterKey === undefined ? undefined : createSecretBox(masterKey);
-  const configuredChains = options.chains ?? defaultChains();
+  const configuredChains = options.chains ?? [];
   const freshnessBoundSeconds = options.freshnessBoundSeconds ?? DEFAULT_FRESHNESS_BOUND_SECONDS;
   const timeoutMs = options.dataPathTimeoutMs ?? DEFAULT_DATA_PATH_TIMEOUT_MS;
   let started: Promise<void> | undefined;
