@@ -72,8 +72,9 @@ async function evmLatency(emit: Emit): Promise<void> {
 }
 
 /**
- * Sends `count` reservations from impersonated, funded addresses (3 each, the per-wallet limit), mined
- * 100 to a block, then mines past Ponder's 30-block finality window for local chains.
+ * Sends `count` reservations from impersonated, funded addresses (3 each, the per-wallet limit) in
+ * JSON-RPC batches of about 100 (automine: one block each), then mines past Ponder's 30-block local
+ * finality window. (With automine off and blocks of 100, the Hardhat node grew past 10 GB.)
  */
 async function seedEvmReservations(chain: HardhatChain, count: number): Promise<void> {
   const fee = await chain.wallets[0]?.publicClient.readContract({
@@ -82,31 +83,47 @@ async function seedEvmReservations(chain: HardhatChain, count: number): Promise<
     functionName: "quote",
     args: [ONE_DAY],
   });
-  await chain.rpc("evm_setAutomine", [false]);
-  let sender = "";
-  for (let i = 0; i < count; i++) {
-    if (i % 3 === 0) {
-      sender = `0x${(0x10000 + i).toString(16).padStart(40, "0")}`;
-      await chain.rpc("hardhat_setBalance", [sender, "0xde0b6b3a7640000000"]);
-      await chain.rpc("hardhat_impersonateAccount", [sender]);
-    }
-    await chain.rpc("eth_sendTransaction", [
-      {
-        from: sender,
-        to: chain.deployment.registry,
-        gas: "0x7a120",
-        value: `0x${(fee ?? 0n).toString(16)}`,
-        data: encodeFunctionData({
-          abi: identityRegistryAbi,
-          functionName: "reserve",
-          args: [`backfill ${i}`, "BKF", ONE_DAY, `0x${"0".repeat(64)}`],
-        }),
-      },
-    ]);
-    if (i % 100 === 99) await chain.rpc("evm_mine");
+  // Hardhat answers the calls of a batch concurrently: fund and impersonate in one batch, send in the next.
+  const batch = async (calls: { method: string; params: unknown[] }[]) => {
+    const response = await fetch(chain.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(calls.map((call, id) => ({ jsonrpc: "2.0", id, ...call }))),
+    });
+    const answers = (await response.json()) as { error?: { message: string } }[];
+    const failed = answers.find((answer) => answer.error);
+    if (failed) throw new Error(`seeding reservations failed: ${failed.error?.message}`);
+  };
+  const senderOf = (i: number) => `0x${(0x10000 + Math.floor(i / 3)).toString(16).padStart(40, "0")}`;
+  for (let start = 0; start < count; start += 99) {
+    const indexes = Array.from({ length: Math.min(99, count - start) }, (_, k) => start + k);
+    const senders = [...new Set(indexes.map(senderOf))];
+    if (start % 990 === 0) await chain.refreshPrice();
+    await batch(
+      senders.flatMap((sender) => [
+        { method: "hardhat_setBalance", params: [sender, "0xde0b6b3a7640000000"] },
+        { method: "hardhat_impersonateAccount", params: [sender] },
+      ]),
+    );
+    await batch(
+      indexes.map((i) => ({
+        method: "eth_sendTransaction",
+        params: [
+          {
+            from: senderOf(i),
+            to: chain.deployment.registry,
+            gas: "0x7a120",
+            value: `0x${(fee ?? 0n).toString(16)}`,
+            data: encodeFunctionData({
+              abi: identityRegistryAbi,
+              functionName: "reserve",
+              args: [`backfill ${i}`, "BKF", ONE_DAY, `0x${"0".repeat(64)}`],
+            }),
+          },
+        ],
+      })),
+    );
   }
-  await chain.rpc("evm_mine");
-  await chain.rpc("evm_setAutomine", [true]);
   await chain.rpc("hardhat_mine", ["0x40"]);
 }
 

@@ -1,6 +1,10 @@
 // The Solana indexer against the project's local Solana RPC with the real program: reservations and
 // renewals reach the read model; with the RPC's fault mode on, the mirror converges to the accounts read
 // directly; a restart resumes from the cursor without applying anything twice.
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect } from "chai";
 import { foldedHash, foldV1 } from "../../core/fold";
 import { type SolanaIndexer, startSolanaIndexer } from "../../indexer/solana";
@@ -143,5 +147,57 @@ describe("Solana indexer on the local Solana RPC", function () {
       [CHAIN],
     );
     expect(applied.rows[0].n).to.equal(applied.rows[0].d);
+  });
+
+  it("loses and duplicates nothing across a kill -9 of the indexer process (npm run indexer:solana) mid-stream", async () => {
+    const manifestPath = join(mkdtempSync(join(tmpdir(), "solana-manifest-")), "manifest.json");
+    writeFileSync(manifestPath, JSON.stringify({ evm: [], solana: [chain.entry] }));
+    const url = new URL(database.url);
+    url.searchParams.set("options", `-c search_path=${database.schema}`);
+    const spawnIndexer = () =>
+      spawn(
+        process.execPath,
+        ["--import", "tsx", join(__dirname, "..", "..", "indexer", "solana", "main.ts")],
+        {
+          env: {
+            ...process.env,
+            DATABASE_URL: url.toString(),
+            DEPLOYMENT_MANIFEST: manifestPath,
+            SOLANA_COMMITMENT: "confirmed",
+            SOLANA_POLL_INTERVAL_MS: "100",
+          },
+          stdio: "ignore",
+        },
+      );
+    const launchers = Array.from({ length: 5 }, () => chain.newLauncher());
+    let child = spawnIndexer();
+    try {
+      const stream = (async () => {
+        for (const [index, launcher] of launchers.entries()) {
+          for (let n = 0; n < 3; n++) await chain.reserve(launcher, `killed ${index} ${n}`, "KILL");
+        }
+      })();
+      await waitFor(
+        () => mirrorRows(database.pool, CHAIN),
+        (rows) => rows.some((row) => row.normalized_ticker === "KILL"),
+        60_000,
+      );
+      child.kill("SIGKILL");
+      await stream;
+      child = spawnIndexer();
+      const expected = await onChainState();
+      await waitFor(mirrorState, (state) => JSON.stringify(state) === JSON.stringify(expected), 60_000);
+      const kills = (await mirrorRows(database.pool, CHAIN)).filter(
+        (row) => row.normalized_ticker === "KILL",
+      );
+      expect(kills).to.have.length(launchers.length * 3);
+      const applied = await database.pool.query(
+        "SELECT count(*)::int AS n, count(DISTINCT signature)::int AS d FROM solana_applied_transactions WHERE chain = $1",
+        [CHAIN],
+      );
+      expect(applied.rows[0].n).to.equal(applied.rows[0].d);
+    } finally {
+      child.kill("SIGKILL");
+    }
   });
 });

@@ -31,6 +31,8 @@ export interface HardhatChain {
   renew(wallet: EvmClients, name: string, ticker: string): Promise<{ blockNumber: bigint; hash: Hex }>;
   /** Moves time forward and publishes a fresh price, so the feed is not stale afterwards. */
   increaseTime(seconds: number): Promise<void>;
+  /** Publishes a fresh price (every automined block moves chain time at least a second ahead). */
+  refreshPrice(): Promise<void>;
   rpc<T>(method: string, params?: unknown[]): Promise<T>;
   stop(): Promise<void>;
 }
@@ -62,6 +64,13 @@ export async function startHardhatChain(chainName = "hardhat"): Promise<HardhatC
       const receipt = await wallet.publicClient.waitForTransactionReceipt({ hash });
       if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
       return { blockNumber: receipt.blockNumber, hash };
+    };
+    const refreshPrice = async () => {
+      await refreshLocalPrice({
+        rpcUrl,
+        ownerPrivateKey: HARDHAT_DEV_PRIVATE_KEY,
+        priceFeed: deployment.priceFeed,
+      });
     };
     const fee = (wallet: EvmClients) =>
       wallet.publicClient.readContract({
@@ -99,12 +108,9 @@ export async function startHardhatChain(chainName = "hardhat"): Promise<HardhatC
       async increaseTime(seconds) {
         await rpc("evm_increaseTime", [seconds]);
         await rpc("evm_mine");
-        await refreshLocalPrice({
-          rpcUrl,
-          ownerPrivateKey: HARDHAT_DEV_PRIVATE_KEY,
-          priceFeed: deployment.priceFeed,
-        });
+        await refreshPrice();
       },
+      refreshPrice,
       stop: () => stopNode(node),
     };
   } catch (error) {
