@@ -10,17 +10,13 @@ import { mirrorRows, waitFor } from "./support/readModel";
 
 const CHAIN = "hardhat";
 
-describe("EVM indexer (Ponder) on a local Hardhat chain", function () {
+// pglite-socket 0.2.17 interleaves extended-protocol messages of concurrent connections while another
+// connection holds a transaction (docs/indexers.md), which Ponder always does: its suite needs Postgres
+// and shows as pending without DATABASE_URL.
+const describeWithPostgres = process.env.DATABASE_URL ? describe : describe.skip;
+
+describeWithPostgres("EVM indexer (Ponder; needs DATABASE_URL) on a local Hardhat chain", function () {
   this.timeout(120_000);
-  // pglite-socket 0.2.17 interleaves extended-protocol messages of concurrent connections outside
-  // transactions (see docs/indexers.md), which breaks Ponder beside any other client: Ponder needs Postgres.
-  if (!process.env.DATABASE_URL) {
-    before(function () {
-      console.error("    (skipped: set DATABASE_URL to a Postgres database to run the Ponder tests)");
-      this.skip();
-    });
-    return;
-  }
   let database: TestDatabase;
   let chain: HardhatChain;
   let indexer: EvmIndexer;
