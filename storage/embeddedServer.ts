@@ -1,9 +1,13 @@
 // The embedded default: PGlite (Postgres compiled to WASM) served over the Postgres wire protocol, so the
 // API, the indexers and Ponder reach it through the same `pg` data path as a real Postgres.
+// pglite-socket's connection handler speaks the protocol; the session queue (./sessionQueue) decides
+// whose messages run, because PGlite has one session for all connections.
 import { mkdirSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
 import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { PGLiteSocketHandler, type PGLiteSocketHandlerOptions } from "@electric-sql/pglite-socket";
 import { assertPortFree } from "./portCheck";
+import { SessionQueue } from "./sessionQueue";
 
 export interface EmbeddedServerOptions {
   /** Folder that holds the database files; created when missing. */
@@ -23,18 +27,36 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   await assertPortFree(options.host, options.port, "EMBEDDED_DB_PORT");
   mkdirSync(options.dataDir, { recursive: true });
   const db = await PGlite.create({ dataDir: options.dataDir });
-  const server = new PGLiteSocketServer({
-    db,
-    host: options.host,
-    port: options.port,
-    maxConnections: options.maxConnections,
+  // The handler is typed against pglite-socket's own queue class; ours has the same public methods.
+  const queryQueue = new SessionQueue(db) as unknown as PGLiteSocketHandlerOptions["queryQueue"];
+  const handlers = new Set<PGLiteSocketHandler>();
+
+  const accept = async (socket: Socket) => {
+    if (handlers.size >= options.maxConnections) {
+      socket.end();
+      return;
+    }
+    const handler = new PGLiteSocketHandler({ queryQueue, closeOnDetach: true });
+    handlers.add(handler);
+    const forget = () => handlers.delete(handler);
+    handler.addEventListener("close", forget);
+    handler.addEventListener("error", forget);
+    await handler.attach(socket).catch(() => {
+      forget();
+      socket.destroy();
+    });
+  };
+  const server: Server = createServer((socket) => void accept(socket));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, resolve);
   });
-  await server.start();
-  const connectionString = `postgres://postgres@${options.host}:${options.port}/postgres?sslmode=disable`;
+
   return {
-    connectionString,
+    connectionString: `postgres://postgres@${options.host}:${options.port}/postgres?sslmode=disable`,
     async stop() {
-      await server.stop();
+      await Promise.all([...handlers].map((handler) => handler.detach(true)));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();
     },
   };

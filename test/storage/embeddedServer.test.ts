@@ -3,8 +3,11 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
+import { Pool } from "pg";
 import { openDatabase } from "../../storage/database";
+import { startEmbeddedServer } from "../../storage/embeddedServer";
 import { PortInUseError } from "../../storage/portCheck";
+import { withTransaction } from "../../storage/transaction";
 import { freePort } from "../support/testDatabase";
 
 describe("storage: embedded database", () => {
@@ -65,6 +68,43 @@ describe("storage: embedded database", () => {
         .and.contain("EMBEDDED_DB_PORT");
     } finally {
       blocker.close();
+    }
+  });
+});
+
+describe("storage: embedded database under concurrent extended-protocol queries", () => {
+  it("gives every connection the answer to its own statement while others run transactions", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "svc-embedded-"));
+    const server = await startEmbeddedServer({
+      dataDir,
+      host: "127.0.0.1",
+      port: await freePort(),
+      maxConnections: 32,
+    });
+    const pool = new Pool({ connectionString: server.connectionString, max: 16 });
+    try {
+      await pool.query("CREATE TABLE writes (v int)");
+      // A transaction's BEGIN (a simple query) destroys the session's unnamed statement, and a Parse from
+      // another connection replaces it: without turn-keeping, reads fail or answer with others' rows.
+      const work = Array.from({ length: 300 }, (_, i) =>
+        i % 3 === 0
+          ? withTransaction(pool, (client) => client.query("INSERT INTO writes VALUES ($1)", [i])).then(
+              () => "written",
+            )
+          : pool
+              .query<{ n: number }>(`SELECT $1::int + ${i * 1000} AS n`, [i])
+              .then((result) => result.rows[0]?.n),
+      );
+      const answers = await Promise.all(work);
+      expect(answers).to.deep.equal(
+        Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? "written" : i + i * 1000)),
+      );
+      const { rows } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM writes");
+      expect(rows[0]?.n).to.equal(100);
+    } finally {
+      await pool.end();
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
