@@ -169,7 +169,9 @@ describe("api: public endpoints over HTTP", () => {
       const response = await api.call({ path: "/api/v1/health" });
       expect(response.status).to.equal(200);
       expect(response.body).to.nested.include({ status: "degraded", "database.ok": true });
-      await api.db.pool.query("UPDATE chain_checkpoints SET indexed_number = head_number, indexed_at = now()");
+      await api.db.pool.query(
+        "UPDATE chain_checkpoints SET indexed_number = head_number, indexed_at = now()",
+      );
       expect((await api.call({ path: "/api/v1/health" })).body).to.include({ status: "ok" });
     });
   });
