@@ -1,0 +1,79 @@
+// The Solana indexer's RPC client: what it retries (429, 5xx, timeouts, dropped connections) and what it
+// does not (a JSON-RPC error answer), against a real local HTTP server scripted per request.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect } from "chai";
+import { RpcUnavailableError, SolanaRpcError, solanaRpc } from "../../indexer/solana/rpc";
+
+type Reply = { status: number; body?: unknown } | "hang" | "drop";
+
+describe("Solana indexer RPC client retries", () => {
+  let server: Server;
+  let url: string;
+  let script: Reply[] = [];
+  let requests = 0;
+
+  before(async () => {
+    server = createServer((request, response) => {
+      requests++;
+      request.resume();
+      const reply = script.shift() ?? { status: 200, body: { jsonrpc: "2.0", id: 1, result: 42 } };
+      if (reply === "hang") return;
+      if (reply === "drop") {
+        request.socket.destroy();
+        return;
+      }
+      response
+        .writeHead(reply.status, { "content-type": "application/json" })
+        .end(JSON.stringify(reply.body ?? {}));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  beforeEach(() => {
+    requests = 0;
+  });
+
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const policy = { attempts: 6, initialDelayMs: 1, maxDelayMs: 5, timeoutMs: 200 };
+
+  it("retries 429, 5xx, a timeout and a dropped connection, then returns the answer", async () => {
+    script = [{ status: 429 }, { status: 503 }, "hang", "drop", { status: 500 }];
+    const result = await solanaRpc(url, policy)<number>("getSlot", []);
+    expect(result).to.equal(42);
+    expect(requests).to.equal(6);
+  });
+
+  it("gives up after the configured attempts with an error that says the RPC is unavailable", async () => {
+    script = Array.from({ length: 6 }, () => ({ status: 502 }));
+    const call = solanaRpc(url, policy)("getSlot", []);
+    await call.then(
+      () => expect.fail("should have failed"),
+      (error) => {
+        expect(error).to.be.instanceOf(RpcUnavailableError);
+        expect((error as Error).message).to.include("HTTP 502");
+      },
+    );
+    expect(requests).to.equal(6);
+  });
+
+  it("does not retry a JSON-RPC error answer", async () => {
+    script = [
+      { status: 200, body: { jsonrpc: "2.0", id: 1, error: { code: -32602, message: "Invalid param" } } },
+    ];
+    const call = solanaRpc(url, policy)("getTransaction", ["bad"]);
+    await call.then(
+      () => expect.fail("should have failed"),
+      (error) => {
+        expect(error).to.be.instanceOf(SolanaRpcError);
+        expect((error as SolanaRpcError).code).to.equal(-32602);
+      },
+    );
+    expect(requests).to.equal(1);
+  });
+});
