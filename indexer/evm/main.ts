@@ -1,12 +1,15 @@
 // `npm run indexer:evm`: the EVM indexer as a production role. Settings: DATABASE_URL, DEPLOYMENT_MANIFEST,
-// EVM_POLLING_INTERVAL_MS (default 1000), PONDER_PORT (default 42069), EVM_VIEWS_SCHEMA (default evm_mirror).
-import { Pool } from "pg";
+// EVM_POLLING_INTERVAL_MS (default 1000), PONDER_PORT (default 42069), EVM_VIEWS_SCHEMA (default evm_mirror),
+// IDENTITY_MIRROR_SCHEMA (schema of the API's tables, default public).
+import { openDatabase } from "../../storage/database";
 import { roleSettings, stopOnSignal } from "../role";
 import { startEvmIndexer } from "./run";
 
 async function main(): Promise<void> {
   const { databaseUrl, manifestPath } = roleSettings("indexer:evm");
-  const pool = new Pool({ connectionString: databaseUrl, max: 2 });
+  // Opening migrates (under an advisory lock), so a role started before the API still finds its tables.
+  const database = await openDatabase({ kind: "postgres", url: databaseUrl });
+  const { pool } = database;
   const indexer = await startEvmIndexer({
     databaseUrl,
     pool,
@@ -14,13 +17,14 @@ async function main(): Promise<void> {
     pollingIntervalMs: Number(process.env.EVM_POLLING_INTERVAL_MS ?? 1000),
     port: Number(process.env.PONDER_PORT ?? 42069),
     viewsSchema: process.env.EVM_VIEWS_SCHEMA ?? "evm_mirror",
+    mirrorSchema: process.env.IDENTITY_MIRROR_SCHEMA ?? "public",
   });
   console.error(
     `[indexer:evm] Ponder deployment schema ${indexer.deploymentSchema}, manifest ${manifestPath}`,
   );
   stopOnSignal(async () => {
     await indexer.stop();
-    await pool.end();
+    await database.close();
   });
 }
 

@@ -2,7 +2,7 @@
 // Settings: DATABASE_URL, DEPLOYMENT_MANIFEST, SOLANA_COMMITMENT (finalized | confirmed, default finalized),
 // SOLANA_POLL_INTERVAL_MS (default 1000).
 import { readFileSync } from "node:fs";
-import { Pool } from "pg";
+import { openDatabase } from "../../storage/database";
 import { roleSettings, stopOnSignal } from "../role";
 import { type Commitment, type SolanaManifestEntry, startSolanaIndexer } from "./index";
 
@@ -19,7 +19,9 @@ async function main(): Promise<void> {
   const entries = (JSON.parse(readFileSync(manifestPath, "utf8")) as { solana?: SolanaManifestEntry[] })
     .solana;
   if (!entries?.length) throw new Error(`The manifest at ${manifestPath} has no "solana" entries.`);
-  const pool = new Pool({ connectionString: databaseUrl, max: 4 });
+  // Opening migrates (under an advisory lock), so a role started before the API still finds its tables.
+  const database = await openDatabase({ kind: "postgres", url: databaseUrl });
+  const { pool } = database;
   const indexers = await Promise.all(
     entries.map((manifestEntry) =>
       startSolanaIndexer({
@@ -33,7 +35,7 @@ async function main(): Promise<void> {
   console.error(`[indexer:solana] following ${entries.map((entry) => entry.chain).join(", ")}`);
   stopOnSignal(async () => {
     await Promise.all(indexers.map((indexer) => indexer.stop()));
-    await pool.end();
+    await database.close();
   });
 }
 
