@@ -10,12 +10,7 @@ import { mirrorRows, waitFor } from "./support/readModel";
 
 const CHAIN = "hardhat";
 
-// pglite-socket 0.2.17 interleaves extended-protocol messages of concurrent connections while another
-// connection holds a transaction (docs/indexers.md), which Ponder always does: its suite needs Postgres
-// and shows as pending without DATABASE_URL.
-const describeWithPostgres = process.env.DATABASE_URL ? describe : describe.skip;
-
-describeWithPostgres("EVM indexer (Ponder; needs DATABASE_URL) on a local Hardhat chain", function () {
+describe("EVM indexer (Ponder) on a local Hardhat chain", function () {
   this.timeout(120_000);
   let database: TestDatabase;
   let chain: HardhatChain;
@@ -168,5 +163,17 @@ describeWithPostgres("EVM indexer (Ponder; needs DATABASE_URL) on a local Hardha
         !current.some((row) => row.tx_hash === orphan.hash),
     );
     expect(rows.map((row) => row.normalized_ticker)).to.not.include("ORPH");
+  });
+
+  it("leaves the session of the API's connections as it was (on the embedded database they share one)", async () => {
+    const { rows } = await database.pool.query(
+      "SELECT current_setting('search_path') AS search_path, current_setting('transaction_read_only') AS read_only",
+    );
+    expect(rows[0].read_only).to.equal("off");
+    expect(rows[0].search_path).to.include(database.schema);
+    await database.pool.query(
+      "INSERT INTO chain_histories (chain, history_id) VALUES ('session-probe', 'x')",
+    );
+    await database.pool.query("DELETE FROM chain_histories WHERE chain = 'session-probe'");
   });
 });
