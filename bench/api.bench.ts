@@ -5,19 +5,19 @@
 // the load generator runs here with keep-alive connections.
 //
 // Database: DATABASE_URL when set (a fresh schema, dropped afterwards), else the embedded database.
-import { type ChildProcess, fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, createServer, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { createApp } from "../api/app";
 import { checkIdentity } from "../api/decisions/identityCheck";
 import { createDecisionModule } from "../api/decisions/module";
 import { foldedHash, foldV1 } from "../core/fold";
 import { type Database, openDatabase, quoteIdentifier } from "../storage/database";
 import type { Emit } from "./run";
+import { startChildServer, stopChildServer } from "./support/childServer";
 
 const CHAINS = [{ chain: "hardhat", family: "evm" as const }];
 const CONCURRENCY = 32;
@@ -168,30 +168,6 @@ async function serve(mode: ServerMode): Promise<void> {
   process.stdin.resume();
 }
 
-async function startServer(
-  mode: ServerMode,
-  env: Record<string, string>,
-): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(__filename, ["--serve", mode], {
-    env: { ...process.env, ...env },
-    stdio: ["pipe", "pipe", "inherit", "ipc"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", (line) =>
-      resolve((JSON.parse(line) as { url: string }).url),
-    );
-    child.once("exit", (code) => reject(new Error(`bench server ${mode} exited with ${code}`)));
-  });
-  return { url, child };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  await new Promise<void>((resolve) => {
-    child.once("exit", () => resolve());
-    child.stdin?.end();
-  });
-}
-
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = createServer().listen(0, "127.0.0.1", () => {
@@ -246,7 +222,7 @@ export async function run(emit: Emit): Promise<void> {
   try {
     await seed(database);
     const env = { BENCH_DB_URL: database.url, BENCH_DB_SCHEMA: schema };
-    for (const mode of MODES) servers.push({ mode, ...(await startServer(mode, env)) });
+    for (const mode of MODES) servers.push({ mode, ...(await startChildServer(__filename, mode, env)) });
     for (const server of servers) await load(server.url, WARMUP_MS);
     const rounds = new Map<ServerMode, Measurement[]>(MODES.map((mode) => [mode, []]));
     for (let round = 0; round < ROUNDS; round += 1) {
@@ -274,7 +250,7 @@ export async function run(emit: Emit): Promise<void> {
     emit("identity_check.ratio_vs_bare_same_work", ratio("bare-same-work"), "ratio");
     emit("identity_check.ratio_vs_bare_static", ratio("bare-static"), "ratio");
   } finally {
-    for (const server of servers) await stopServer(server.child);
+    for (const server of servers) await stopChildServer(server.child);
     await cleanup();
   }
 }

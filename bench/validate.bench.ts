@@ -5,10 +5,9 @@
 // here. Then latency at half of the measured maximum rate (open loop), the figure the goal is set on.
 //
 // Database: DATABASE_URL (a fresh schema, dropped afterwards). Without it: postgres://postgres@127.0.0.1/test.
-import { type ChildProcess, fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes, sign } from "node:crypto";
 import { Agent, createServer, request } from "node:http";
-import { createInterface } from "node:readline";
 import { createApp } from "../api/app";
 import { ensureSigningKeys, listSigningKeys } from "../api/decisions/signingKeyStore";
 import { createApiKey } from "../api/keys/apiKeyStore";
@@ -18,6 +17,7 @@ import { openSigningKey } from "../core/keyring";
 import { createSecretBox } from "../core/secrets/secretBox";
 import { type Database, openDatabase, quoteIdentifier } from "../storage/database";
 import type { Emit } from "./run";
+import { startChildServer, stopChildServer } from "./support/childServer";
 
 const CHAINS = [{ chain: "hardhat", family: "evm" as const }];
 const CONCURRENCY = 32;
@@ -214,30 +214,6 @@ async function bareSigningServer(database: Database, masterKey: Buffer) {
   });
 }
 
-async function startServer(
-  mode: ServerMode,
-  env: Record<string, string>,
-): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(__filename, ["--serve", mode], {
-    env: { ...process.env, ...env },
-    stdio: ["pipe", "pipe", "inherit", "ipc"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", (line) =>
-      resolve((JSON.parse(line) as { url: string }).url),
-    );
-    child.once("exit", (code) => reject(new Error(`bench server ${mode} exited with ${code}`)));
-  });
-  return { url, child };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  await new Promise<void>((resolve) => {
-    child.once("exit", () => resolve());
-    child.stdin?.end();
-  });
-}
-
 const ROUNDS = 3;
 
 interface Server {
@@ -315,7 +291,7 @@ export async function run(emit: Emit): Promise<void> {
     // machine weighs on both; each figure is the median of the rounds.
     const servers: Server[] = [];
     for (const mode of ["api", "bare"] as const) {
-      const { url: serverUrl, child } = await startServer(mode, env);
+      const { url: serverUrl, child } = await startChildServer(__filename, mode, env);
       servers.push({ mode, child, target: client(serverUrl, keys) });
     }
     const [api, bare] = servers as [Server, Server];
@@ -366,7 +342,7 @@ export async function run(emit: Emit): Promise<void> {
     } finally {
       for (const server of servers) {
         server.target.close();
-        await stopServer(server.child);
+        await stopChildServer(server.child);
       }
     }
     const { rows } = await database.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM decisions");

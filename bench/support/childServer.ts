@@ -1,0 +1,30 @@
+// Benchmarks measure servers in their own processes, so the load generator does not share their core:
+// the suite forks itself with `--serve <mode>`; the child prints `{"url"}` on its first stdout line and
+// exits when its stdin closes.
+import { type ChildProcess, fork } from "node:child_process";
+import { createInterface } from "node:readline";
+
+export async function startChildServer(
+  modulePath: string,
+  mode: string,
+  env: Record<string, string>,
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = fork(modulePath, ["--serve", mode], {
+    env: { ...process.env, ...env },
+    stdio: ["pipe", "pipe", "inherit", "ipc"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", (line) =>
+      resolve((JSON.parse(line) as { url: string }).url),
+    );
+    child.once("exit", (code) => reject(new Error(`bench server ${mode} exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+export async function stopChildServer(child: ChildProcess): Promise<void> {
+  await new Promise<void>((resolve) => {
+    child.once("exit", () => resolve());
+    child.stdin?.end();
+  });
+}
