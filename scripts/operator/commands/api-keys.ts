@@ -6,30 +6,7 @@ import { PRODUCTION_DEFAULT_RATE_LIMIT, PRODUCTION_MAX_RATE_LIMIT } from "../../
 import { isEnvironment } from "../../../core/environment";
 import { withTransaction } from "../../../storage/transaction";
 import { type OperatorCommand, UsageError } from "../command";
-
-/** `--name value` pairs and bare `--flag`s; anything else is a usage error. */
-export function parseFlags(args: readonly string[]): Map<string, string | true> {
-  const flags = new Map<string, string | true>();
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index] as string;
-    if (!arg.startsWith("--"))
-      throw new UsageError(`Unexpected argument "${arg}"; options look like --name value.`);
-    const next = args[index + 1];
-    if (next === undefined || next.startsWith("--")) flags.set(arg.slice(2), true);
-    else {
-      flags.set(arg.slice(2), next);
-      index += 1;
-    }
-  }
-  return flags;
-}
-
-function required(flags: Map<string, string | true>, name: string, hint: string): string {
-  const value = flags.get(name);
-  if (typeof value !== "string" || value.trim() === "")
-    throw new UsageError(`--${name} is required: ${hint}.`);
-  return value.trim();
-}
+import { parseFlags, requiredFlag } from "../flags";
 
 function scopesOf(text: string): PartnerScope[] {
   const scopes = text
@@ -63,11 +40,11 @@ const create: OperatorCommand = {
     "api-keys:create --label <text> --scopes <scope,…> [--partner <partner_id>] [--rate-limit <1-2000, default 300>] --actor <who> --reason <why>",
   async run(args, { pool, out }) {
     const flags = parseFlags(args);
-    const label = required(flags, "label", "a name for the key, e.g. the partner and purpose");
-    const scopes = scopesOf(required(flags, "scopes", `one or more of ${PARTNER_SCOPES.join(", ")}`));
+    const label = requiredFlag(flags, "label", "a name for the key, e.g. the partner and purpose");
+    const scopes = scopesOf(requiredFlag(flags, "scopes", `one or more of ${PARTNER_SCOPES.join(", ")}`));
     const rateLimitPerMinute = rateLimitOf(flags.get("rate-limit"));
-    const actor = required(flags, "actor", "who provisions the key (for the audit log)");
-    const reason = required(flags, "reason", "why (for the audit log)");
+    const actor = requiredFlag(flags, "actor", "who provisions the key (for the audit log)");
+    const reason = requiredFlag(flags, "reason", "why (for the audit log)");
     const partner = flags.get("partner");
     const { record, issued } = await withTransaction(pool, async (client) => {
       const created = await createApiKey(client, {
@@ -135,9 +112,9 @@ const revoke: OperatorCommand = {
   usage: "api-keys:revoke --key <key_id> --actor <who> --reason <why>",
   async run(args, { pool, out }) {
     const flags = parseFlags(args);
-    const keyId = required(flags, "key", "the key id from api-keys:list (key_…), never the secret");
-    const actor = required(flags, "actor", "who revokes the key (for the audit log)");
-    const reason = required(flags, "reason", "why (for the audit log)");
+    const keyId = requiredFlag(flags, "key", "the key id from api-keys:list (key_…), never the secret");
+    const actor = requiredFlag(flags, "actor", "who revokes the key (for the audit log)");
+    const reason = requiredFlag(flags, "reason", "why (for the audit log)");
     const key = await revokeApiKey(pool, keyId, { actor, reason });
     out(`${key.keyId} revoked at ${key.revokedAt?.toISOString()} by ${key.revokedBy}: ${key.revokedReason}`);
   },

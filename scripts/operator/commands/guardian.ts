@@ -2,8 +2,7 @@
 // mistaken block. Audited with actor and reason; they appear in the identity's status timeline.
 import { blockIdentity, clearIdentity } from "../../../api/decisions/guardian";
 import { type OperatorCommand, UsageError } from "../command";
-import { parseFlags } from "./api-keys";
-import { actorOf, environmentFlag, requiredFlag } from "./signing-keys";
+import { actorOf, environmentFlag, parseFlags, requiredFlag } from "../flags";
 
 function untilOf(value: string | true | undefined): Date | undefined {
   if (value === undefined) return undefined;

@@ -7,8 +7,7 @@ import {
   setLaunchReporting,
 } from "../../../api/decisions/keeperCredentials";
 import type { OperatorCommand } from "../command";
-import { parseFlags } from "./api-keys";
-import { actorOf, requiredFlag } from "./signing-keys";
+import { actorOf, parseFlags, requiredFlag } from "../flags";
 
 const issue: OperatorCommand = {
   name: "keepers:issue",

@@ -4,8 +4,7 @@ import { manifestChains, mergeChains, readCheckpoints } from "../../../api/decis
 import { seedSandboxScenarios } from "../../../api/decisions/sandbox";
 import { SANDBOX_DESIGNATED_LAUNCHER } from "../../../core/status";
 import { type OperatorCommand, UsageError } from "../command";
-import { parseFlags } from "./api-keys";
-import { actorOf } from "./signing-keys";
+import { actorOf, parseFlags } from "../flags";
 
 const restore: OperatorCommand = {
   name: "sandbox:restore",

@@ -1,6 +1,3 @@
-// Operator commands for the decision signing keys: list, ensure, rotate, retire and emergency revoke.
-// Every change is audited with actor and reason; GET /v1/keys reflects it at once.
-import type { Actor } from "../../../api/decisions/audit";
 import {
   ensureSigningKeys,
   KEY_OVERLAP_SECONDS,
@@ -9,34 +6,9 @@ import {
   revokeSigningKey,
   rotateSigningKey,
 } from "../../../api/decisions/signingKeyStore";
-import { isEnvironment } from "../../../core/environment";
 import { createSecretBox } from "../../../core/secrets/secretBox";
 import { type OperatorCommand, UsageError } from "../command";
-import { parseFlags } from "./api-keys";
-
-type Flags = Map<string, string | true>;
-
-/** A flag that must have a value. */
-export function requiredFlag(flags: Flags, name: string, hint: string): string {
-  const value = flags.get(name);
-  if (typeof value !== "string" || value.trim() === "")
-    throw new UsageError(`--${name} is required: ${hint}.`);
-  return value.trim();
-}
-
-/** --actor and --reason, which every mutating command records in the audit log. */
-export function actorOf(flags: Flags): Actor {
-  return {
-    actor: requiredFlag(flags, "actor", "who performs this (for the audit log)"),
-    reason: requiredFlag(flags, "reason", "why (for the audit log)"),
-  };
-}
-
-export function environmentFlag(flags: Flags): "sandbox" | "production" {
-  const environment = requiredFlag(flags, "environment", "sandbox or production");
-  if (!isEnvironment(environment)) throw new UsageError("--environment must be sandbox or production.");
-  return environment;
-}
+import { actorOf, environmentFlag, parseFlags, requiredFlag } from "../flags";
 
 const list: OperatorCommand = {
   name: "signing-keys:list",
