@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Express } from "express";
 import { errorEnvelope } from "../core/errors/catalogue";
-import { assertPortFree } from "../storage/portCheck";
+import { assertPortFree } from "../net/ports";
 import { RESPONSE_VERSION } from "./responseVersion";
 
 /**
@@ -40,7 +40,7 @@ export async function listen(
   port: number,
   setting = "PORT",
 ): Promise<RunningServer> {
-  if (port !== 0) await assertPortFree(host, port, setting);
+  if (port !== 0) await assertPortFree(host, { port, service: "API", setting });
   const server: Server = createServer(app);
   server.on("clientError", answerMalformedRequest);
   await new Promise<void>((resolve) => server.listen(port, host, resolve));

@@ -16,8 +16,9 @@ import { type HardhatNode, startHardhatNode } from "./evm/hardhatNode";
 import { DEFAULT_MANIFEST_PATH, type DeploymentManifest, writeManifest } from "./manifest";
 import { type SolanaRpc, startSolanaRpc } from "./solana/server";
 
+export { PortInUseError } from "../net/ports";
 export { devWallet, devWallets } from "./devWallets";
-export { ChainStartError, PortInUseError } from "./errors";
+export { ChainStartError } from "./errors";
 export { DEFAULT_MANIFEST_PATH, type DeploymentManifest } from "./manifest";
 
 export interface LocalnetOptions {

@@ -6,7 +6,7 @@ import { mkdirSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketHandler, type PGLiteSocketHandlerOptions } from "@electric-sql/pglite-socket";
-import { assertPortFree } from "./portCheck";
+import { assertPortFree } from "../net/ports";
 import { SessionQueue } from "./sessionQueue";
 
 export interface EmbeddedServerOptions {
@@ -24,7 +24,11 @@ export interface EmbeddedServer {
 }
 
 export async function startEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
-  await assertPortFree(options.host, options.port, "EMBEDDED_DB_PORT");
+  await assertPortFree(options.host, {
+    port: options.port,
+    service: "embedded database",
+    setting: "EMBEDDED_DB_PORT",
+  });
   mkdirSync(options.dataDir, { recursive: true });
   const db = await PGlite.create({ dataDir: options.dataDir });
   // The handler is typed against pglite-socket's own queue class; ours has the same public methods.

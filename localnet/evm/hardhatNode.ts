@@ -2,8 +2,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
+import { assertPortFree } from "../../net/ports";
 import { ChainStartError } from "../errors";
-import { assertPortFree } from "../ports";
 
 export interface HardhatNodeOptions {
   host?: string;

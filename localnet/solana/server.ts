@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocket, WebSocketServer } from "ws";
-import { listen } from "../ports";
+import { listen } from "../../net/ports";
 import { SolanaChain, type SolanaChainOptions } from "./chain";
 import type { InjectedFailure } from "./faults";
 import { ADMIN_METHOD_PREFIX, rpcMethods } from "./methods";

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
 import { Pool } from "pg";
+import { PortInUseError } from "../../net/ports";
 import { openDatabase } from "../../storage/database";
 import { startEmbeddedServer } from "../../storage/embeddedServer";
-import { PortInUseError } from "../../storage/portCheck";
 import { withTransaction } from "../../storage/transaction";
 import { freePort } from "../support/testDatabase";
 

@@ -1,6 +1,19 @@
-// Binding ports with a clear message when one is taken.
+// Binding ports with a clear message when one is taken; used by the embedded database, the API and the
+// local chains.
 import { createServer, type Server } from "node:net";
-import { PortInUseError } from "./errors";
+
+export class PortInUseError extends Error {
+  constructor(
+    readonly port: number,
+    readonly service: string,
+    readonly setting: string,
+  ) {
+    super(
+      `Port ${port} (${service}) is already in use. Stop the process that holds it, or pick another port with ${setting}.`,
+    );
+    this.name = "PortInUseError";
+  }
+}
 
 export interface PortClaim {
   port: number;
