@@ -9,6 +9,7 @@ import {
   DECISION_SIGNATURE_ALG,
   DECISION_VERSION,
   DEFAULT_SKEW_SECONDS,
+  SIGNED_FIELD_ORDER,
   type SignedDecision,
 } from "./format";
 
@@ -78,19 +79,9 @@ export type PreSignatureOutcome = { result: VerificationResult } | { check: Sign
 const ED25519_SIGNATURE_LENGTH = 64;
 const ED25519_PUBLIC_KEY_LENGTH = 32;
 
+/** Every signed field except the optional nonce, plus the key id and algorithm: all required strings. */
 const REQUIRED_STRING_FIELDS = [
-  "version",
-  "requestId",
-  "identityKey",
-  "normalizedName",
-  "normalizedTicker",
-  "chain",
-  "launchpadId",
-  "launcher",
-  "decision",
-  "reason",
-  "issuedAt",
-  "expiresAt",
+  ...SIGNED_FIELD_ORDER.filter((field) => field !== "nonce"),
   "keyId",
   "signatureAlg",
 ] as const;
