@@ -7,25 +7,12 @@ import {
   DECISION_LIFETIME_SECONDS,
   DECISION_SIGNATURE_ALG,
   DECISION_VERSION,
-  type DecisionOutcome,
   type SignedDecision,
   type SignedFields,
 } from "./format";
 
 /** What the validation endpoint decided; the signer adds version, expiry, environment and signature. */
-export interface DecisionRequest {
-  requestId: string;
-  identityKey: string;
-  normalizedName: string;
-  normalizedTicker: string;
-  chain: string;
-  launchpadId: string;
-  launcher: string;
-  decision: DecisionOutcome;
-  reason: string;
-  issuedAt: Date;
-  nonce?: string;
-}
+export type DecisionRequest = Omit<SignedFields, "version" | "issuedAt" | "expiresAt"> & { issuedAt: Date };
 
 export interface DecisionSigningKey {
   kid: string;
