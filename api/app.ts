@@ -1,6 +1,7 @@
 // The HTTP face of the service. Routes gather records and format answers; decisions live in core/.
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { Pool } from "pg";
+import type { RegistryCatalogue } from "../chains/registryClient";
 import { parseConfig } from "../config";
 import { registerDecisionRoutes } from "./decisions/routes";
 import { pruneRateWindows } from "./keys/apiKeyStore";
@@ -34,6 +35,8 @@ export interface ApiDependencies {
   anonymousRateLimitPerMinute?: number;
   /** Clock in ms since the epoch; defaults to Date.now. */
   now?: () => number;
+  /** The chains' registries (chains/catalogue.ts); without them reservation and Solana helper routes answer 503. */
+  registries?: RegistryCatalogue;
 }
 
 /** Largest JSON body accepted; every documented request is far smaller. */

@@ -9,9 +9,6 @@ import type { EvaluationContext } from "./evaluation";
 import { evaluate } from "./evaluation";
 import { loadDecisionSnapshot } from "./recordLoader";
 
-/** Durations a sandbox hold (and a reservation quote) may have: 24 hours, 3, 7 and 30 days. */
-export const RESERVATION_DURATIONS = [86_400, 259_200, 604_800, 2_592_000] as const;
-
 async function insertScenario(
   client: PoolClient,
   identityKey: string,

@@ -1,7 +1,7 @@
 // Request and response schemas of the decision routes (validation + OpenAPI from one declaration).
 import { z } from "zod";
+import { RESERVATION_DURATIONS } from "../../core/reservation";
 import { CHECK_DECISIONS, IDENTITY_STATUSES } from "../../core/status";
-import { RESERVATION_DURATIONS } from "./sandbox";
 
 const text = (max: number) => z.string().min(1).max(max);
 /** Raw names may carry spaces and symbols that fold away; the folded bounds are checked after folding. */

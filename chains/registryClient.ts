@@ -1,0 +1,120 @@
+// What the service needs from one chain's identity registry, whatever the family: a price quote from the feed the
+// registry itself reads, the wallet's active count, the pair's record, a creator-signable transaction, and
+// what became of a submitted transaction. One implementation per family (chains/evm, chains/solana) plus the
+// sandbox's simulated one (chains/simulated), which never touches a chain.
+import type { NormalizedIdentity } from "../core/fold";
+import type { ReservationDuration } from "../core/reservation";
+import type { ChainFamily } from "../core/status";
+
+export interface RegistryQuote {
+  chain: string;
+  durationSeconds: ReservationDuration;
+  /** The tier's flat USD price with 6 decimals, as the registry stores it. */
+  usdMicros: bigint;
+  /** What the registry charges now, in the chain's smallest unit. */
+  amount: bigint;
+  unit: "wei" | "lamports";
+  /** Native-currency price the amount comes from (USD per ETH/SOL) and when the feed published it. */
+  priceUsd: number;
+  priceUpdatedAt: Date;
+  /** When the feed's answer becomes too old for the registry; the quote is void from then on. */
+  expiresAt: Date;
+  simulated: boolean;
+}
+
+export interface OnChainReservation {
+  launcher: string;
+  expiresAt: Date;
+  active: boolean;
+}
+
+export interface ReserveRequest {
+  identity: NormalizedIdentity;
+  launcher: string;
+  durationSeconds: ReservationDuration;
+  /** bytes32 hex (core/reservation partnerRefOf). */
+  partnerRef: `0x${string}`;
+  /** `renew` extends the launcher's live reservation (renewal window only). */
+  kind: "reserve" | "renew";
+  /** The quote the transaction pays (EVM sends it plus headroom; Solana's program charges at execution). */
+  quote: RegistryQuote;
+}
+
+/** EVM: an eth_sendTransaction request; amounts as decimal strings of wei. */
+export interface EvmTransactionRequest {
+  family: "evm";
+  chainId: number;
+  from: string;
+  to: string;
+  data: `0x${string}`;
+  value: string;
+}
+
+/** Solana: a legacy transaction, unsigned, base64 of its wire bytes; the launcher is fee payer and only signer. */
+export interface SolanaTransactionRequest {
+  family: "solana";
+  tx: string;
+  feePayer: string;
+  recentBlockhash: string;
+  lastValidBlockHeight: number;
+}
+
+export type PreparedTransaction = EvmTransactionRequest | SolanaTransactionRequest;
+
+/**
+ * What the chain says about a submitted transaction: `succeeded`/`failed` once it is final enough for the
+ * family (EVM: mined; Solana: confirmed), `pending` while known but not yet final, `not_found` when no node knows it.
+ */
+export type TransactionOutcome =
+  | { state: "succeeded"; blockNumber: number }
+  | { state: "failed"; blockNumber: number | null; error: string }
+  | { state: "pending" }
+  | { state: "not_found" };
+
+export interface RegistryClient {
+  chain: string;
+  family: ChainFamily;
+  simulated: boolean;
+  /** Throws PriceUnavailableError when the feed's answer is stale or invalid. */
+  quote(durationSeconds: ReservationDuration): Promise<RegistryQuote>;
+  /** The pair's latest on-chain record, read from the registry (not the mirror); null when never reserved. */
+  reservationOf(identity: NormalizedIdentity): Promise<OnChainReservation | null>;
+  activeReservationCount(launcher: string): Promise<number>;
+  prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction>;
+  transactionOutcome(transactionHash: string): Promise<TransactionOutcome>;
+  /** Whether `value` is a well-formed transaction hash (EVM 0x + 64 hex) or signature (Solana base58) here. */
+  isTransactionHash(value: string): boolean;
+}
+
+/** The registry's price feed is stale or invalid: no quote, and the registry would refuse the reservation too. */
+export class PriceUnavailableError extends Error {
+  constructor(
+    readonly chain: string,
+    readonly detail: string,
+  ) {
+    super(`The ${chain} price feed cannot be used: ${detail}`);
+    this.name = "PriceUnavailableError";
+  }
+}
+
+/** The chain's RPC endpoint did not answer; callers answer 503 and never guess. */
+export class ChainUnavailableError extends Error {
+  constructor(
+    readonly chain: string,
+    cause: unknown,
+  ) {
+    super(
+      `The ${chain} RPC endpoint did not answer: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+    this.name = "ChainUnavailableError";
+  }
+}
+
+/**
+ * Every chain's registry client per environment, keyed by the manifest's chain name: real clients for
+ * production, simulated ones (same chains, never touching them) for the sandbox.
+ */
+export interface RegistryCatalogue {
+  production: ReadonlyMap<string, RegistryClient>;
+  sandbox: ReadonlyMap<string, RegistryClient>;
+}

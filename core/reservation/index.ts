@@ -1,0 +1,4 @@
+export * from "./policy";
+export * from "./reservationId";
+export * from "./revenueShare";
+export * from "./status";
