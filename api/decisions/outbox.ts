@@ -14,6 +14,10 @@ export const DOMAIN_EVENT_TYPES = [
   "token.bonded",
   "token.graduated",
   "milestone.verified",
+  "reservation.created",
+  "reservation.expiring",
+  "reservation.expired",
+  "revenue.accrued",
 ] as const;
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
 
