@@ -71,6 +71,24 @@ export type TransactionOutcome =
   | { state: "pending" }
   | { state: "not_found" };
 
+/**
+ * What a succeeded registry transaction did, decoded from its `Reserved`/`Renewed` event (EVM log; Solana
+ * `ReservationCreated`/`ReservationRenewed` program log). The mirror keeps only a pair's running fee total and
+ * the latest transaction, so the reconciler reads the fee of one transaction (a renewal's own fee) from here.
+ */
+export interface RegistrySettlement {
+  kind: "reserve" | "renew";
+  /** bytes32 hex, lowercase. */
+  nameHash: `0x${string}`;
+  tickerHash: `0x${string}`;
+  /** EVM: lowercase 0x address; Solana: base58. */
+  launcher: string;
+  /** The pair's expiry after this transaction. */
+  expiresAt: Date;
+  /** What this transaction paid the registry, in the chain's smallest unit (a renewal: its own fee only). */
+  feePaid: bigint;
+}
+
 export interface RegistryClient {
   chain: string;
   family: ChainFamily;
@@ -82,6 +100,11 @@ export interface RegistryClient {
   activeReservationCount(launcher: string): Promise<number>;
   prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction>;
   transactionOutcome(transactionHash: string): Promise<TransactionOutcome>;
+  /**
+   * The registry reservation a transaction made or renewed; null when no node knows it, it failed, or it emitted
+   * no registry event (not a reservation). Throws ChainUnavailableError when the RPC does not answer.
+   */
+  settlementOf(transactionHash: string): Promise<RegistrySettlement | null>;
   /** Whether `value` is a well-formed transaction hash (EVM 0x + 64 hex) or signature (Solana base58) here. */
   isTransactionHash(value: string): boolean;
 }
