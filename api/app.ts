@@ -14,6 +14,7 @@ import { idempotency } from "./platform/idempotency";
 import { partnerGuard } from "./platform/partnerAuth";
 import type { Platform } from "./platform/platform";
 import { RATE_WINDOW_SECONDS } from "./platform/rateWindow";
+import { registerReservationRoutes } from "./reservations/routes";
 import { registerChainRoutes } from "./routes/chains";
 import { registerHealthRoutes } from "./routes/health";
 import { registerOpenApiRoute } from "./routes/openapi";
@@ -101,7 +102,7 @@ const ROUTE_MODULES: readonly RouteModule[] = [
   registerProtectedIdentityRoutes,
   registerReservationListRoutes,
   registerSandboxKeyRoutes,
-  registerDecisionRoutes,
+  (platform) => registerReservationRoutes(platform, registerDecisionRoutes(platform)),
 ];
 
 /** The app; `extraRoutes` lets tests mount fixture routes through the same platform. */

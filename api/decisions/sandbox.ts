@@ -96,6 +96,8 @@ export interface SandboxHoldRequest {
   chain: string;
   launcher: string;
   durationSeconds: number;
+  /** Default now; a renewal's hold starts where the current one ends. */
+  startsAt?: Date;
 }
 
 export interface SandboxHold {
@@ -120,46 +122,55 @@ export async function createSandboxHold(
   identity: NormalizedIdentity,
   request: SandboxHoldRequest,
 ): Promise<SandboxHold> {
-  return withTransaction(pool, async (client) => {
-    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
-      `identity:sandbox:${request.chain}:${identity.identityKey}`,
-    ]);
-    const snapshot = await loadDecisionSnapshot(client, "sandbox", identity, request.chain);
-    const { result } = evaluate(snapshot, context, request.chain, request.launcher);
-    if (result.decision !== "allow") {
-      throw new ApiError("identity_held", undefined, {
-        identityKey: identity.identityKey,
-        chain: request.chain,
-        status: result.status,
-        reason: result.reason,
-      });
-    }
-    const expiresAt = new Date(context.now.getTime() + request.durationSeconds * 1000);
-    const { rows } = await client.query<{ id: string }>(
-      `INSERT INTO sandbox_holds (identity_key, chain, launcher, starts_at, expires_at, duration_seconds, partner_id, source)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'partner') RETURNING id`,
-      [
-        identity.identityKey,
-        request.chain,
-        request.launcher,
-        context.now,
-        expiresAt,
-        request.durationSeconds,
-        partnerId,
-      ],
-    );
-    return {
-      reservationId: `sbx_hold_${rows[0]?.id}`,
-      status: "confirmed",
-      simulated: true,
+  return withTransaction(pool, (client) => insertSandboxHold(client, context, partnerId, identity, request));
+}
+
+/** createSandboxHold inside the caller's transaction (sandbox-confirm seeds the hold with its other writes). */
+export async function insertSandboxHold(
+  client: PoolClient,
+  context: EvaluationContext,
+  partnerId: string,
+  identity: NormalizedIdentity,
+  request: SandboxHoldRequest,
+): Promise<SandboxHold> {
+  await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
+    `identity:sandbox:${request.chain}:${identity.identityKey}`,
+  ]);
+  const snapshot = await loadDecisionSnapshot(client, "sandbox", identity, request.chain);
+  const { result } = evaluate(snapshot, context, request.chain, request.launcher);
+  if (result.decision !== "allow") {
+    throw new ApiError("identity_held", undefined, {
       identityKey: identity.identityKey,
-      normalizedName: identity.normalizedName,
-      normalizedTicker: identity.normalizedTicker,
       chain: request.chain,
-      launcher: request.launcher,
-      durationSeconds: request.durationSeconds,
-      startsAt: context.now.toISOString(),
-      expiresAt: expiresAt.toISOString(),
-    };
-  });
+      status: result.status,
+      reason: result.reason,
+    });
+  }
+  const expiresAt = new Date(context.now.getTime() + request.durationSeconds * 1000);
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO sandbox_holds (identity_key, chain, launcher, starts_at, expires_at, duration_seconds, partner_id, source)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'partner') RETURNING id`,
+    [
+      identity.identityKey,
+      request.chain,
+      request.launcher,
+      context.now,
+      expiresAt,
+      request.durationSeconds,
+      partnerId,
+    ],
+  );
+  return {
+    reservationId: `sbx_hold_${rows[0]?.id}`,
+    status: "confirmed",
+    simulated: true,
+    identityKey: identity.identityKey,
+    normalizedName: identity.normalizedName,
+    normalizedTicker: identity.normalizedTicker,
+    chain: request.chain,
+    launcher: request.launcher,
+    durationSeconds: request.durationSeconds,
+    startsAt: context.now.toISOString(),
+    expiresAt: expiresAt.toISOString(),
+  };
 }

@@ -46,6 +46,10 @@ export const ERROR_CATALOGUE = {
     status: 403,
     message: "This endpoint exists only in the sandbox; use a svc_sbx_ key on the sandbox host.",
   },
+  launchpad_not_allowed: {
+    status: 403,
+    message: "This launchpad is not allowlisted for embedded reservations; ask an operator to allow it.",
+  },
   email_not_verified: {
     status: 403,
     message: "Verify the key's contact email first (POST /v1/partners/verify-email).",
@@ -71,6 +75,24 @@ export const ERROR_CATALOGUE = {
   reservation_limit_reached: {
     status: 409,
     message: "This wallet already holds the maximum of 3 active reservations; wait for one to expire.",
+  },
+  renewal_not_open: {
+    status: 409,
+    message:
+      "This wallet already holds the pair; renewal opens 12 hours before its expiry (details.renewalOpensAt).",
+  },
+  transaction_already_used: {
+    status: 409,
+    message: "This transaction hash is already recorded for another reservation; send the hash of this one.",
+  },
+  reservation_finished: {
+    status: 409,
+    message: "This reservation has ended (details.status); prepare a new one.",
+  },
+  reservation_not_confirmed: {
+    status: 409,
+    message:
+      "The reservation is not confirmed on-chain yet (details.status); retry once the transaction has settled.",
   },
   payload_too_large: { status: 413, message: "The request body is too large." },
   unsupported_media_type: {

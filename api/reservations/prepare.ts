@@ -1,0 +1,253 @@
+// Prepare: fold and precheck the pair (bounds, chain, wallet format, availability, renewal window, three active per
+// wallet), price it from the registry's own feed, build the creator-signable transaction, and record the
+// reservation as pending_payment with its ledger draft, in one transaction. Nothing is protected by a prepare.
+import type { Pool } from "pg";
+import {
+  ChainUnavailableError,
+  type OnChainReservation,
+  PriceUnavailableError,
+  type RegistryClient,
+} from "../../chains/registryClient";
+import type { Environment } from "../../core/environment";
+import { ApiError } from "../../core/errors/catalogue";
+import type { NormalizedIdentity } from "../../core/fold";
+import {
+  isInRenewalWindow,
+  MAX_ACTIVE_PER_WALLET,
+  newReservationId,
+  PREPARE_TTL_SECONDS,
+  partnerRefOf,
+  RENEWAL_WINDOW_SECONDS,
+  type ReservationDuration,
+  revenueShareSnapshot,
+} from "../../core/reservation";
+import type { ChainFamily } from "../../core/status";
+import { draftLedgerEntry } from "../../reservations/ledger";
+import type { Reservation } from "../../reservations/record";
+import { insertReservation } from "../../reservations/store";
+import { withTransaction } from "../../storage/transaction";
+import { type EvaluationContext, evaluate } from "../decisions/evaluation";
+import { assertLauncherFormat } from "../decisions/launcherFormat";
+import { loadDecisionSnapshot } from "../decisions/recordLoader";
+
+/** Whom the reservation's fee is attributed to. */
+export interface Attribution {
+  partnerId: string;
+  apiKeyId: string | null;
+  launchpad: string | null;
+  source: "partner" | "embed";
+}
+
+export interface PrepareRequest {
+  identity: NormalizedIdentity;
+  launcher: string;
+  durationSeconds: ReservationDuration;
+}
+
+/** EVM addresses compare case-insensitively and are stored lowercase; Solana keys are exact. */
+export function canonicalLauncher(launcher: string, family: ChainFamily): string {
+  return family === "evm" ? launcher.toLowerCase() : launcher;
+}
+
+/** The registry client for `chain` in the environment, or 400 naming where the chains are listed. */
+export function registryFor(
+  registries: ReadonlyMap<string, RegistryClient> | undefined,
+  chain: string,
+): RegistryClient {
+  if (registries === undefined) {
+    throw new ApiError("service_unavailable", "No chain registries are configured on this service.", {
+      cause: "registries",
+    });
+  }
+  const registry = registries.get(chain);
+  if (registry === undefined) {
+    throw new ApiError("invalid_request", `Unknown chain ${chain}; GET /v1/chains lists the chains.`, {
+      field: "chain",
+      chains: [...registries.keys()],
+    });
+  }
+  return registry;
+}
+
+/** Chain reads fail closed: a stale price is its own 503, any other RPC failure is service_unavailable. */
+export async function fromChain<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof PriceUnavailableError) {
+      throw new ApiError("price_unavailable", error.message, { chain: error.chain, detail: error.detail });
+    }
+    if (error instanceof ChainUnavailableError) {
+      throw new ApiError("service_unavailable", "The chain's RPC endpoint did not answer; retry shortly.", {
+        cause: "chain",
+        chain: error.chain,
+      });
+    }
+    throw error;
+  }
+}
+
+async function integratedAt(pool: Pool, partnerId: string, environment: Environment): Promise<Date | null> {
+  const { rows } = await pool.query<{ first: Date | null }>(
+    "SELECT min(created_at) AS first FROM api_keys WHERE partner_id = $1 AND environment = $2",
+    [partnerId, environment],
+  );
+  return rows[0]?.first ?? null;
+}
+
+async function activeSandboxHolds(pool: Pool, chain: string, launcher: string, now: Date): Promise<number> {
+  const { rows } = await pool.query<{ count: string }>(
+    `SELECT count(*) AS count FROM sandbox_holds
+      WHERE chain = $1 AND launcher = $2 AND starts_at <= $3 AND expires_at > $3`,
+    [chain, launcher, now],
+  );
+  return Number(rows[0]?.count ?? 0);
+}
+
+/**
+ * The pair's current hold: read from the registry itself in production (the mirror may lag a block), from the
+ * sandbox's own holds in the sandbox.
+ */
+async function currentHold(
+  pool: Pool,
+  registry: RegistryClient,
+  context: EvaluationContext,
+  identity: NormalizedIdentity,
+  chain: string,
+): Promise<{ hold: OnChainReservation | null; blockedBy: string | null }> {
+  const snapshot = await loadDecisionSnapshot(pool, context.environment, identity, chain);
+  const { result } = evaluate(snapshot, context, chain, undefined);
+  if (result.decision === "recheck_required" || result.decision === "unavailable") {
+    throw new ApiError("service_unavailable", "The chain's data is behind; retry shortly.", {
+      cause: "data_path",
+      chain,
+      reason: result.reason,
+    });
+  }
+  let hold: OnChainReservation | null;
+  if (context.environment === "production") {
+    hold = await fromChain(registry.reservationOf(identity));
+  } else {
+    const live = snapshot.records.holds
+      .filter(
+        (record) =>
+          record.chain === chain && record.expiresAt > context.now && record.startsAt <= context.now,
+      )
+      .sort((a, b) => b.expiresAt.getTime() - a.expiresAt.getTime())[0];
+    hold = live === undefined ? null : { launcher: live.launcher, expiresAt: live.expiresAt, active: true };
+  }
+  // Locks and guardian blocks hold the pair whoever asks; a reservation is answered from `hold` above.
+  const blockedBy =
+    result.decision === "block" && result.reason !== "active_reservation" ? result.reason : null;
+  return { hold, blockedBy };
+}
+
+export async function prepareReservation(
+  pool: Pool,
+  registry: RegistryClient,
+  context: EvaluationContext,
+  attribution: Attribution,
+  request: PrepareRequest,
+): Promise<{ reservation: Reservation; quote: Awaited<ReturnType<RegistryClient["quote"]>> }> {
+  const { identity, durationSeconds } = request;
+  const { chain, family } = registry;
+  assertLauncherFormat(request.launcher, family, chain);
+  const launcher = canonicalLauncher(request.launcher, family);
+  const now = context.now;
+
+  const { hold, blockedBy } = await currentHold(pool, registry, context, identity, chain);
+  let kind: Reservation["kind"] = "reserve";
+  if (hold?.active) {
+    if (canonicalLauncher(hold.launcher, family) !== launcher) {
+      throw new ApiError("identity_held", undefined, { identityKey: identity.identityKey, chain });
+    }
+    if (!isInRenewalWindow(hold.expiresAt, now)) {
+      throw new ApiError("renewal_not_open", undefined, {
+        identityKey: identity.identityKey,
+        chain,
+        expiresAt: hold.expiresAt.toISOString(),
+        renewalOpensAt: new Date(hold.expiresAt.getTime() - RENEWAL_WINDOW_SECONDS * 1000).toISOString(),
+      });
+    }
+    kind = "renew";
+  } else if (blockedBy !== null) {
+    throw new ApiError("identity_held", undefined, {
+      identityKey: identity.identityKey,
+      chain,
+      reason: blockedBy,
+    });
+  }
+
+  if (kind === "reserve") {
+    const active =
+      context.environment === "production"
+        ? await fromChain(registry.activeReservationCount(launcher))
+        : await activeSandboxHolds(pool, chain, launcher, now);
+    if (active >= MAX_ACTIVE_PER_WALLET) {
+      throw new ApiError("reservation_limit_reached", undefined, { launcher, chain, active });
+    }
+  }
+
+  const quote = await fromChain(registry.quote(durationSeconds));
+  const reservationId = newReservationId();
+  const partnerRef = partnerRefOf(reservationId);
+  const transaction = await fromChain(
+    registry.prepareTransaction({
+      identity,
+      launcher: request.launcher,
+      durationSeconds,
+      partnerRef,
+      kind,
+      quote,
+    }),
+  );
+  const revenueShare = revenueShareSnapshot(
+    attribution.partnerId,
+    await integratedAt(pool, attribution.partnerId, context.environment),
+    now,
+  );
+  const reservation: Reservation = {
+    reservationId,
+    environment: context.environment,
+    partnerId: attribution.partnerId,
+    apiKeyId: attribution.apiKeyId,
+    launchpad: attribution.launchpad,
+    source: attribution.source,
+    chain,
+    family,
+    kind,
+    identityKey: identity.identityKey,
+    normalizedName: identity.normalizedName,
+    normalizedTicker: identity.normalizedTicker,
+    nameHash: identity.nameHash,
+    tickerHash: identity.tickerHash,
+    launcher,
+    durationSeconds,
+    partnerRef,
+    usdMicros: quote.usdMicros,
+    quoteAmount: quote.amount,
+    quoteUnit: quote.unit,
+    quoteExpiresAt: quote.expiresAt,
+    simulated: registry.simulated,
+    transaction,
+    revenueShare,
+    status: "pending_payment",
+    statusReason: null,
+    preparedAt: now,
+    lapsesAt: new Date(now.getTime() + PREPARE_TTL_SECONDS * 1000),
+    transactionHash: null,
+    submittedAt: null,
+    confirmedAt: null,
+    startsAt: null,
+    expiresAt: null,
+    feePaid: null,
+    expiringNotifiedAt: null,
+    finishedAt: null,
+    settledAt: null,
+  };
+  await withTransaction(pool, async (client) => {
+    await insertReservation(client, reservation);
+    await draftLedgerEntry(client, reservation, now);
+  });
+  return { reservation, quote };
+}
