@@ -146,7 +146,8 @@ export async function insertSandboxHold(
       reason: result.reason,
     });
   }
-  const expiresAt = new Date(context.now.getTime() + request.durationSeconds * 1000);
+  const startsAt = request.startsAt ?? context.now;
+  const expiresAt = new Date(startsAt.getTime() + request.durationSeconds * 1000);
   const { rows } = await client.query<{ id: string }>(
     `INSERT INTO sandbox_holds (identity_key, chain, launcher, starts_at, expires_at, duration_seconds, partner_id, source)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'partner') RETURNING id`,
@@ -154,7 +155,7 @@ export async function insertSandboxHold(
       identity.identityKey,
       request.chain,
       request.launcher,
-      context.now,
+      startsAt,
       expiresAt,
       request.durationSeconds,
       partnerId,
@@ -170,7 +171,7 @@ export async function insertSandboxHold(
     chain: request.chain,
     launcher: request.launcher,
     durationSeconds: request.durationSeconds,
-    startsAt: context.now.toISOString(),
+    startsAt: startsAt.toISOString(),
     expiresAt: expiresAt.toISOString(),
   };
 }
