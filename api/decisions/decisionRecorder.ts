@@ -1,9 +1,11 @@
-// Records signed decisions and their outbox events with group commit: while one batch is being written,
-// decisions signed meanwhile queue up and go into the next batch as ONE statement (one commit). Each
+// Records signed decisions and their outbox events with group commit (platform/batcher): decisions signed
+// in the same turn, or while the batches in flight are being written, go into one batch as ONE statement
+// (one commit). Each
 // caller still waits for the commit that holds its decision before it answers, so nothing is answered
 // that is not recorded; a failed batch fails every decision in it (503, never an unrecorded answer).
 import type { Pool } from "pg";
 import type { SignedDecision } from "../../core/decision";
+import { batcher } from "../platform/batcher";
 import type { DomainEvent } from "./outbox";
 
 export interface DecisionRecord {
@@ -56,47 +58,28 @@ function rowOf(record: DecisionRecord): Record<string, unknown> {
   };
 }
 
-interface Pending {
-  row: Record<string, unknown>;
-  resolve(): void;
-  reject(error: unknown): void;
-}
-
 export interface DecisionRecorder {
   /** Resolves once the decision and its events are committed. */
   record(record: DecisionRecord, prepared: boolean): Promise<void>;
 }
 
 export function decisionRecorder(pool: Pool): DecisionRecorder {
-  const queue: Pending[] = [];
-  let writing = false;
   let named = false;
-
-  async function drain(): Promise<void> {
-    writing = true;
-    while (queue.length > 0) {
-      const batch = queue.splice(0, MAX_BATCH);
-      try {
-        await pool.query({
-          ...(named ? { name: "decisions.record" } : {}),
-          text: RECORD_SQL,
-          values: [JSON.stringify(batch.map((pending) => pending.row))],
-        });
-        for (const pending of batch) pending.resolve();
-      } catch (error) {
-        for (const pending of batch) pending.reject(error);
-      }
-    }
-    writing = false;
-  }
-
+  const write = batcher<Record<string, unknown>, void>(
+    async (rows) => {
+      await pool.query({
+        ...(named ? { name: "decisions.record" } : {}),
+        text: RECORD_SQL,
+        values: [JSON.stringify(rows)],
+      });
+      return rows.map(() => undefined);
+    },
+    { maxBatch: MAX_BATCH, maxInFlight: 2 },
+  );
   return {
     record(record, prepared) {
       named = prepared;
-      return new Promise<void>((resolve, reject) => {
-        queue.push({ row: rowOf(record), resolve, reject });
-        if (!writing) void drain();
-      });
+      return write(rowOf(record));
     },
   };
 }

@@ -6,10 +6,12 @@ import { ApiError } from "../../core/errors/catalogue";
 import { createSecretBox } from "../../core/secrets/secretBox";
 import { DEFAULT_FRESHNESS_BOUND_SECONDS } from "../../core/status";
 import { isDatabaseUnavailable } from "../../storage/unavailable";
+import { isPostgresServer } from "../platform/namedStatements";
 import { type ActiveSigners, activeSigners, SignerUnavailableError } from "./activeSigner";
 import { type ChainInfo, mergeChains, readCheckpoints } from "./chainCatalogue";
 import { type DecisionRecorder, decisionRecorder } from "./decisionRecorder";
 import type { EvaluationContext } from "./evaluation";
+import { type DecisionSnapshot, type SnapshotRequest, snapshotLoader } from "./recordLoader";
 import { seedSandboxScenarios } from "./sandbox";
 import { ensureSigningKeys } from "./signingKeyStore";
 
@@ -26,6 +28,7 @@ export interface DecisionModule {
   pool: Pool;
   signers: ActiveSigners;
   recorder: DecisionRecorder;
+  snapshots: (request: SnapshotRequest) => Promise<DecisionSnapshot>;
   context(environment: Environment): EvaluationContext;
   /**
    * Start-up work, run once on the first decision request (dataPath waits for it): signing keys exist for
@@ -71,12 +74,6 @@ export async function prepareDecisionData(
   if (masterKey !== undefined) await ensureSigningKeys(pool, createSecretBox(masterKey));
   const chains = mergeChains(configuredChains, await readCheckpoints(pool));
   if (chains.length > 0) await seedSandboxScenarios(pool, chains);
-}
-
-/** False on the embedded PGlite server, where every connection shares one session and its statements. */
-async function isPostgresServer(pool: Pool): Promise<boolean> {
-  const { rows } = await pool.query<{ version: string }>("SELECT version()");
-  return !/PGlite/i.test(rows[0]?.version ?? "PGlite");
 }
 
 export function createDecisionModule(
@@ -136,6 +133,7 @@ export function createDecisionModule(
     pool,
     signers: activeSigners(box),
     recorder: decisionRecorder(pool),
+    snapshots: snapshotLoader(pool, () => prepared),
     context: (environment) => ({
       environment,
       configuredChains,

@@ -13,7 +13,7 @@ import { type EvaluationContext, evaluate } from "./evaluation";
 import { normalizedOrReject } from "./identityInput";
 import { assertLauncherFormat } from "./launcherFormat";
 import type { DomainEvent } from "./outbox";
-import { loadDecisionSnapshot } from "./recordLoader";
+import type { DecisionSnapshot, SnapshotRequest } from "./recordLoader";
 
 export interface ValidationRequest {
   chain: string;
@@ -76,6 +76,8 @@ export interface ValidationDeps {
   pool: Pool;
   signers: ActiveSigners;
   recorder: DecisionRecorder;
+  /** The snapshot of one identity, loaded together with concurrent validations' (recordLoader). */
+  snapshots: (request: SnapshotRequest) => Promise<DecisionSnapshot>;
   context: (environment: Environment) => EvaluationContext;
   preparedStatements: () => boolean;
 }
@@ -99,14 +101,7 @@ export async function validateLaunch(
   const identity = normalizedOrReject(request.name, request.ticker);
   checkedNonce(request.nonce);
   const context = deps.context(caller.environment);
-  const prepared = deps.preparedStatements();
-  const snapshot = await loadDecisionSnapshot(
-    deps.pool,
-    caller.environment,
-    identity,
-    request.chain,
-    prepared,
-  );
+  const snapshot = await deps.snapshots({ environment: caller.environment, identity, chain: request.chain });
   const { result, family } = evaluate(snapshot, context, request.chain, request.launcher);
   assertLauncherFormat(request.launcher, family, request.chain);
   if (result.decision === "unavailable") {
@@ -145,7 +140,7 @@ export async function validateLaunch(
       status: result.status,
       events: validationEvents(decision, result, caller),
     },
-    prepared,
+    deps.preparedStatements(),
   );
   return decision;
 }

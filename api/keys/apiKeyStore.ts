@@ -1,5 +1,5 @@
-// API keys in Postgres: issuing (hash only), listing, revoking with an audit entry, and the one-round-trip
-// authentication that also counts the request in its rate window.
+// API keys in Postgres: issuing (hash only), listing, revoking with an audit entry, and the batched
+// authentication that also counts each request in its rate window (one statement per batch).
 import type { Pool, PoolClient } from "pg";
 import type { Environment } from "../../core/environment";
 import { withTransaction } from "../../storage/transaction";
@@ -179,37 +179,101 @@ export async function writeAudit(
   );
 }
 
+export interface AuthenticationAttempt {
+  /** The raw key as sent. */
+  raw: string;
+  /** The request's time; its clock minute is the rate window it counts in. */
+  nowMs: number;
+}
+
+/** The attempts of one key in one window, in arrival order: they take consecutive counts. */
+interface AttemptGroup {
+  hash: Buffer;
+  windowStart: Date;
+  /** Indexes into the attempts, in arrival order. */
+  members: number[];
+}
+
+function groupAttempts(attempts: readonly AuthenticationAttempt[]): AttemptGroup[] {
+  const groups = new Map<string, AttemptGroup>();
+  attempts.forEach((attempt, index) => {
+    const hash = apiKeyHash(attempt.raw);
+    const windowStart = rateWindowAt(attempt.nowMs).start;
+    const id = `${hash.toString("hex")}@${windowStart.getTime()}`;
+    const group = groups.get(id);
+    if (group === undefined) groups.set(id, { hash, windowStart, members: [index] });
+    else group.members.push(index);
+  });
+  return [...groups.values()];
+}
+
+// The upsert counts each (key, window) once with the number of its attempts (an upsert cannot touch one
+// row twice) and returns the new total; rows are locked in key order, so concurrent batches from any
+// number of processes cannot deadlock and take disjoint, consecutive ranges of counts.
+// The attempts come as one JSON array: the planner cannot size it, so a named statement keeps its generic
+// plan (see recordLoader).
+const AUTHENTICATE_SQL = `
+WITH attempt AS (
+  SELECT position, decode(secret_hash, 'hex') AS secret_hash, window_start, attempts
+  FROM json_to_recordset($1::json) AS a(position int, secret_hash text, window_start timestamptz, attempts int)
+), found AS (
+  SELECT attempt.position, attempt.window_start, attempt.attempts, ${COLUMNS}
+  FROM attempt JOIN api_keys USING (secret_hash)
+), counted AS (
+  INSERT INTO rate_limit_windows (subject, window_start, request_count)
+  SELECT key_id, window_start, attempts FROM found WHERE revoked_at IS NULL ORDER BY key_id, window_start
+  ON CONFLICT (subject, window_start)
+  DO UPDATE SET request_count = rate_limit_windows.request_count + EXCLUDED.request_count
+  RETURNING subject, window_start, request_count)
+SELECT found.*, counted.request_count FROM found
+LEFT JOIN counted ON counted.subject = found.key_id AND counted.window_start = found.window_start`;
+
 /**
- * Finds the key whose hash matches `raw` and, unless it is revoked, counts this request in the key's current
- * minute window — one statement, so concurrent requests on any number of processes get distinct counts.
+ * Finds the key of each attempt and, unless it is revoked, counts the attempt in the key's current minute
+ * window — one statement for the whole batch. Each attempt gets its exact position in its window's count,
+ * as if it had been counted alone, so the limit holds across concurrent batches and processes.
+ * `result[i]` answers `attempts[i]`; undefined for an unknown key. `named`: see platform/namedStatements.
  */
-export async function authenticateApiKey(
+export async function authenticateApiKeys(
   pool: Pool,
-  raw: string,
-  nowMs: number,
-): Promise<Authentication | undefined> {
-  const window = rateWindowAt(nowMs);
-  const { rows } = await pool.query<KeyRow & { request_count: number | null }>(
-    `WITH found AS (SELECT ${COLUMNS} FROM api_keys WHERE secret_hash = $1),
-     counted AS (
-       INSERT INTO rate_limit_windows (subject, window_start, request_count)
-       SELECT key_id, $2, 1 FROM found WHERE revoked_at IS NULL
-       ON CONFLICT (subject, window_start)
-       DO UPDATE SET request_count = rate_limit_windows.request_count + 1
-       RETURNING request_count)
-     SELECT found.*, (SELECT request_count FROM counted) AS request_count FROM found`,
-    [apiKeyHash(raw), window.start],
-  );
-  const row = rows[0];
-  if (row === undefined) return undefined;
-  const key = recordOf(row);
-  return {
-    key,
-    rate:
-      row.request_count === null
-        ? undefined
-        : { limit: key.rateLimitPerMinute, count: row.request_count, window },
-  };
+  attempts: readonly AuthenticationAttempt[],
+  named = false,
+): Promise<(Authentication | undefined)[]> {
+  const groups = groupAttempts(attempts);
+  const { rows } = await pool.query<KeyRow & { position: number; request_count: number | null }>({
+    ...(named ? { name: "api_keys.authenticate" } : {}),
+    text: AUTHENTICATE_SQL,
+    values: [
+      JSON.stringify(
+        groups.map((group, position) => ({
+          position,
+          secret_hash: group.hash.toString("hex"),
+          window_start: group.windowStart,
+          attempts: group.members.length,
+        })),
+      ),
+    ],
+  });
+  const results: (Authentication | undefined)[] = attempts.map(() => undefined);
+  for (const row of rows) {
+    const group = groups[row.position] as AttemptGroup;
+    const key = recordOf(row);
+    const total = row.request_count;
+    group.members.forEach((attemptIndex, order) => {
+      results[attemptIndex] = {
+        key,
+        rate:
+          total === null
+            ? undefined
+            : {
+                limit: key.rateLimitPerMinute,
+                count: total - group.members.length + 1 + order,
+                window: rateWindowAt((attempts[attemptIndex] as AuthenticationAttempt).nowMs),
+              },
+      };
+    });
+  }
+  return results;
 }
 
 /** Drops windows that ended before `beforeMs`; they can never count again. */

@@ -1,15 +1,18 @@
-// Authentication of partner keys: Bearer key -> host/environment rule -> key lookup and rate count (one query)
-// -> revocation -> rate limit -> scope. Sets `res.locals.partner` and the rate-limit headers.
+// Authentication of partner keys: Bearer key -> host/environment rule -> key lookup and rate count (one query
+// per batch of concurrent requests) -> revocation -> rate limit -> scope. Sets `res.locals.partner` and the
+// rate-limit headers.
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Pool } from "pg";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import { apiKeyEnvironment } from "../keys/apiKeyFormat";
-import { authenticateApiKey } from "../keys/apiKeyStore";
+import { type Authentication, type AuthenticationAttempt, authenticateApiKeys } from "../keys/apiKeyStore";
 import type { PartnerScope } from "../keys/scopes";
 import type { AccessGuard, RouteAccess } from "../openapi/routeTable";
 import { AnonymousLimiter } from "./anonymousLimiter";
+import { batcher } from "./batcher";
 import type { HostClass } from "./hosts";
+import { namedStatementsOn } from "./namedStatements";
 import { isOverLimit, type RateState, setRateLimitHeaders } from "./rateWindow";
 
 /** The authenticated caller, on `res.locals.partner`. */
@@ -78,8 +81,24 @@ function enforceRate(res: Response, rate: RateState): void {
   if (isOverLimit(rate)) throw rateLimited(res, rate);
 }
 
+/** Authenticates one attempt within the batch of concurrent ones: the key is read (never cached) each time. */
+type Authenticator = (attempt: AuthenticationAttempt) => Promise<Authentication | undefined>;
+
+/**
+ * Concurrent authentications share one statement. Two batches may run at once (one per core of a small
+ * database server); a batch is bounded so one statement stays short.
+ */
+function batchedAuthenticator(pool: Pool): Authenticator {
+  const named = namedStatementsOn(pool);
+  return batcher(async (attempts) => authenticateApiKeys(pool, attempts, await named()), {
+    maxBatch: 256,
+    maxInFlight: 2,
+  });
+}
+
 async function authenticate(
   options: PartnerAuthOptions,
+  authenticator: Authenticator,
   raw: string,
   res: Response,
 ): Promise<PartnerContext> {
@@ -91,7 +110,7 @@ async function authenticate(
     );
   }
   assertHostAccepts(res.locals.hostClass, keyEnvironment);
-  const found = await authenticateApiKey(options.pool, raw, options.now());
+  const found = await authenticator({ raw, nowMs: options.now() });
   if (found === undefined)
     throw new ApiError("unauthorized", "This API key is not known; check it was copied whole.");
   if (found.rate === undefined) throw new ApiError("key_revoked");
@@ -111,6 +130,7 @@ function assertScope(partner: PartnerContext, scope: PartnerScope): void {
 
 /** `requirePartner(scope)`: the middleware for partner routes; without a scope any valid key passes. */
 export function partnerGuard(options: PartnerAuthOptions) {
+  const authenticator = batchedAuthenticator(options.pool);
   const requirePartner =
     (scope?: PartnerScope): RequestHandler =>
     async (req: Request, res: Response, next: NextFunction) => {
@@ -121,7 +141,7 @@ export function partnerGuard(options: PartnerAuthOptions) {
           "This endpoint needs an API key: send `Authorization: Bearer <API_KEY>`.",
         );
       }
-      const partner = await authenticate(options, raw, res);
+      const partner = await authenticate(options, authenticator, raw, res);
       if (scope) assertScope(partner, scope);
       res.locals.partner = partner;
       next();
@@ -132,7 +152,7 @@ export function partnerGuard(options: PartnerAuthOptions) {
   const optionalKey: RequestHandler = async (req, res, next) => {
     const raw = bearerKey(req);
     if (raw !== undefined) {
-      res.locals.partner = await authenticate(options, raw, res);
+      res.locals.partner = await authenticate(options, authenticator, raw, res);
     } else if (options.anonymousLimitPerMinute > 0) {
       const subject = `${res.locals.hostEnvironment}:${req.socket.remoteAddress ?? "unknown"}`;
       enforceRate(res, anonymous.count(subject, options.now()));

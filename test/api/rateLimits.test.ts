@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { createApiKey } from "../../api/keys/apiKeyStore";
+import { authenticateApiKeys, createApiKey, revokeApiKey } from "../../api/keys/apiKeyStore";
 import { startChildApi } from "./support/childApi";
 import { ExecutionCounter, FIXTURE_PATHS, fixtureRoutes } from "./support/fixtureRoutes";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "./support/harness";
@@ -112,6 +112,62 @@ describe("api: rate limits (fixed clock-minute window, per key, on Postgres)", (
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(await windows()).to.deep.equal([MINUTE + 720_000]);
+  });
+
+  it("one authentication batch gives each attempt of a key its own count; unknown and revoked keys are not counted", async () => {
+    const busy = await issueKey(api, "production", { rateLimitPerMinute: 100 });
+    const other = await issueKey(api, "production", { rateLimitPerMinute: 100 });
+    const revoked = await issueKey(api, "production");
+    await revokeApiKey(api.db.pool, revoked.keyId, { actor: "test", reason: "test" });
+    const unknown = `svc_live_${"A".repeat(43)}`;
+    const at = MINUTE + 900_000 + 59_000;
+    const results = await authenticateApiKeys(api.db.pool, [
+      { raw: busy.secret, nowMs: at },
+      { raw: other.secret, nowMs: at },
+      { raw: unknown, nowMs: at },
+      { raw: busy.secret, nowMs: at + 500 },
+      { raw: revoked.secret, nowMs: at },
+      { raw: busy.secret, nowMs: at + 1_000 }, // the next clock minute: a window of its own
+      { raw: busy.secret, nowMs: at + 900 },
+    ]);
+    expect(
+      results.map((result) =>
+        result === undefined
+          ? "unknown"
+          : result.rate === undefined
+            ? `${result.key.keyId} revoked`
+            : [result.key.keyId, result.rate.count, result.rate.window.resetSeconds],
+      ),
+    ).to.deep.equal([
+      [busy.keyId, 1, 1],
+      [other.keyId, 1, 1],
+      "unknown",
+      [busy.keyId, 2, 1],
+      `${revoked.keyId} revoked`,
+      [busy.keyId, 1, 60],
+      [busy.keyId, 3, 1],
+    ]);
+    const again = await authenticateApiKeys(api.db.pool, [{ raw: busy.secret, nowMs: at }]);
+    expect(again[0]?.rate?.count).to.equal(4);
+    const { rows } = await api.db.pool.query(
+      "SELECT count(*)::int AS n FROM rate_limit_windows WHERE subject = $1",
+      [revoked.keyId],
+    );
+    expect(rows[0].n).to.equal(0);
+  });
+
+  it("a concurrent burst on one key gets every RateLimit-Remaining value exactly once, then 429s", async () => {
+    api.clock.set(MINUTE + 960_000);
+    const key = await issueKey(api, "production", { rateLimitPerMinute: 40 });
+    const responses = await Promise.all(
+      Array.from({ length: 60 }, () => api.call({ path: WHOAMI, headers: bearer(key.secret) })),
+    );
+    const allowed = responses.filter((response) => response.status === 200);
+    const remaining = allowed.map((response) => Number(response.headers["ratelimit-remaining"]));
+    expect(remaining.sort((left, right) => left - right)).to.deep.equal(
+      Array.from({ length: 40 }, (_, n) => n),
+    );
+    expect(responses.filter((response) => response.status === 429)).to.have.length(20);
   });
 
   it("holds exactly across two API processes sharing the database", async () => {
