@@ -32,6 +32,8 @@ export interface Config {
     evmPollingIntervalMs: number | undefined;
     solanaCommitment: Settings["SOLANA_COMMITMENT"];
   };
+  /** Pause between two reconcile passes of the reservation worker. */
+  worker: { intervalMs: number };
   logLevel: Settings["LOG_LEVEL"];
 }
 
@@ -72,6 +74,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       evmPollingIntervalMs: settings.EVM_POLLING_INTERVAL_MS,
       solanaCommitment: settings.SOLANA_COMMITMENT,
     },
+    worker: { intervalMs: settings.WORKER_INTERVAL_MS },
     logLevel: settings.LOG_LEVEL,
   };
 }

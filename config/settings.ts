@@ -56,6 +56,7 @@ export const settingsSchema = z.object({
   SOLANA_COMMITMENT: z.enum(["confirmed", "finalized"]).default("finalized"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   KEYLESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
+  WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -85,4 +86,6 @@ export const SETTING_DOCS: Record<keyof Settings, string> = {
   LOG_LEVEL: "debug, info, warn or error.",
   KEYLESS_RATE_LIMIT_PER_MINUTE:
     "Keyless identity checks per client address per minute, counted in each API process (0: off). Keys have their own limits.",
+  WORKER_INTERVAL_MS:
+    "Pause between two reconcile passes of the worker (confirmations, failures, lapses, expiring notices, expiries).",
 };

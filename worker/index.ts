@@ -1,0 +1,68 @@
+// The reservation worker: reconcile passes in a loop. A failed pass is logged and the loop goes on (the next pass
+// retries everything it did not finish); stop() lets the running pass finish first. Several replicas may run:
+// reconcilePass claims its rows (reservations/reconcile.ts).
+import type { Pool } from "pg";
+import type { RegistryCatalogue } from "../chains/registryClient";
+import { type ReconcileCounts, reconcilePass } from "../reservations/reconcile";
+
+export interface WorkerOptions {
+  pool: Pool;
+  registries: RegistryCatalogue;
+  /** Pause between the end of one pass and the start of the next. */
+  intervalMs: number;
+  log: (line: string) => void;
+  now?: () => Date;
+  freshnessBoundSeconds?: number;
+}
+
+export interface Worker {
+  /** Resolves once the pass under way (if any) has finished; no pass starts after it is called. */
+  stop(): Promise<void>;
+}
+
+/** "confirmed 2, expired 1", or an empty string when the pass changed nothing. */
+export function describeCounts(counts: ReconcileCounts): string {
+  return Object.entries(counts)
+    .filter(([, value]) => value > 0)
+    .map(([name, value]) => `${name} ${value}`)
+    .join(", ");
+}
+
+export function startWorker(options: WorkerOptions): Worker {
+  const deps = {
+    pool: options.pool,
+    registries: options.registries,
+    now: options.now ?? (() => new Date()),
+    freshnessBoundSeconds: options.freshnessBoundSeconds,
+  };
+  let stopping = false;
+  let wake: (() => void) | undefined;
+  const pause = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, options.intervalMs);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const loop = (async () => {
+    while (!stopping) {
+      try {
+        const summary = describeCounts(await reconcilePass(deps));
+        if (summary) options.log(`reconcile: ${summary}`);
+      } catch (error) {
+        options.log(`reconcile pass failed (retrying next pass): ${(error as Error).message}`);
+      }
+      if (!stopping) await pause();
+    }
+  })();
+
+  return {
+    async stop() {
+      stopping = true;
+      wake?.();
+      await loop;
+    },
+  };
+}
