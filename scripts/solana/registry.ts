@@ -1,15 +1,34 @@
-// Client helpers for the identity_registry program through `@coral-xyz/anchor`: addresses, the Program object
-// for any program id, config initialization and the local price account. Used by deploy, tests and the bench.
+// Client helpers for the identity_registry program through `@coral-xyz/anchor`: the Program object for any
+// program id, config initialization and the local price account. Used by deploy, tests and the bench. The
+// program's pure rules (PDAs, fee, tiers, IDL) live in chains/solana/ and are re-exported here.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BN, type Idl, Program, type Provider } from "@coral-xyz/anchor";
 import { Keypair, PublicKey } from "@solana/web3.js";
+import { configAddress, localPriceAddress, treasuryAddress } from "../../chains/solana/addresses";
+import { loadIdl } from "../../chains/solana/idl";
+import { DEFAULT_MAX_PRICE_AGE_SECS, DEFAULT_TIER_USD_MICROS } from "../../chains/solana/settings";
 import type { IdentityRegistry } from "../../programs/identity_registry/idl/identity_registry";
 import { programDataAddress } from "./upgradeable-loader";
 
+export {
+  configAddress,
+  localPriceAddress,
+  reservationAddress,
+  treasuryAddress,
+  walletAddress,
+} from "../../chains/solana/addresses";
+export { IDL_PATH, loadIdl } from "../../chains/solana/idl";
+export { feeLamports } from "../../chains/solana/price";
+export {
+  DEFAULT_MAX_PRICE_AGE_SECS,
+  DEFAULT_TIER_USD_MICROS,
+  TIER_DURATIONS,
+} from "../../chains/solana/settings";
+export { RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
+
 export const PROGRAM_DIR = join(__dirname, "..", "..", "programs", "identity_registry");
 export const PROGRAM_SO_PATH = join(PROGRAM_DIR, "build", "identity_registry.so");
-export const IDL_PATH = join(PROGRAM_DIR, "idl", "identity_registry.json");
 /** Local development program keypair (committed on purpose; never use it on a public cluster). */
 export const LOCAL_PROGRAM_KEYPAIR_PATH = join(PROGRAM_DIR, "keys", "local-dev-program-keypair.json");
 
@@ -20,19 +39,8 @@ export const SOL_USD_FEED_ID = Buffer.from(
   "ef0d8b6fda2ceba41da15d4095d1da392a0d2f8ed0c6c7bc0f4cfac8c280b56d",
   "hex",
 );
-/** Durations (seconds) of the four tiers, in the order of `tierUsdMicros`. */
-export const TIER_DURATIONS = [86_400, 259_200, 604_800, 2_592_000] as const;
-/** Same tier prices as the EVM registry: USD with 6 decimals. */
-export const DEFAULT_TIER_USD_MICROS = [5_000_000, 12_000_000, 25_000_000, 80_000_000] as const;
-/** Pyth's push feeds update far more often; 60 s keeps a local price usable while refusing stale ones. */
-export const DEFAULT_MAX_PRICE_AGE_SECS = 60;
-export const RENEWAL_WINDOW_SECONDS = 43_200;
 
 export type RegistryProgram = Program<IdentityRegistry>;
-
-export function loadIdl(): IdentityRegistry {
-  return JSON.parse(readFileSync(IDL_PATH, "utf8")) as IdentityRegistry;
-}
 
 export function loadLocalProgramKeypair(): Keypair {
   return Keypair.fromSecretKey(Uint8Array.from(JSON.parse(readFileSync(LOCAL_PROGRAM_KEYPAIR_PATH, "utf8"))));
@@ -46,25 +54,6 @@ export function loadProgramBytes(): Buffer {
 export function registryProgram(provider: Provider, programId: PublicKey | string): RegistryProgram {
   const idl = { ...loadIdl(), address: new PublicKey(programId).toBase58() };
   return new Program(idl as Idl, provider) as unknown as RegistryProgram;
-}
-
-const pda = (programId: PublicKey, seeds: (Buffer | Uint8Array)[]) =>
-  PublicKey.findProgramAddressSync(seeds, programId)[0];
-
-export const configAddress = (programId: PublicKey) => pda(programId, [Buffer.from("config")]);
-export const treasuryAddress = (programId: PublicKey) => pda(programId, [Buffer.from("treasury")]);
-export const localPriceAddress = (programId: PublicKey) => pda(programId, [Buffer.from("price")]);
-export const walletAddress = (programId: PublicKey, launcher: PublicKey) =>
-  pda(programId, [Buffer.from("wallet"), launcher.toBuffer()]);
-/** Hashes are keccak256 of the folded strings (core/fold `foldedHash`), 0x-prefixed hex or bytes. */
-export function reservationAddress(
-  programId: PublicKey,
-  nameHash: string | Uint8Array,
-  tickerHash: string | Uint8Array,
-) {
-  const bytes = (hash: string | Uint8Array) =>
-    typeof hash === "string" ? Buffer.from(hash.replace(/^0x/, ""), "hex") : hash;
-  return pda(programId, [Buffer.from("reservation"), bytes(nameHash), bytes(tickerHash)]);
 }
 
 export interface RegistrySettings {
@@ -143,10 +132,4 @@ export async function pushLocalPrice(program: RegistryProgram, price: LocalPrice
       systemProgram: PublicKey.default,
     })
     .rpc();
-}
-
-/** The fee the program charges, computed the same way (ceil), for quotes and tests. */
-export function feeLamports(usdMicros: bigint, price: bigint, exponent: number): bigint {
-  const numerator = usdMicros * 10n ** BigInt(3 - exponent);
-  return (numerator + price - 1n) / price;
 }

@@ -1,0 +1,179 @@
+// The sandbox's registries: the same chain names as production, priced at fixed reference prices and with
+// transactions built offline by the same builders as the real clients, so a sandbox prepare looks exactly
+// like a production one (simulated: true). It never makes an RPC call.
+//
+// The simulated chain holds nothing: reservationOf and settlementOf are always null, activeReservationCount 0
+// and every transaction `not_found`. Sandbox holds, availability and wallet counts live in the sandbox's own tables,
+// which the API reads; a simulated prepare is confirmed by POST /v1/reservations/sandbox-confirm, never by a chain.
+import { PublicKey } from "@solana/web3.js";
+import type { NormalizedIdentity } from "../../core/fold";
+import { RESERVATION_DURATIONS, type ReservationDuration } from "../../core/reservation";
+import type { ChainFamily } from "../../core/status";
+import type { EvmManifestEntry, SolanaManifestEntry } from "../../localnet/manifest";
+import {
+  DEFAULT_LOCAL_PRICE_USD,
+  DEFAULT_MAX_PRICE_AGE_SECONDS,
+  DEFAULT_TIER_PRICES_USD_MICROS,
+  LOCAL_FEED_DECIMALS,
+  usdToFeedAnswer,
+} from "../../scripts/evm/deploy";
+import { feeWei } from "../evm/fee";
+import { registryTransaction as evmTransaction, isTransactionHash } from "../evm/transaction";
+import type {
+  OnChainReservation,
+  PreparedTransaction,
+  RegistryClient,
+  RegistryQuote,
+  RegistrySettlement,
+  ReserveRequest,
+  TransactionOutcome,
+} from "../registryClient";
+import { publicKeyOrNull } from "../solana/addresses";
+import { isSignature } from "../solana/outcome";
+import { feeLamports, priceUsdOf } from "../solana/price";
+import { DEFAULT_MAX_PRICE_AGE_SECS, DEFAULT_TIER_USD_MICROS } from "../solana/settings";
+import {
+  instructionArgs,
+  registryInstructionAccounts,
+  registryTransaction as solanaTransaction,
+} from "../solana/transaction";
+
+/** Reference ETH price of simulated EVM chains: the local price feed's default answer (USD per ETH). */
+export const SIMULATED_ETH_USD = DEFAULT_LOCAL_PRICE_USD;
+/** Reference SOL price of simulated Solana chains, in Pyth's form: 150 USD per SOL. */
+export const SIMULATED_SOL_PRICE = { price: 150_00000000n, exponent: -8 } as const;
+/**
+ * Blockhash of simulated Solana transactions: 32 zero bytes, which no cluster ever produced, so a simulated
+ * transaction can never land anywhere (a wallet refuses it or the cluster answers BlockhashNotFound).
+ */
+export const SIMULATED_BLOCKHASH = PublicKey.default.toBase58();
+
+export interface SimulatedRegistryOptions {
+  /** Clock in ms since the epoch (the reference price is always published "now"); defaults to Date.now. */
+  now?: () => number;
+}
+
+function tierPrice(prices: readonly (bigint | number)[], durationSeconds: ReservationDuration): bigint {
+  const price = prices[RESERVATION_DURATIONS.indexOf(durationSeconds)];
+  if (price === undefined) throw new RangeError(`No tier for ${durationSeconds} s.`);
+  return BigInt(price);
+}
+
+abstract class SimulatedRegistry implements RegistryClient {
+  readonly simulated = true;
+  abstract readonly family: ChainFamily;
+  protected readonly now: () => number;
+
+  constructor(
+    readonly chain: string,
+    options: SimulatedRegistryOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  abstract quote(durationSeconds: ReservationDuration): Promise<RegistryQuote>;
+  abstract prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction>;
+  abstract isTransactionHash(value: string): boolean;
+
+  async reservationOf(_identity: NormalizedIdentity): Promise<OnChainReservation | null> {
+    return null;
+  }
+
+  async activeReservationCount(_launcher: string): Promise<number> {
+    return 0;
+  }
+
+  async transactionOutcome(_transactionHash: string): Promise<TransactionOutcome> {
+    return { state: "not_found" };
+  }
+
+  async settlementOf(_transactionHash: string): Promise<RegistrySettlement | null> {
+    return null;
+  }
+
+  /** A reference price published now, usable for the registry's default staleness bound. */
+  protected priceWindow(maxAgeSeconds: number): { priceUpdatedAt: Date; expiresAt: Date } {
+    const now = this.now();
+    return { priceUpdatedAt: new Date(now), expiresAt: new Date(now + maxAgeSeconds * 1000) };
+  }
+}
+
+export class SimulatedEvmRegistry extends SimulatedRegistry {
+  readonly family = "evm" as const;
+
+  constructor(
+    private readonly entry: EvmManifestEntry,
+    options: SimulatedRegistryOptions = {},
+  ) {
+    super(entry.chain, options);
+  }
+
+  async quote(durationSeconds: ReservationDuration): Promise<RegistryQuote> {
+    const usdMicros = tierPrice(DEFAULT_TIER_PRICES_USD_MICROS, durationSeconds);
+    return {
+      chain: this.chain,
+      durationSeconds,
+      usdMicros,
+      amount: feeWei(usdMicros, usdToFeedAnswer(SIMULATED_ETH_USD), LOCAL_FEED_DECIMALS),
+      unit: "wei",
+      priceUsd: SIMULATED_ETH_USD,
+      ...this.priceWindow(DEFAULT_MAX_PRICE_AGE_SECONDS),
+      simulated: true,
+    };
+  }
+
+  async prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction> {
+    return evmTransaction(this.entry, request);
+  }
+
+  isTransactionHash(value: string): boolean {
+    return isTransactionHash(value);
+  }
+}
+
+export class SimulatedSolanaRegistry extends SimulatedRegistry {
+  readonly family = "solana" as const;
+  private readonly programId: PublicKey;
+  private readonly priceAccount: PublicKey;
+
+  constructor(entry: SolanaManifestEntry, options: SimulatedRegistryOptions = {}) {
+    super(entry.chain, options);
+    this.programId = new PublicKey(entry.programId);
+    this.priceAccount = new PublicKey(entry.priceAccount);
+  }
+
+  async quote(durationSeconds: ReservationDuration): Promise<RegistryQuote> {
+    const usdMicros = tierPrice(DEFAULT_TIER_USD_MICROS, durationSeconds);
+    const { price, exponent } = SIMULATED_SOL_PRICE;
+    return {
+      chain: this.chain,
+      durationSeconds,
+      usdMicros,
+      amount: feeLamports(usdMicros, price, exponent),
+      unit: "lamports",
+      priceUsd: priceUsdOf(price, exponent),
+      ...this.priceWindow(DEFAULT_MAX_PRICE_AGE_SECS),
+      simulated: true,
+    };
+  }
+
+  async prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction> {
+    const launcher = publicKeyOrNull(request.launcher);
+    if (!launcher)
+      throw new TypeError(`launcher must be a base58 Solana public key, got ${request.launcher}`);
+    const accounts = registryInstructionAccounts(
+      this.programId,
+      this.priceAccount,
+      launcher,
+      request.identity,
+    );
+    return solanaTransaction(this.programId, accounts, instructionArgs(request), {
+      blockhash: SIMULATED_BLOCKHASH,
+      lastValidBlockHeight: 0,
+    });
+  }
+
+  isTransactionHash(value: string): boolean {
+    return isSignature(value);
+  }
+}

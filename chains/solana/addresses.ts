@@ -1,0 +1,31 @@
+// The program's PDAs, derived exactly as the program derives them (seeds in programs/identity_registry/src).
+import { PublicKey } from "@solana/web3.js";
+
+const pda = (programId: PublicKey, seeds: (Buffer | Uint8Array)[]) =>
+  PublicKey.findProgramAddressSync(seeds, programId)[0];
+
+export const configAddress = (programId: PublicKey) => pda(programId, [Buffer.from("config")]);
+export const treasuryAddress = (programId: PublicKey) => pda(programId, [Buffer.from("treasury")]);
+export const localPriceAddress = (programId: PublicKey) => pda(programId, [Buffer.from("price")]);
+export const walletAddress = (programId: PublicKey, launcher: PublicKey) =>
+  pda(programId, [Buffer.from("wallet"), launcher.toBuffer()]);
+
+/** Hashes are keccak256 of the folded strings (core/fold `foldedHash`), 0x-prefixed hex or bytes. */
+export function reservationAddress(
+  programId: PublicKey,
+  nameHash: string | Uint8Array,
+  tickerHash: string | Uint8Array,
+) {
+  const bytes = (hash: string | Uint8Array) =>
+    typeof hash === "string" ? Buffer.from(hash.replace(/^0x/, ""), "hex") : hash;
+  return pda(programId, [Buffer.from("reservation"), bytes(nameHash), bytes(tickerHash)]);
+}
+
+/** A base58 public key, or null when `value` is not one. */
+export function publicKeyOrNull(value: string): PublicKey | null {
+  try {
+    return new PublicKey(value);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,194 @@
+// The sandbox's simulated registries and the catalogue: reference prices, transactions built offline by the
+// production builders, and no chain behind them. No RPC endpoint exists in these tests: any call would fail.
+import { PublicKey, Transaction } from "@solana/web3.js";
+import { expect } from "chai";
+import { decodeFunctionData } from "viem";
+import { registryCatalogue } from "../../chains/catalogue";
+import { feeWei } from "../../chains/evm/fee";
+import { EvmRegistryClient } from "../../chains/evm/registryClient";
+import type { EvmTransactionRequest, SolanaTransactionRequest } from "../../chains/registryClient";
+import {
+  SIMULATED_BLOCKHASH,
+  SimulatedEvmRegistry,
+  SimulatedSolanaRegistry,
+} from "../../chains/simulated/registryClient";
+import { reservationAddress } from "../../chains/solana/addresses";
+import { registryCoder } from "../../chains/solana/idl";
+import { SolanaRegistryClient } from "../../chains/solana/registryClient";
+import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
+import { normalizeIdentity } from "../../core/fold";
+import { newReservationId, partnerRefOf } from "../../core/reservation";
+import { devWallet } from "../../localnet";
+import type { DeploymentManifest } from "../../localnet/manifest";
+
+/** Nothing listens on these URLs: a simulated client that touched them would fail. */
+const MANIFEST: DeploymentManifest = {
+  evm: [
+    {
+      chain: "base",
+      chainId: 8453,
+      rpcUrl: "http://127.0.0.1:9",
+      registry: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
+      priceFeed: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      deployBlock: 1,
+    },
+  ],
+  solana: [
+    {
+      chain: "solana",
+      rpcUrl: "http://127.0.0.1:9",
+      wsUrl: "ws://127.0.0.1:10",
+      programId: "8ayMv5K1FBk5RzfRSq7CDDGsbdNxDqXiULxfEKC3eQGt",
+      priceAccount: "DjXkzjLGHRdV4Uo8mb93WQWeCzhJaWFjy5ryJ1k5xv39",
+      configAccount: "EzWCT7BSBQVbPrRdnQQG5kpa7J1YdSA1cV5XhuVrzxC6",
+      deploySlot: 1,
+    },
+  ],
+};
+const NOW = Date.parse("2026-01-01T00:00:00Z");
+const identity = normalizeIdentity("Sandbox Fox", "sfox");
+
+describe("chains: simulated registries (sandbox)", () => {
+  const evm = new SimulatedEvmRegistry(MANIFEST.evm[0] as DeploymentManifest["evm"][number], {
+    now: () => NOW,
+  });
+  const solana = new SimulatedSolanaRegistry(MANIFEST.solana[0] as DeploymentManifest["solana"][number], {
+    now: () => NOW,
+  });
+
+  it("quotes every tier at the reference prices, published now and valid for the registries' default bounds", async () => {
+    const evmQuote = await evm.quote(86_400);
+    expect(evmQuote).to.deep.include({ chain: "base", unit: "wei", priceUsd: 3_000, simulated: true });
+    expect(evmQuote.amount).to.equal(feeWei(5_000_000n, 3_000_00000000n, 8));
+    expect(evmQuote.priceUpdatedAt.getTime()).to.equal(NOW);
+    expect(evmQuote.expiresAt.getTime()).to.equal(NOW + 4_500_000);
+
+    const solanaQuote = await solana.quote(2_592_000);
+    expect(solanaQuote).to.deep.include({
+      chain: "solana",
+      unit: "lamports",
+      priceUsd: 150,
+      simulated: true,
+    });
+    expect(solanaQuote.usdMicros).to.equal(80_000_000n);
+    expect(solanaQuote.amount).to.equal(533_333_334n); // 80 USD / 150 USD per SOL, rounded up
+    expect(solanaQuote.expiresAt.getTime()).to.equal(NOW + 60_000);
+  });
+
+  it("builds the EVM reserve and renew calldata to the manifest's registry, offline", async () => {
+    const partnerRef = partnerRefOf(newReservationId());
+    const launcher = devWallet("creator").evm.address;
+    const quote = await evm.quote(604_800);
+    const reserve = (await evm.prepareTransaction({
+      identity,
+      launcher: launcher.toLowerCase(),
+      durationSeconds: 604_800,
+      partnerRef,
+      kind: "reserve",
+      quote,
+    })) as EvmTransactionRequest;
+    expect(reserve).to.include({
+      family: "evm",
+      chainId: 8453,
+      from: launcher,
+      to: MANIFEST.evm[0]?.registry,
+    });
+    expect(BigInt(reserve.value)).to.equal((quote.amount * 10_200n + 9_999n) / 10_000n);
+    expect(decodeFunctionData({ abi: identityRegistryAbi, data: reserve.data }).args).to.deep.equal([
+      "SANDBOXFOX",
+      "SFOX",
+      604_800,
+      partnerRef,
+    ]);
+    const renew = (await evm.prepareTransaction({
+      identity,
+      launcher,
+      durationSeconds: 86_400,
+      partnerRef,
+      kind: "renew",
+      quote,
+    })) as EvmTransactionRequest;
+    expect(decodeFunctionData({ abi: identityRegistryAbi, data: renew.data })).to.deep.equal({
+      functionName: "renew",
+      args: [identity.nameHash, identity.tickerHash, 86_400, partnerRef],
+    });
+  });
+
+  it("builds the Solana reserve transaction with a placeholder blockhash no cluster knows", async () => {
+    const launcher = devWallet("creator").solana.publicKey;
+    const prepared = (await solana.prepareTransaction({
+      identity,
+      launcher: launcher.toBase58(),
+      durationSeconds: 86_400,
+      partnerRef: partnerRefOf(newReservationId()),
+      kind: "reserve",
+      quote: await solana.quote(86_400),
+    })) as SolanaTransactionRequest;
+    expect(prepared).to.include({
+      family: "solana",
+      feePayer: launcher.toBase58(),
+      recentBlockhash: SIMULATED_BLOCKHASH,
+      lastValidBlockHeight: 0,
+    });
+    const transaction = Transaction.from(Buffer.from(prepared.tx, "base64"));
+    const reserve = transaction.instructions[1];
+    expect(reserve?.keys[3]?.pubkey.toBase58()).to.equal(
+      reservationAddress(
+        new PublicKey(MANIFEST.solana[0]?.programId as string),
+        identity.nameHash,
+        identity.tickerHash,
+      ).toBase58(),
+    );
+    expect(registryCoder().instruction.decode(reserve?.data as Buffer)?.data).to.include({
+      name: "SANDBOXFOX",
+      ticker: "SFOX",
+    });
+  });
+
+  it("has no chain behind it: no record, no active reservations, no transaction, no settlement", async () => {
+    for (const registry of [evm, solana]) {
+      expect(await registry.reservationOf(identity)).to.equal(null);
+      expect(await registry.activeReservationCount("anything")).to.equal(0);
+      expect(await registry.transactionOutcome("anything")).to.deep.equal({ state: "not_found" });
+      expect(await registry.settlementOf("anything")).to.equal(null);
+    }
+    expect(evm.isTransactionHash(`0x${"ab".repeat(32)}`)).to.equal(true);
+    expect(solana.isTransactionHash(`0x${"ab".repeat(32)}`)).to.equal(false);
+  });
+
+  it("refuses a launcher that is not a Solana public key instead of building a transaction", async () => {
+    const error = await solana
+      .prepareTransaction({
+        identity,
+        launcher: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+        durationSeconds: 86_400,
+        partnerRef: partnerRefOf(newReservationId()),
+        kind: "reserve",
+        quote: await solana.quote(86_400),
+      })
+      .catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(TypeError);
+  });
+});
+
+describe("chains: registry catalogue", () => {
+  it("maps each manifest chain to a real client for production and a simulated one for the sandbox", () => {
+    const catalogue = registryCatalogue(MANIFEST);
+    expect([...catalogue.production.keys()]).to.deep.equal(["base", "solana"]);
+    expect(catalogue.production.get("base")).to.be.instanceOf(EvmRegistryClient);
+    expect(catalogue.production.get("solana")).to.be.instanceOf(SolanaRegistryClient);
+    expect(catalogue.sandbox.get("base")).to.be.instanceOf(SimulatedEvmRegistry);
+    expect(catalogue.sandbox.get("solana")).to.be.instanceOf(SimulatedSolanaRegistry);
+    for (const [chain, client] of catalogue.production) {
+      expect(client).to.include({ chain, simulated: false });
+      expect(catalogue.sandbox.get(chain)).to.include({ chain, family: client.family, simulated: true });
+    }
+  });
+
+  it("refuses a manifest that names one chain twice", () => {
+    const solanaEntry = MANIFEST.solana[0] as DeploymentManifest["solana"][number];
+    expect(() => registryCatalogue({ ...MANIFEST, solana: [{ ...solanaEntry, chain: "base" }] })).to.throw(
+      'names chain "base" twice',
+    );
+  });
+});

@@ -1,0 +1,273 @@
+// The Solana registry client against the project's Solana JSON-RPC node with the program deployed: quotes
+// checked and priced like the program, prepared transactions signed by a web3.js Keypair, outcomes,
+// settlements, renewal and a stale price (chain time moved with warpTime).
+import { randomBytes } from "node:crypto";
+import { utils } from "@coral-xyz/anchor";
+import {
+  ComputeBudgetProgram,
+  Connection,
+  type Keypair,
+  PublicKey,
+  Transaction,
+  VersionedTransaction,
+} from "@solana/web3.js";
+import { expect } from "chai";
+import {
+  ChainUnavailableError,
+  type PreparedTransaction,
+  PriceUnavailableError,
+  type SolanaTransactionRequest,
+} from "../../chains/registryClient";
+import { SimulatedSolanaRegistry } from "../../chains/simulated/registryClient";
+import {
+  configAddress,
+  reservationAddress,
+  treasuryAddress,
+  walletAddress,
+} from "../../chains/solana/addresses";
+import { registryCoder } from "../../chains/solana/idl";
+import { feeLamports } from "../../chains/solana/price";
+import { SolanaRegistryClient } from "../../chains/solana/registryClient";
+import { normalizeIdentity } from "../../core/fold";
+import { newReservationId, partnerRefOf, RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
+import { devWallet, type Localnet, startLocalnet } from "../../localnet";
+import type { SolanaManifestEntry } from "../../localnet/manifest";
+import { letWebsocketIdle } from "../localnet/rpcClient";
+
+const DAY = 86_400;
+/** The deploy defaults: 5 USD for a day at 150 USD per SOL (Pyth form: 150_00000000, exponent -8), 60 s age. */
+const DAY_USD_MICROS = 5_000_000n;
+
+describe("chains: Solana registry client on the local Solana RPC", function () {
+  this.timeout(120_000);
+  let localnet: Localnet;
+  let entry: SolanaManifestEntry;
+  let client: SolanaRegistryClient;
+  let connection: Connection;
+  let programId: PublicKey;
+
+  before(async () => {
+    // Prices are refreshed by the tests themselves, so a stale price stays stale.
+    localnet = await startLocalnet({
+      evmPort: 0,
+      solanaPort: 0,
+      slotMs: 100,
+      manifestPath: null,
+      priceRefreshMs: 3_600_000,
+    });
+    entry = localnet.manifest.solana[0] as SolanaManifestEntry;
+    client = new SolanaRegistryClient(entry);
+    connection = new Connection(entry.rpcUrl, { commitment: "confirmed", wsEndpoint: entry.wsUrl });
+    programId = new PublicKey(entry.programId);
+  });
+
+  beforeEach(() => localnet.refreshPrices());
+
+  after(async () => {
+    await letWebsocketIdle();
+    await localnet?.stop();
+  });
+
+  /** What a wallet does with a prepared transaction: sign its message bytes as they are, send, confirm. */
+  async function signAndSend(
+    keypair: Keypair,
+    prepared: PreparedTransaction,
+    options: { skipPreflight?: boolean; confirm?: boolean } = {},
+  ): Promise<string> {
+    const request = prepared as SolanaTransactionRequest;
+    expect(request.family).to.equal("solana");
+    expect(request.feePayer).to.equal(keypair.publicKey.toBase58());
+    const transaction = VersionedTransaction.deserialize(Buffer.from(request.tx, "base64"));
+    transaction.sign([keypair]);
+    const signature = await connection.sendTransaction(transaction, { skipPreflight: options.skipPreflight });
+    if (options.confirm !== false) {
+      await connection.confirmTransaction(
+        { signature, blockhash: request.recentBlockhash, lastValidBlockHeight: request.lastValidBlockHeight },
+        "confirmed",
+      );
+    }
+    return signature;
+  }
+
+  async function prepare(
+    keypair: Keypair,
+    name: string,
+    ticker: string,
+    kind: "reserve" | "renew" = "reserve",
+  ) {
+    const quote = await client.quote(DAY);
+    const partnerRef = partnerRefOf(newReservationId());
+    const identity = normalizeIdentity(name, ticker);
+    const request = {
+      identity,
+      launcher: keypair.publicKey.toBase58(),
+      durationSeconds: DAY,
+      partnerRef,
+      kind,
+      quote,
+    } as const;
+    return { quote, partnerRef, identity, request, prepared: await client.prepareTransaction(request) };
+  }
+
+  it("quotes the program's fee from its config and price account, valid for its max price age", async () => {
+    const quote = await client.quote(DAY);
+    expect(quote).to.include({ chain: "solana", durationSeconds: DAY, unit: "lamports", simulated: false });
+    expect(quote.usdMicros).to.equal(DAY_USD_MICROS);
+    expect(quote.amount).to.equal(feeLamports(DAY_USD_MICROS, 150_00000000n, -8));
+    expect(quote.amount).to.equal(33_333_334n); // 5 USD / 150 USD per SOL, rounded up to the lamport
+    expect(quote.priceUsd).to.equal(150);
+    expect(quote.expiresAt.getTime() - quote.priceUpdatedAt.getTime()).to.equal(60_000);
+    expect((await client.quote(2_592_000)).usdMicros).to.equal(80_000_000n);
+  });
+
+  it("prepares an unsigned transaction a Keypair signs; it lands and the program charges exactly the quote", async () => {
+    const creator = devWallet("creator").solana;
+    const { quote, partnerRef, identity, request, prepared } = await prepare(creator, "Chain Fox", "cfox");
+    const unsigned = Transaction.from(Buffer.from((prepared as SolanaTransactionRequest).tx, "base64"));
+    expect(unsigned.feePayer?.toBase58()).to.equal(creator.publicKey.toBase58());
+    expect(unsigned.signatures.map((entry) => entry.signature)).to.deep.equal([null]);
+    const [budget, reserve] = unsigned.instructions;
+    expect(budget?.programId.toBase58()).to.equal(ComputeBudgetProgram.programId.toBase58());
+    expect(reserve?.programId.toBase58()).to.equal(entry.programId);
+    expect(reserve?.keys.map((key) => key.pubkey.toBase58())).to.deep.equal(
+      [
+        creator.publicKey,
+        configAddress(programId),
+        new PublicKey(entry.priceAccount),
+        reservationAddress(programId, identity.nameHash, identity.tickerHash),
+        walletAddress(programId, creator.publicKey),
+        treasuryAddress(programId),
+        PublicKey.default,
+      ].map((key) => key.toBase58()),
+    );
+    const decoded = registryCoder().instruction.decode(reserve?.data as Buffer);
+    expect(decoded?.name).to.equal("reserve");
+    expect(decoded?.data).to.include({ name: "CHAINFOX", ticker: "CFOX" });
+
+    // The sandbox's builder makes the same instructions; only the blockhash differs.
+    const simulated = await new SimulatedSolanaRegistry(entry).prepareTransaction(request);
+    const simulatedTx = Transaction.from(Buffer.from((simulated as SolanaTransactionRequest).tx, "base64"));
+    expect(simulatedTx.instructions).to.deep.equal(unsigned.instructions);
+
+    const treasury = treasuryAddress(programId);
+    const before = await connection.getBalance(treasury);
+    const signature = await signAndSend(creator, prepared);
+
+    const outcome = await client.transactionOutcome(signature);
+    expect(outcome).to.have.property("state", "succeeded");
+    expect(await connection.getBalance(treasury)).to.equal(before + Number(quote.amount));
+    const settlement = await client.settlementOf(signature);
+    expect(settlement).to.deep.include({
+      kind: "reserve",
+      nameHash: identity.nameHash,
+      tickerHash: identity.tickerHash,
+      launcher: creator.publicKey.toBase58(),
+      feePaid: quote.amount,
+    });
+    const onChain = await client.reservationOf(identity);
+    expect(onChain).to.deep.equal({
+      launcher: creator.publicKey.toBase58(),
+      expiresAt: settlement?.expiresAt,
+      active: true,
+    });
+    expect(await client.activeReservationCount(creator.publicKey.toBase58())).to.equal(1);
+    const context = await client.reserveContext(identity, creator.publicKey);
+    expect(context.reservation?.partnerRef).to.equal(partnerRef);
+    expect(context.instruction).to.equal("reserve"); // held, but its renewal window is not open yet
+  });
+
+  it("reads a pair never reserved as null and a fresh wallet as holding none", async () => {
+    expect(await client.reservationOf(normalizeIdentity("Never Held", "NVR"))).to.equal(null);
+    expect(await client.activeReservationCount(devWallet("operator").solana.publicKey.toBase58())).to.equal(
+      0,
+    );
+  });
+
+  it("reports a transaction that failed on-chain as failed, naming the program error", async () => {
+    const holder = devWallet("creator").solana;
+    await signAndSend(holder, (await prepare(holder, "Taken Owl", "TOWL")).prepared);
+    const other = devWallet("launcher").solana;
+    const signature = await signAndSend(other, (await prepare(other, "Taken Owl", "TOWL")).prepared, {
+      skipPreflight: true,
+    });
+    const outcome = await client.transactionOutcome(signature);
+    expect(outcome).to.have.property("state", "failed");
+    expect(outcome.state === "failed" && outcome.error).to.contain("AlreadyReserved (6006)");
+    expect(await client.settlementOf(signature)).to.equal(null);
+  });
+
+  it("reports a processed but unconfirmed transaction as pending and an unknown signature as not_found", async () => {
+    const launcher = devWallet("launcher").solana;
+    const { prepared } = await prepare(launcher, "Pending Elk", "PELK");
+    localnet.solana.chain.setFaults({ freezeBlocks: true, commitmentLag: { confirmed: 1, finalized: 1 } });
+    try {
+      const signature = await signAndSend(launcher, prepared, { confirm: false });
+      expect(await client.transactionOutcome(signature)).to.deep.equal({ state: "pending" });
+      localnet.solana.chain.produceBlock();
+      expect(await client.transactionOutcome(signature)).to.have.property("state", "succeeded");
+    } finally {
+      localnet.solana.chain.setFaults({});
+    }
+    const unknown = utils.bytes.bs58.encode(randomBytes(64));
+    expect(await client.transactionOutcome(unknown)).to.deep.equal({ state: "not_found" });
+    expect(await client.settlementOf(unknown)).to.equal(null);
+    expect(client.isTransactionHash(unknown)).to.equal(true);
+    expect(client.isTransactionHash(`0x${"ab".repeat(32)}`)).to.equal(false);
+  });
+
+  it("prepares a renewal the holder lands inside the last 12 hours", async () => {
+    const operator = devWallet("operator").solana;
+    const first = await prepare(operator, "Renew Yak", "RYAK");
+    const firstSettlement = await client.settlementOf(await signAndSend(operator, first.prepared));
+    localnet.solana.chain.warpTime(DAY - RENEWAL_WINDOW_SECONDS + 60);
+    await localnet.refreshPrices(); // the price went stale with the time jump
+
+    const context = await client.reserveContext(first.identity, operator.publicKey);
+    expect(context.instruction).to.equal("renew");
+    const renewal = await prepare(operator, "Renew Yak", "RYAK", "renew");
+    const renew = Transaction.from(Buffer.from((renewal.prepared as SolanaTransactionRequest).tx, "base64"))
+      .instructions[1];
+    expect(registryCoder().instruction.decode(renew?.data as Buffer)?.name).to.equal("renew");
+    const signature = await signAndSend(operator, renewal.prepared);
+
+    expect(await client.transactionOutcome(signature)).to.have.property("state", "succeeded");
+    const settlement = await client.settlementOf(signature);
+    expect(settlement).to.deep.include({ kind: "renew", feePaid: renewal.quote.amount });
+    expect(settlement?.expiresAt.getTime()).to.equal(
+      (firstSettlement?.expiresAt.getTime() ?? 0) + DAY * 1000,
+    );
+  });
+
+  it("refuses to quote on a stale price, and the program refuses the reservation too", async () => {
+    const creator = devWallet("creator").solana;
+    const { prepared } = await prepare(creator, "Stale Gnu", "SGNU");
+    localnet.solana.chain.warpTime(61);
+
+    const error = await client.quote(DAY).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(PriceUnavailableError);
+    expect((error as PriceUnavailableError).detail).to.contain("more than 60 s before the chain's clock");
+    const context = await client.reserveContext(normalizeIdentity("Stale Gnu", "SGNU"), creator.publicKey);
+    expect(context.price).to.include({ ok: false, error: "StalePrice" });
+    expect(context.tiers.map((tier) => tier.lamports)).to.deep.equal([null, null, null, null]);
+
+    const signature = await signAndSend(creator, prepared, { skipPreflight: true });
+    const outcome = await client.transactionOutcome(signature);
+    expect(outcome.state === "failed" && outcome.error).to.contain("StalePrice");
+  });
+
+  it("turns an RPC endpoint that does not answer into ChainUnavailableError", async () => {
+    const unreachable = new SolanaRegistryClient(
+      { ...entry, rpcUrl: "http://127.0.0.1:9" },
+      { timeoutMs: 2_000 },
+    );
+    const creator = devWallet("creator").solana;
+    for (const read of [
+      () => unreachable.quote(DAY),
+      () => unreachable.activeReservationCount(creator.publicKey.toBase58()),
+      () => unreachable.transactionOutcome(utils.bytes.bs58.encode(randomBytes(64))),
+      () => unreachable.latestBlockhash(),
+    ]) {
+      expect(await read().catch((e: unknown) => e)).to.be.instanceOf(ChainUnavailableError);
+    }
+  });
+});
