@@ -26,6 +26,8 @@ export const DAY = 86_400;
 export const seconds = (base: Date, offset: number) => new Date(base.getTime() + offset * 1000);
 
 export interface PrepareOptions {
+  /** The id whose partnerRef a prepared transaction carries; default a new one. */
+  reservationId?: string;
   name?: string;
   ticker?: string;
   chain?: string;
@@ -47,7 +49,7 @@ export interface PrepareOptions {
 export async function prepare(pool: Pool, options: PrepareOptions): Promise<Reservation> {
   const family = options.family ?? "evm";
   const identity = normalizeIdentity(options.name ?? "Reconcile Coin", options.ticker ?? "RCN");
-  const reservationId = newReservationId();
+  const reservationId = options.reservationId ?? newReservationId();
   const partnerId = options.partnerId === undefined ? PARTNER : options.partnerId;
   const integratedAt = options.integratedAt === undefined ? new Date(0) : options.integratedAt;
   const reservation: Reservation = {
