@@ -47,7 +47,8 @@ describe("chains: Solana registry client on the local Solana RPC", function () {
   let programId: PublicKey;
 
   before(async () => {
-    // Prices are refreshed by the tests themselves, so a stale price stays stale.
+    // The deploy just published a price, fresh for 60 s of chain time; tests that move chain time refresh it
+    // themselves, and no timer refreshes it, so a stale price stays stale.
     localnet = await startLocalnet({
       evmPort: 0,
       solanaPort: 0,
@@ -60,8 +61,6 @@ describe("chains: Solana registry client on the local Solana RPC", function () {
     connection = new Connection(entry.rpcUrl, { commitment: "confirmed", wsEndpoint: entry.wsUrl });
     programId = new PublicKey(entry.programId);
   });
-
-  beforeEach(() => localnet.refreshPrices());
 
   after(async () => {
     await letWebsocketIdle();
@@ -242,7 +241,14 @@ describe("chains: Solana registry client on the local Solana RPC", function () {
     const creator = devWallet("creator").solana;
     const { prepared } = await prepare(creator, "Stale Gnu", "SGNU");
     localnet.solana.chain.warpTime(61);
+    try {
+      await expectStale(creator, prepared);
+    } finally {
+      await localnet.refreshPrices();
+    }
+  });
 
+  async function expectStale(creator: Keypair, prepared: PreparedTransaction): Promise<void> {
     const error = await client.quote(DAY).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(PriceUnavailableError);
     expect((error as PriceUnavailableError).detail).to.contain("more than 60 s before the chain's clock");
@@ -253,7 +259,7 @@ describe("chains: Solana registry client on the local Solana RPC", function () {
     const signature = await signAndSend(creator, prepared, { skipPreflight: true });
     const outcome = await client.transactionOutcome(signature);
     expect(outcome.state === "failed" && outcome.error).to.contain("StalePrice");
-  });
+  }
 
   it("turns an RPC endpoint that does not answer into ChainUnavailableError", async () => {
     const unreachable = new SolanaRegistryClient(

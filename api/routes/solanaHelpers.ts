@@ -1,0 +1,370 @@
+// Public Solana helpers for wallets that build the reservation transaction themselves (a launchpad's page, a
+// script): the price in lamports and SOL, every account and argument of the reserve (or renew) instruction, a
+// recent blockhash, and a signature's status. They read the production chains through the registry catalogue
+// on every host (the sandbox has no chain to read) and hold nothing; docs/chains.md documents them.
+import { PublicKey } from "@solana/web3.js";
+import { formatUnits } from "viem";
+import { z } from "zod";
+import { isSignature } from "../../chains/solana/outcome";
+import { priceUsdOf } from "../../chains/solana/price";
+import { SolanaRegistryClient } from "../../chains/solana/registryClient";
+import { REGISTRY_COMPUTE_UNIT_LIMIT } from "../../chains/solana/transaction";
+import { ApiError } from "../../core/errors/catalogue";
+import { isReservationDuration, MAX_ACTIVE_PER_WALLET, RESERVATION_DURATIONS } from "../../core/reservation";
+import { normalizedOrReject } from "../decisions/identityInput";
+import type { Platform } from "../platform/platform";
+import { fromChain } from "../reservations/prepare";
+
+const TAG = "Solana helpers";
+const LAMPORTS_DECIMALS = 9;
+const USD_MICROS_DECIMALS = 6;
+
+const chain = z
+  .string()
+  .min(1)
+  .max(64)
+  .optional()
+  .describe(
+    "Solana chain name as listed by GET /v1/chains; may be omitted when the service serves one Solana chain.",
+  );
+const durationMessage = `must be one of ${RESERVATION_DURATIONS.join(", ")} (24 hours, 3, 7 or 30 days)`;
+const durationSeconds = z.coerce
+  .number({ error: `durationSeconds is required and ${durationMessage}` })
+  .int()
+  .refine(isReservationDuration, { message: durationMessage })
+  .describe("86400, 259200, 604800 or 2592000.");
+const base58Key = z
+  .string()
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, "must be a base58 Solana public key")
+  .describe("The creator's wallet (base58): it signs, pays the fee and holds the reservation.");
+
+const quoteQuery = z.object({ durationSeconds, chain });
+const contextQuery = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(256)
+    .describe("Token name as typed; folded (normalization v1) to 1-64 characters."),
+  ticker: z.string().min(1).max(64).describe("Token ticker as typed; folded to 2-10 characters."),
+  launcher: base58Key,
+  chain,
+});
+const chainQuery = z.object({ chain });
+const statusQuery = z.object({
+  signature: z
+    .string()
+    .min(64)
+    .max(100)
+    .refine(isSignature, "must be a base58 transaction signature (64 bytes)")
+    .describe("The transaction signature the wallet's send returned."),
+  chain,
+});
+
+const lamports = z
+  .string()
+  .regex(/^[0-9]+$/)
+  .describe("Integer lamports.");
+const usd = z.string().describe('USD, at least two decimals, e.g. "5.00".');
+const instant = z.string().describe("ISO 8601 date-time.");
+
+const quoteSchema = z.object({
+  chain: z.string(),
+  durationSeconds: z.number().int(),
+  usd,
+  lamports,
+  sol: z.string().describe('The same amount in SOL, e.g. "0.033333334".'),
+  priceUsd: z.number().describe("USD per SOL the amount is computed from (the registry's price account)."),
+  priceUpdatedAt: instant,
+  expiresAt: instant.describe("After this the price is too old for the program; quote again."),
+});
+
+const contextSchema = z.object({
+  chain: z.string(),
+  programId: z.string(),
+  chainTime: instant.describe("The chain's clock (Clock sysvar) this answer was computed against."),
+  identity: z.object({
+    normalizedName: z.string(),
+    normalizedTicker: z.string(),
+    identityKey: z.string(),
+    nameHash: z.string(),
+    tickerHash: z.string(),
+  }),
+  instruction: z
+    .enum(["reserve", "renew"])
+    .describe("renew when the launcher holds the pair and its window is open."),
+  args: z.object({
+    reserve: z.object({
+      name: z.string(),
+      ticker: z.string(),
+      durationSeconds: z.array(z.number().int()),
+      partnerRef: z.string().describe("32 bytes; all zeros when no partner is attributed."),
+    }),
+    renew: z.object({ durationSeconds: z.array(z.number().int()) }),
+  }),
+  accounts: z
+    .object({
+      launcher: z.string(),
+      config: z.string(),
+      priceUpdate: z.string(),
+      reservation: z.string(),
+      wallet: z.string(),
+      treasury: z.string(),
+      systemProgram: z.string(),
+    })
+    .describe("Every account of reserve and renew (same list, same order)."),
+  computeUnitLimit: z.number().int(),
+  tiers: z.array(z.object({ durationSeconds: z.number().int(), usd, lamports: lamports.nullable() })),
+  price: z.object({
+    usable: z.boolean(),
+    priceUsd: z.number().nullable(),
+    publishedAt: instant.nullable(),
+    expiresAt: instant.nullable(),
+    problem: z.enum(["PriceAccountMismatch", "InvalidPrice", "StalePrice"]).nullable(),
+    message: z.string().nullable(),
+  }),
+  reservation: z
+    .object({
+      holder: z.string(),
+      expiresAt: instant,
+      active: z.boolean(),
+      renewalOpensAt: instant,
+      partnerRef: z.string(),
+    })
+    .nullable(),
+  renewal: z.object({ applies: z.boolean(), opensAt: instant.nullable() }),
+  wallet: z.object({ activeReservations: z.number().int(), maxActivePerWallet: z.number().int() }),
+});
+
+const blockhashSchema = z.object({
+  chain: z.string(),
+  blockhash: z.string(),
+  lastValidBlockHeight: z.number().int(),
+  commitment: z.literal("confirmed"),
+});
+
+const statusSchema = z.object({
+  chain: z.string(),
+  signature: z.string(),
+  state: z.enum(["succeeded", "failed", "pending", "not_found"]),
+  slot: z.number().int().nullable(),
+  error: z.string().nullable().describe("Why it failed, with the program's error name when it raised one."),
+});
+
+/** USD with 6 decimals as text with at least two decimals. */
+function usdText(usdMicros: bigint): string {
+  const [whole, fraction = ""] = formatUnits(usdMicros, USD_MICROS_DECIMALS).split(".");
+  return `${whole}.${fraction.padEnd(2, "0")}`;
+}
+
+/** The production Solana registry named by `chain`, or the only one when `chain` is omitted. */
+function solanaRegistry(platform: Platform, chain: string | undefined): SolanaRegistryClient {
+  const registries = platform.deps.registries?.production;
+  if (registries === undefined) {
+    throw new ApiError("service_unavailable", "No chain registries are configured on this service.", {
+      cause: "registries",
+    });
+  }
+  const solana = [...registries.values()].filter(
+    (client): client is SolanaRegistryClient => client instanceof SolanaRegistryClient,
+  );
+  const names = solana.map((client) => client.chain);
+  if (chain !== undefined) {
+    const found = solana.find((client) => client.chain === chain);
+    if (found) return found;
+    throw new ApiError(
+      "invalid_request",
+      `${chain} is not a Solana chain of this service; use one of: ${names.join(", ") || "(none)"}.`,
+      { field: "chain", chains: names },
+    );
+  }
+  const [only, ...others] = solana;
+  if (only === undefined) {
+    throw new ApiError("service_unavailable", "This service serves no Solana chain.", {
+      cause: "registries",
+    });
+  }
+  if (others.length > 0) {
+    throw new ApiError(
+      "invalid_request",
+      `Several Solana chains are served; pass chain (${names.join(", ")}).`,
+      {
+        field: "chain",
+        chains: names,
+      },
+    );
+  }
+  return only;
+}
+
+/** A wallet signs with an Ed25519 key; an address off the curve (a PDA) can never sign a reservation. */
+function walletKey(launcher: string): PublicKey {
+  const key = new PublicKey(launcher);
+  if (!PublicKey.isOnCurve(key.toBytes())) {
+    throw new ApiError(
+      "invalid_request",
+      "launcher is a program-derived address, which cannot sign; pass the creator's wallet address.",
+      { field: "launcher" },
+    );
+  }
+  return key;
+}
+
+export function registerSolanaHelperRoutes(platform: Platform): void {
+  const { routes } = platform;
+  routes.route(
+    {
+      method: "get",
+      path: "/v1/solana/quote",
+      summary:
+        "The reservation price of a tier in lamports and SOL, from the program's own config and price account.",
+      tag: TAG,
+      access: "public",
+      query: quoteQuery,
+      responses: { 200: { description: "The quote.", schema: quoteSchema } },
+      errors: ["price_unavailable", "service_unavailable"],
+    },
+    async ({ query, res }) => {
+      const registry = solanaRegistry(platform, query.chain);
+      const quote = await fromChain(registry.quote(query.durationSeconds));
+      res.json({
+        chain: quote.chain,
+        durationSeconds: quote.durationSeconds,
+        usd: usdText(quote.usdMicros),
+        lamports: quote.amount.toString(),
+        sol: formatUnits(quote.amount, LAMPORTS_DECIMALS),
+        priceUsd: quote.priceUsd,
+        priceUpdatedAt: quote.priceUpdatedAt.toISOString(),
+        expiresAt: quote.expiresAt.toISOString(),
+      });
+    },
+  );
+
+  routes.route(
+    {
+      method: "get",
+      path: "/v1/solana/reserve-context",
+      summary:
+        "Everything a wallet needs to build reserve (or renew) itself: program id, every account (PDAs), the folded arguments, tier prices, whether renewal applies.",
+      tag: TAG,
+      access: "public",
+      query: contextQuery,
+      responses: { 200: { description: "The reserve context.", schema: contextSchema } },
+      errors: ["service_unavailable"],
+    },
+    async ({ query, res }) => {
+      const identity = normalizedOrReject(query.name, query.ticker);
+      const launcher = walletKey(query.launcher);
+      const registry = solanaRegistry(platform, query.chain);
+      const context = await fromChain(registry.reserveContext(identity, launcher));
+      const { price, reservation } = context;
+      const addresses = Object.fromEntries(
+        Object.entries(context.accounts).map(([name, key]) => [name, key.toBase58()]),
+      );
+      res.json({
+        chain: registry.chain,
+        programId: context.programId.toBase58(),
+        chainTime: context.chainTime.toISOString(),
+        identity: {
+          normalizedName: identity.normalizedName,
+          normalizedTicker: identity.normalizedTicker,
+          identityKey: identity.identityKey,
+          nameHash: identity.nameHash,
+          tickerHash: identity.tickerHash,
+        },
+        instruction: context.instruction,
+        args: {
+          reserve: {
+            name: identity.normalizedName,
+            ticker: identity.normalizedTicker,
+            durationSeconds: [...RESERVATION_DURATIONS],
+            partnerRef: `0x${"00".repeat(32)}`,
+          },
+          renew: { durationSeconds: [...RESERVATION_DURATIONS] },
+        },
+        accounts: addresses,
+        computeUnitLimit: REGISTRY_COMPUTE_UNIT_LIMIT,
+        tiers: context.tiers.map((tier) => ({
+          durationSeconds: tier.durationSeconds,
+          usd: usdText(tier.usdMicros),
+          lamports: tier.lamports?.toString() ?? null,
+        })),
+        price: price.ok
+          ? {
+              usable: true,
+              priceUsd: priceUsdOf(price.price, price.exponent),
+              publishedAt: new Date(Number(price.publishTime) * 1000).toISOString(),
+              expiresAt: new Date(Number(price.expiresAt) * 1000).toISOString(),
+              problem: null,
+              message: null,
+            }
+          : {
+              usable: false,
+              priceUsd: null,
+              publishedAt: null,
+              expiresAt: null,
+              problem: price.error,
+              message: price.detail,
+            },
+        reservation: reservation && {
+          holder: reservation.launcher.toBase58(),
+          expiresAt: new Date(Number(reservation.expiresAt) * 1000).toISOString(),
+          active: reservation.active,
+          renewalOpensAt: reservation.renewalOpensAt.toISOString(),
+          partnerRef: reservation.partnerRef,
+        },
+        renewal: {
+          applies: context.instruction === "renew",
+          opensAt:
+            reservation?.active && reservation.launcher.equals(launcher)
+              ? reservation.renewalOpensAt.toISOString()
+              : null,
+        },
+        wallet: { activeReservations: context.activeReservations, maxActivePerWallet: MAX_ACTIVE_PER_WALLET },
+      });
+    },
+  );
+
+  routes.route(
+    {
+      method: "get",
+      path: "/v1/solana/blockhash",
+      summary:
+        "A recent blockhash (confirmed) and the last block height at which a transaction using it can land.",
+      tag: TAG,
+      access: "public",
+      query: chainQuery,
+      responses: { 200: { description: "The blockhash.", schema: blockhashSchema } },
+      errors: ["service_unavailable"],
+    },
+    async ({ query, res }) => {
+      const registry = solanaRegistry(platform, query.chain);
+      const recent = await fromChain(registry.latestBlockhash());
+      res.json({ chain: registry.chain, ...recent, commitment: "confirmed" });
+    },
+  );
+
+  routes.route(
+    {
+      method: "get",
+      path: "/v1/solana/tx-status",
+      summary:
+        "A transaction's status: succeeded or failed once confirmed, pending while only processed, not_found when no node knows it.",
+      tag: TAG,
+      access: "public",
+      query: statusQuery,
+      responses: { 200: { description: "The transaction's status.", schema: statusSchema } },
+      errors: ["service_unavailable"],
+    },
+    async ({ query, res }) => {
+      const registry = solanaRegistry(platform, query.chain);
+      const outcome = await fromChain(registry.transactionOutcome(query.signature));
+      res.json({
+        chain: registry.chain,
+        signature: query.signature,
+        state: outcome.state,
+        slot: outcome.state === "succeeded" || outcome.state === "failed" ? outcome.blockNumber : null,
+        error: outcome.state === "failed" ? outcome.error : null,
+      });
+    },
+  );
+}

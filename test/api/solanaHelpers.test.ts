@@ -1,0 +1,261 @@
+// The public Solana helper endpoints over HTTP against the local Solana RPC with the program deployed: a wallet
+// builds the reserve transaction itself from /v1/solana/reserve-context and /v1/solana/blockhash, signs it with
+// a web3.js Keypair, and follows it with /v1/solana/tx-status. Responses are checked against the OpenAPI document.
+import { randomBytes } from "node:crypto";
+import { AnchorProvider, BN, utils, Wallet } from "@coral-xyz/anchor";
+import { Connection, type Keypair, PublicKey, Transaction } from "@solana/web3.js";
+import { expect } from "chai";
+import { registerSolanaHelperRoutes } from "../../api/routes/solanaHelpers";
+import { registryCatalogue } from "../../chains/catalogue";
+import { configAddress } from "../../chains/solana/addresses";
+import { RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
+import { devWallet, type Localnet, startLocalnet } from "../../localnet";
+import type { SolanaManifestEntry } from "../../localnet/manifest";
+import { registryProgram } from "../../scripts/solana/registry";
+import { letWebsocketIdle } from "../localnet/rpcClient";
+import { expectEnvelope, startTestApi, type TestApi } from "./support/harness";
+
+const DAY = 86_400;
+
+interface ContextBody {
+  programId: string;
+  instruction: "reserve" | "renew";
+  accounts: Record<string, string>;
+  args: { reserve: { name: string; ticker: string; partnerRef: string } };
+  computeUnitLimit: number;
+  tiers: { durationSeconds: number; usd: string; lamports: string | null }[];
+  price: { usable: boolean; problem: string | null; priceUsd: number | null };
+  reservation: { holder: string; active: boolean; expiresAt: string; renewalOpensAt: string } | null;
+  renewal: { applies: boolean; opensAt: string | null };
+  wallet: { activeReservations: number; maxActivePerWallet: number };
+}
+
+describe("api: Solana helper endpoints", function () {
+  this.timeout(120_000);
+  let localnet: Localnet;
+  let entry: SolanaManifestEntry;
+  let api: TestApi;
+  let connection: Connection;
+
+  before(async () => {
+    // The deploy just published a price, fresh for 60 s of chain time; tests that move chain time refresh it
+    // themselves, and no timer refreshes it, so a stale price stays stale.
+    localnet = await startLocalnet({
+      evmPort: 0,
+      solanaPort: 0,
+      slotMs: 100,
+      manifestPath: null,
+      priceRefreshMs: 3_600_000,
+    });
+    entry = localnet.manifest.solana[0] as SolanaManifestEntry;
+    connection = new Connection(entry.rpcUrl, { commitment: "confirmed", wsEndpoint: entry.wsUrl });
+    api = await startTestApi({
+      extraRoutes: [registerSolanaHelperRoutes],
+      deps: { registries: registryCatalogue(localnet.manifest) },
+    });
+  });
+
+  after(async () => {
+    await api?.close();
+    await letWebsocketIdle();
+    await localnet?.stop();
+  });
+
+  const get = (path: string) => api.call({ path: `/api/v1/solana/${path}` });
+
+  async function context(name: string, ticker: string, launcher: Keypair): Promise<ContextBody> {
+    const query = new URLSearchParams({ name, ticker, launcher: launcher.publicKey.toBase58() });
+    const response = await get(`reserve-context?${query}`);
+    expect(response.status, response.text).to.equal(200);
+    return response.body as ContextBody;
+  }
+
+  /** A wallet's own build: the Anchor client over the IDL, the context's accounts, the helper's blockhash. */
+  async function buildSignSend(
+    keypair: Keypair,
+    body: ContextBody,
+    options: { skipPreflight?: boolean } = {},
+  ): Promise<string> {
+    const program = registryProgram(
+      new AnchorProvider(connection, new Wallet(keypair), { commitment: "confirmed" }),
+      body.programId,
+    );
+    const accounts = Object.fromEntries(
+      Object.entries(body.accounts).map(([name, address]) => [name, new PublicKey(address)]),
+    ) as Parameters<ReturnType<typeof program.methods.reserve>["accountsStrict"]>[0];
+    const instruction =
+      body.instruction === "renew"
+        ? await program.methods.renew(new BN(DAY)).accountsStrict(accounts).instruction()
+        : await program.methods
+            .reserve(
+              body.args.reserve.name,
+              body.args.reserve.ticker,
+              new BN(DAY),
+              Array.from(Buffer.from(body.args.reserve.partnerRef.slice(2), "hex")),
+            )
+            .accountsStrict(accounts)
+            .instruction();
+    const blockhash = await get("blockhash");
+    expect(blockhash.status, blockhash.text).to.equal(200);
+    const recent = blockhash.body as { blockhash: string; lastValidBlockHeight: number };
+    const transaction = new Transaction({ feePayer: keypair.publicKey, ...recent }).add(instruction);
+    transaction.sign(keypair);
+    const signature = await connection.sendRawTransaction(transaction.serialize(), options);
+    await connection.confirmTransaction({ signature, ...recent }, "confirmed");
+    return signature;
+  }
+
+  const txStatus = async (signature: string) => {
+    const response = await get(`tx-status?signature=${signature}`);
+    expect(response.status, response.text).to.equal(200);
+    return response.body as { state: string; slot: number | null; error: string | null; chain: string };
+  };
+
+  it("quotes a tier in lamports and SOL, on the only Solana chain or the one named", async () => {
+    const response = await get(`quote?durationSeconds=${DAY}`);
+    expect(response.status, response.text).to.equal(200);
+    expect(response.body).to.include({
+      chain: "solana",
+      durationSeconds: DAY,
+      usd: "5.00",
+      lamports: "33333334",
+      sol: "0.033333334",
+      priceUsd: 150,
+    });
+    const body = response.body as { priceUpdatedAt: string; expiresAt: string };
+    expect(Date.parse(body.expiresAt) - Date.parse(body.priceUpdatedAt)).to.equal(60_000);
+    expect((await get("quote?durationSeconds=2592000&chain=solana")).body).to.include({ usd: "80.00" });
+  });
+
+  it("refuses a chain that is not Solana, a duration that is not a tier and a malformed signature with 400", async () => {
+    const notSolana = await get(`quote?durationSeconds=${DAY}&chain=hardhat`);
+    expectEnvelope(notSolana, 400, "invalid_request");
+    expect((notSolana.body as { error: { message: string } }).error.message).to.contain("use one of: solana");
+    expectEnvelope(await get("quote?durationSeconds=100"), 400, "invalid_request");
+    expectEnvelope(await get("quote"), 400, "invalid_request");
+    expectEnvelope(await get("tx-status?signature=not-a-signature"), 400, "invalid_request");
+    const pda = configAddress(new PublicKey(entry.programId)).toBase58();
+    const offCurve = await get(`reserve-context?name=Fox&ticker=FOX&launcher=${pda}`);
+    expectEnvelope(offCurve, 400, "invalid_request");
+    expect((offCurve.body as { error: { message: string } }).error.message).to.contain("cannot sign");
+    const keypair = devWallet("creator").solana.publicKey.toBase58();
+    expectEnvelope(
+      await get(`reserve-context?name=!!!&ticker=FOX&launcher=${keypair}`),
+      400,
+      "invalid_request",
+    );
+  });
+
+  it("gives a wallet every account and argument to build reserve itself; the transaction lands", async () => {
+    const creator = devWallet("creator").solana;
+    const before = await context("Helper Fox", "hfox", creator);
+    expect(before).to.deep.include({ programId: entry.programId, instruction: "reserve", reservation: null });
+    expect(before.args.reserve).to.include({ name: "HELPERFOX", ticker: "HFOX" });
+    expect(before.accounts).to.include({
+      launcher: creator.publicKey.toBase58(),
+      config: entry.configAccount,
+      priceUpdate: entry.priceAccount,
+    });
+    expect(before.tiers.map((tier) => [tier.durationSeconds, tier.usd, tier.lamports])).to.deep.equal([
+      [86_400, "5.00", "33333334"],
+      [259_200, "12.00", "80000000"],
+      [604_800, "25.00", "166666667"],
+      [2_592_000, "80.00", "533333334"],
+    ]);
+    expect(before.price).to.include({ usable: true, priceUsd: 150, problem: null });
+    expect(before.renewal).to.deep.equal({ applies: false, opensAt: null });
+
+    const signature = await buildSignSend(creator, before);
+    const status = await txStatus(signature);
+    expect(status).to.include({ chain: "solana", state: "succeeded", error: null });
+    expect(status.slot).to.be.a("number");
+
+    const after = await context("Helper  fox!", "HFOX", creator);
+    expect(after.instruction).to.equal("reserve"); // held by this wallet, but its renewal window is not open yet
+    expect(after.reservation).to.include({ holder: creator.publicKey.toBase58(), active: true });
+    expect(after.renewal.opensAt).to.equal(after.reservation?.renewalOpensAt);
+    expect(after.wallet).to.deep.equal({ activeReservations: 1, maxActivePerWallet: 3 });
+  });
+
+  it("reports a failed transaction with the program's error and an unknown signature as not_found", async () => {
+    const holder = devWallet("creator").solana;
+    await buildSignSend(holder, await context("Helper Owl", "HOWL", holder));
+    const other = devWallet("launcher").solana;
+    const signature = await buildSignSend(other, await context("Helper Owl", "HOWL", other), {
+      skipPreflight: true,
+    });
+    const status = await txStatus(signature);
+    expect(status.state).to.equal("failed");
+    expect(status.error).to.contain("AlreadyReserved");
+    expect(await txStatus(utils.bytes.bs58.encode(randomBytes(64)))).to.include({
+      state: "not_found",
+      slot: null,
+    });
+  });
+
+  it("says renew once the holder's window is open, and the renewal lands", async () => {
+    const operator = devWallet("operator").solana;
+    await buildSignSend(operator, await context("Helper Yak", "HYAK", operator));
+    localnet.solana.chain.warpTime(DAY - RENEWAL_WINDOW_SECONDS + 60);
+    await localnet.refreshPrices();
+
+    const open = await context("Helper Yak", "HYAK", operator);
+    expect(open.instruction).to.equal("renew");
+    expect(open.renewal.applies).to.equal(true);
+    expect((await context("Helper Yak", "HYAK", devWallet("launcher").solana)).instruction).to.equal(
+      "reserve",
+    );
+    expect(await txStatus(await buildSignSend(operator, open))).to.include({ state: "succeeded" });
+    const renewed = await context("Helper Yak", "HYAK", operator);
+    expect(
+      Date.parse(renewed.reservation?.expiresAt ?? "") - Date.parse(open.reservation?.expiresAt ?? ""),
+    ).to.equal(DAY * 1000);
+  });
+
+  it("answers a stale price with 503 price_unavailable, and the context says why", async () => {
+    localnet.solana.chain.warpTime(61);
+    try {
+      const quote = await get(`quote?durationSeconds=${DAY}`);
+      expectEnvelope(quote, 503, "price_unavailable");
+      const stale = await context("Stale Fox", "SFOX", devWallet("creator").solana);
+      expect(stale.price).to.include({ usable: false, problem: "StalePrice", priceUsd: null });
+      expect(stale.tiers.every((tier) => tier.lamports === null)).to.equal(true);
+    } finally {
+      await localnet.refreshPrices();
+    }
+  });
+
+  it("answers 503 service_unavailable without registries and when the chain's RPC does not answer", async () => {
+    const unconfigured = await startTestApi({ db: api.db, extraRoutes: [registerSolanaHelperRoutes] });
+    const unreachable = await startTestApi({
+      db: api.db,
+      extraRoutes: [registerSolanaHelperRoutes],
+      deps: {
+        registries: registryCatalogue(
+          { ...localnet.manifest, solana: [{ ...entry, rpcUrl: "http://127.0.0.1:9" }] },
+          { timeoutMs: 2_000 },
+        ),
+      },
+    });
+    try {
+      expectEnvelope(
+        await unconfigured.call({ path: "/api/v1/solana/blockhash" }),
+        503,
+        "service_unavailable",
+      );
+      expectEnvelope(
+        await unreachable.call({ path: "/api/v1/solana/blockhash" }),
+        503,
+        "service_unavailable",
+      );
+      expectEnvelope(
+        await unreachable.call({ path: `/api/v1/solana/quote?durationSeconds=${DAY}` }),
+        503,
+        "service_unavailable",
+      );
+    } finally {
+      await unconfigured.close();
+      await unreachable.close();
+    }
+  });
+});
