@@ -153,6 +153,7 @@ export function reservationView(reservation: Reservation) {
     feePaid: reservation.feePaid === null ? null : reservation.feePaid.toString(),
     feeUnit: reservation.quoteUnit,
     launchpad: reservation.launchpad,
+    settledAt: iso(reservation.settledAt),
     revenueShare: reservation.revenueShare,
   };
 }

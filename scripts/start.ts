@@ -8,13 +8,16 @@ import { createApp } from "../api/app";
 import { manifestChains } from "../api/decisions/chainCatalogue";
 import { prepareDecisionData } from "../api/decisions/module";
 import { listen } from "../api/server";
+import { registryCatalogue } from "../chains/catalogue";
 import { type Config, ConfigError, loadConfig } from "../config";
 import { resolveMasterKey } from "../config/masterKey";
 import { SANDBOX_DESIGNATED_LAUNCHER } from "../core/status/sandboxScenarios";
 import { startEvmIndexer } from "../indexer/evm/run";
 import { type SolanaManifestEntry, startSolanaIndexer } from "../indexer/solana";
 import { startLocalnet } from "../localnet";
+import { readManifest } from "../localnet/manifest";
 import { type Database, openDatabase } from "../storage/database";
+import { startWorker } from "../worker";
 
 type Stop = () => Promise<void>;
 type Row = [label: string, value: string];
@@ -88,6 +91,7 @@ async function main(): Promise<void> {
 
     const decisionChains = manifestChains(chains.manifestPath);
     await prepareDecisionData(database.pool, masterKey, decisionChains);
+    const registries = registryCatalogue(readManifest(chains.manifestPath));
     const app = createApp({
       pool: database.pool,
       startedAt: new Date(),
@@ -96,9 +100,17 @@ async function main(): Promise<void> {
       masterKey,
       anonymousRateLimitPerMinute: config.keylessRateLimitPerMinute,
       decisions: { chains: decisionChains },
+      registries,
     });
     const api = await listen(app, config.api.host, config.api.port);
     stops.push(() => api.close());
+    const worker = startWorker({
+      pool: database.pool,
+      registries,
+      intervalMs: config.worker.intervalMs,
+      log: (line) => log(`[worker] ${line}`),
+    });
+    stops.push(() => worker.stop());
 
     const port = new URL(api.url).port;
     printScreen([

@@ -4,8 +4,9 @@
 import type { Response } from "express";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
+import { reconcileReservation } from "../../reservations/reconcile";
 import { type Reservation, reservationView } from "../../reservations/record";
-import { reservationById } from "../../reservations/store";
+import { reservationById, transition } from "../../reservations/store";
 import { normalizedOrReject } from "../decisions/identityInput";
 import type { DecisionModule } from "../decisions/module";
 import type { Platform } from "../platform/platform";
@@ -51,6 +52,21 @@ async function ownReservation(
     throw new ApiError("reservation_not_found", undefined, { reservationId });
   }
   return reservation;
+}
+
+/** The freshest state: the reconciler asks the mirror and, for a submitted transaction, the chain. */
+async function reconciled(
+  platform: Platform,
+  module: DecisionModule,
+  reservation: Reservation,
+): Promise<Reservation> {
+  const registries = platform.deps.registries;
+  if (registries === undefined) return reservation;
+  const now = () => new Date(platform.now());
+  return (
+    (await reconcileReservation({ pool: module.pool, registries, now }, reservation.reservationId)) ??
+    reservation
+  );
 }
 
 const PARTNER_ERRORS = ["unauthorized", "key_revoked", "scope_missing", "rate_limited"] as const;
@@ -199,7 +215,7 @@ export function registerReservationRoutes(platform: Platform, module: DecisionMo
         body.transactionHash,
         new Date(platform.now()),
       );
-      res.json(reservationView(submitted));
+      res.json(reservationView(await reconciled(platform, module, submitted)));
     },
   );
 
@@ -306,13 +322,20 @@ export function registerReservationRoutes(platform: Platform, module: DecisionMo
         body.transactionHash,
         new Date(platform.now()),
       );
-      if (submitted.status !== "confirmed") {
+      const current = await reconciled(platform, module, submitted);
+      if (current.status !== "confirmed") {
         throw new ApiError("reservation_not_confirmed", undefined, {
-          reservationId: submitted.reservationId,
-          status: submitted.status,
+          reservationId: current.reservationId,
+          status: current.status,
         });
       }
-      res.json(reservationView(submitted));
+      const settled =
+        current.settledAt === null
+          ? await transition(module.pool, current.reservationId, "confirmed", "confirmed", {
+              settled_at: new Date(platform.now()),
+            })
+          : current;
+      res.json(reservationView(settled ?? current));
     },
   );
 }

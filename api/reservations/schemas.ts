@@ -124,6 +124,7 @@ export const reservationSchema = z.object({
   feePaid: amountSchema.nullable(),
   feeUnit: z.enum(["wei", "lamports"]),
   launchpad: z.string().nullable(),
+  settledAt: z.string().nullable().describe("Embed: when the launchpad settled the confirmed reservation."),
   revenueShare: revenueShareSchema,
 });
 
