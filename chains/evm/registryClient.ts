@@ -85,7 +85,10 @@ export class EvmRegistryClient implements RegistryClient {
   }
 
   async quote(durationSeconds: ReservationDuration): Promise<RegistryQuote> {
-    const [amount, usdMicros, feed, maxPriceAge] = await this.rpc(() =>
+    // One batch in the usual case: the manifest's feed is read beside the registry, and read again only when
+    // the registry has since been pointed at another feed.
+    const manifestFeed = getAddress(this.entry.priceFeed);
+    const [amount, usdMicros, feed, maxPriceAge, manifestFeedAnswer] = await this.rpc(() =>
       Promise.all([
         this.client.readContract({ ...this.registry, functionName: "quote", args: [durationSeconds] }),
         this.client.readContract({
@@ -95,14 +98,13 @@ export class EvmRegistryClient implements RegistryClient {
         }),
         this.client.readContract({ ...this.registry, functionName: "priceFeed" }),
         this.client.readContract({ ...this.registry, functionName: "maxPriceAge" }),
+        this.feedAnswer(manifestFeed).catch(() => null), // a wrong manifest feed must not fail the quote
       ]),
     );
-    const [[, answer, , updatedAt], decimals] = await this.rpc(() =>
-      Promise.all([
-        this.client.readContract({ address: feed, abi: aggregatorAbi, functionName: "latestRoundData" }),
-        this.client.readContract({ address: feed, abi: aggregatorAbi, functionName: "decimals" }),
-      ]),
-    );
+    const { answer, updatedAt, decimals } =
+      manifestFeedAnswer !== null && getAddress(feed) === manifestFeed
+        ? manifestFeedAnswer
+        : await this.rpc(() => this.feedAnswer(feed));
     return {
       chain: this.chain,
       durationSeconds,
@@ -205,6 +207,14 @@ export class EvmRegistryClient implements RegistryClient {
         throw error;
       }),
     );
+  }
+
+  private async feedAnswer(feed: Address): Promise<{ answer: bigint; updatedAt: bigint; decimals: number }> {
+    const [[, answer, , updatedAt], decimals] = await Promise.all([
+      this.client.readContract({ address: feed, abi: aggregatorAbi, functionName: "latestRoundData" }),
+      this.client.readContract({ address: feed, abi: aggregatorAbi, functionName: "decimals" }),
+    ]);
+    return { answer, updatedAt, decimals };
   }
 
   /**

@@ -126,6 +126,11 @@ describe("chains: EVM registry client on a Hardhat node", function () {
     expect((await client.quote(2_592_000)).usdMicros).to.equal(80_000_000n);
   });
 
+  it("prices from the registry's own feed when the manifest names another address", async () => {
+    const misnamed = new EvmRegistryClient({ ...entry, priceFeed: devWallet("operator").evm.address });
+    expect(await misnamed.quote(DAY)).to.deep.equal(await client.quote(DAY));
+  });
+
   it("prepares calldata and value that a viem account signs; the registry charges exactly the quote", async () => {
     const account = devWallet("creator").evm;
     const { quote, partnerRef, identity, prepared } = await prepare(account, "Chain Fox", "cfox");
