@@ -21,6 +21,7 @@ import { registerOpenApiRoute } from "./routes/openapi";
 import { registerProtectedIdentityRoutes } from "./routes/protectedIdentities";
 import { registerReservationListRoutes } from "./routes/reservationList";
 import { registerSandboxKeyRoutes } from "./routes/sandboxKeys";
+import { registerSolanaHelperRoutes } from "./routes/solanaHelpers";
 import { registerSigningKeyRoutes, WELL_KNOWN_SIGNING_KEYS_PATH } from "./routes/signingKeys";
 import { registerVerifyRoutes } from "./routes/verify";
 
@@ -102,6 +103,7 @@ const ROUTE_MODULES: readonly RouteModule[] = [
   registerProtectedIdentityRoutes,
   registerReservationListRoutes,
   registerSandboxKeyRoutes,
+  registerSolanaHelperRoutes,
   (platform) => registerReservationRoutes(platform, registerDecisionRoutes(platform)),
 ];
 

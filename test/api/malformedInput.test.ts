@@ -2,10 +2,13 @@
 // fields, huge and deeply nested bodies, invalid JSON, unicode edge cases, repeated query parameters, bad keys.
 // The service must never answer 5xx to bad input, and every error must be the envelope.
 import { connect } from "node:net";
+import { PublicKey } from "@solana/web3.js";
 import { expect } from "chai";
 import fc from "fast-check";
 import { BODY_LIMIT_BYTES } from "../../api/app";
 import { RESPONSE_VERSION } from "../../api/responseVersion";
+import { registryCatalogue } from "../../chains/catalogue";
+import { type SolanaRpc, startSolanaRpc } from "../../localnet/solana/server";
 import { bearer, issueKey, startTestApi, type TestApi } from "./support/harness";
 import type { HttpRequest, HttpResponse } from "./support/http";
 import { insertCheckpoint } from "./support/readModelRows";
@@ -167,9 +170,29 @@ function badRequest(
 describe("api: malformed input never yields a 5xx, and every error is the envelope", () => {
   let api: TestApi;
   let auth: Record<string, string>;
+  let solana: SolanaRpc;
   before(async () => {
+    // A live Solana RPC behind the registries: routes whose inputs are all optional (GET /v1/solana/blockhash)
+    // answer from it, as in production, instead of 503 for a missing dependency.
+    solana = await startSolanaRpc({ port: 0 });
+    const registries = registryCatalogue({
+      evm: [],
+      solana: [
+        {
+          chain: "solana",
+          rpcUrl: solana.rpcUrl,
+          wsUrl: solana.wsUrl,
+          programId: PublicKey.unique().toBase58(),
+          priceAccount: PublicKey.unique().toBase58(),
+          configAccount: PublicKey.unique().toBase58(),
+          deploySlot: 0,
+        },
+      ],
+    });
     // A configured, freshly indexed chain, so well-formed parts of the bad requests reach the decision code.
-    api = await startTestApi({ deps: { decisions: { chains: [{ chain: "hardhat", family: "evm" }] } } });
+    api = await startTestApi({
+      deps: { registries, decisions: { chains: [{ chain: "hardhat", family: "evm" }] } },
+    });
     await insertCheckpoint(api.db.pool, {
       chain: "hardhat",
       family: "evm",
@@ -180,7 +203,10 @@ describe("api: malformed input never yields a 5xx, and every error is the envelo
     // 2,000 per minute is more than the keyed share of the generated requests: validation stays reachable.
     auth = bearer((await issueKey(api, "production", { rateLimitPerMinute: 2000 })).secret);
   });
-  after(async () => api.close());
+  after(async () => {
+    await api?.close();
+    await solana?.stop();
+  });
 
   it(`answers ${REQUESTS_PER_OPERATION_MIN}+ generated bad requests across all routes without a 5xx`, async () => {
     const document = (await api.call({ path: "/api/v1/openapi" })).body as OpenApi;
