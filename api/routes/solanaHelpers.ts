@@ -5,6 +5,7 @@
 import { PublicKey } from "@solana/web3.js";
 import { formatUnits } from "viem";
 import { z } from "zod";
+import { publicKeyOrNull } from "../../chains/solana/addresses";
 import { isSignature } from "../../chains/solana/outcome";
 import { priceUsdOf } from "../../chains/solana/price";
 import { SolanaRegistryClient } from "../../chains/solana/registryClient";
@@ -198,7 +199,12 @@ function solanaRegistry(platform: Platform, chain: string | undefined): SolanaRe
 
 /** A wallet signs with an Ed25519 key; an address off the curve (a PDA) can never sign a reservation. */
 function walletKey(launcher: string): PublicKey {
-  const key = new PublicKey(launcher);
+  const key = publicKeyOrNull(launcher);
+  if (key === null) {
+    throw new ApiError("invalid_request", "launcher must be a base58 Solana public key (32 bytes).", {
+      field: "launcher",
+    });
+  }
   if (!PublicKey.isOnCurve(key.toBytes())) {
     throw new ApiError(
       "invalid_request",

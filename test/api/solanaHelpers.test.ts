@@ -138,6 +138,8 @@ describe("api: Solana helper endpoints", function () {
     const offCurve = await get(`reserve-context?name=Fox&ticker=FOX&launcher=${pda}`);
     expectEnvelope(offCurve, 400, "invalid_request");
     expect((offCurve.body as { error: { message: string } }).error.message).to.contain("cannot sign");
+    const tooLong = await get(`reserve-context?name=Fox&ticker=FOX&launcher=${"z".repeat(44)}`);
+    expectEnvelope(tooLong, 400, "invalid_request");
     const keypair = devWallet("creator").solana.publicKey.toBase58();
     expectEnvelope(
       await get(`reserve-context?name=!!!&ticker=FOX&launcher=${keypair}`),
