@@ -1,13 +1,9 @@
 // Request and response schemas of the decision routes (validation + OpenAPI from one declaration).
 import { z } from "zod";
-import { RESERVATION_DURATIONS } from "../../core/reservation";
 import { CHECK_DECISIONS, IDENTITY_STATUSES } from "../../core/status";
+import { chainName, durationSecondsBody, rawName, rawTicker, text } from "../openapi/fields";
 
-const text = (max: number) => z.string().min(1).max(max);
-/** Raw names may carry spaces and symbols that fold away; the folded bounds are checked after folding. */
-const rawName = text(256).describe("Token name as typed; folded (normalization v1) to 1-64 characters.");
-const rawTicker = text(64).describe("Token ticker as typed; folded to 2-10 characters.");
-const chain = text(64).describe("Chain name as listed by GET /v1/chains.");
+const chain = chainName;
 const wallet = text(128).describe(
   "Wallet address: 0x hex on EVM chains (any case), base58 on Solana (exact).",
 );
@@ -149,13 +145,7 @@ export const sandboxHoldBody = z.object({
   name: rawName,
   ticker: rawTicker,
   launcher: wallet,
-  durationSeconds: z
-    .number()
-    .int()
-    .refine((value) => (RESERVATION_DURATIONS as readonly number[]).includes(value), {
-      message: `must be one of ${RESERVATION_DURATIONS.join(", ")}`,
-    })
-    .describe("86400, 259200, 604800 or 2592000 (24 hours, 3, 7 or 30 days)."),
+  durationSeconds: durationSecondsBody,
 });
 
 export const sandboxHoldSchema = z.object({

@@ -1,16 +1,16 @@
 // Request and response schemas of the reservation routes (validation + OpenAPI from one declaration).
 import { z } from "zod";
-import { RESERVATION_DURATIONS, RESERVATION_STATUSES } from "../../core/reservation";
+import { RESERVATION_STATUSES } from "../../core/reservation";
+import {
+  chainName,
+  durationSecondsBody,
+  durationSecondsQuery,
+  rawName,
+  rawTicker,
+  text,
+} from "../openapi/fields";
 
-const text = (max: number) => z.string().min(1).max(max);
-const chain = text(64).describe("Chain name as listed by GET /v1/chains.");
-const durationMessage = `must be one of ${RESERVATION_DURATIONS.join(", ")} (24 hours, 3, 7 or 30 days)`;
-const isDuration = (value: number) => (RESERVATION_DURATIONS as readonly number[]).includes(value);
-const durationSeconds = z
-  .number({ error: `durationSeconds is required and ${durationMessage}` })
-  .int()
-  .refine(isDuration, { message: durationMessage })
-  .describe("86400, 259200, 604800 or 2592000 (24 hours, 3, 7 or 30 days).");
+const chain = chainName;
 const reservationId = z
   .string()
   .regex(/^res_[0-9a-f]{32}$/, "must be a reservationId returned by prepare (res_ and 32 hex digits)");
@@ -20,11 +20,7 @@ const transactionHash = text(128).describe(
 
 export const quoteQuery = z.object({
   chain,
-  durationSeconds: z.coerce
-    .number({ error: `durationSeconds is required and ${durationMessage}` })
-    .int()
-    .refine(isDuration, { message: durationMessage })
-    .describe("86400, 259200, 604800 or 2592000."),
+  durationSeconds: durationSecondsQuery,
 });
 
 const amountSchema = z
@@ -54,16 +50,14 @@ export const quoteSchema = z.object({
   }),
 });
 
-const name = text(256).describe("Token name as typed; folded (normalization v1) to 1-64 characters.");
-const ticker = text(64).describe("Token ticker as typed; folded to 2-10 characters.");
 const launcher = text(128).describe("The creator's wallet: it signs, pays and holds the reservation.");
 
 export const prepareBody = z.object({
   chain,
-  name,
-  ticker,
+  name: rawName,
+  ticker: rawTicker,
   launcher,
-  durationSeconds,
+  durationSeconds: durationSecondsBody,
   nonce: text(255).optional().describe("Idempotency key when no Idempotency-Key header is sent."),
 });
 

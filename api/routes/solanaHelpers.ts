@@ -11,8 +11,9 @@ import { priceUsdOf } from "../../chains/solana/price";
 import { SolanaRegistryClient } from "../../chains/solana/registryClient";
 import { REGISTRY_COMPUTE_UNIT_LIMIT } from "../../chains/solana/transaction";
 import { ApiError } from "../../core/errors/catalogue";
-import { isReservationDuration, MAX_ACTIVE_PER_WALLET, RESERVATION_DURATIONS } from "../../core/reservation";
+import { MAX_ACTIVE_PER_WALLET, RESERVATION_DURATIONS } from "../../core/reservation";
 import { normalizedOrReject } from "../decisions/identityInput";
+import { durationSecondsQuery, rawName, rawTicker } from "../openapi/fields";
 import type { Platform } from "../platform/platform";
 import { fromChain } from "../reservations/prepare";
 
@@ -28,25 +29,15 @@ const chain = z
   .describe(
     "Solana chain name as listed by GET /v1/chains; may be omitted when the service serves one Solana chain.",
   );
-const durationMessage = `must be one of ${RESERVATION_DURATIONS.join(", ")} (24 hours, 3, 7 or 30 days)`;
-const durationSeconds = z.coerce
-  .number({ error: `durationSeconds is required and ${durationMessage}` })
-  .int()
-  .refine(isReservationDuration, { message: durationMessage })
-  .describe("86400, 259200, 604800 or 2592000.");
 const base58Key = z
   .string()
   .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, "must be a base58 Solana public key")
   .describe("The creator's wallet (base58): it signs, pays the fee and holds the reservation.");
 
-const quoteQuery = z.object({ durationSeconds, chain });
+const quoteQuery = z.object({ durationSeconds: durationSecondsQuery, chain });
 const contextQuery = z.object({
-  name: z
-    .string()
-    .min(1)
-    .max(256)
-    .describe("Token name as typed; folded (normalization v1) to 1-64 characters."),
-  ticker: z.string().min(1).max(64).describe("Token ticker as typed; folded to 2-10 characters."),
+  name: rawName,
+  ticker: rawTicker,
   launcher: base58Key,
   chain,
 });
@@ -224,7 +215,7 @@ export function registerSolanaHelperRoutes(platform: Platform): void {
       summary:
         "The reservation price of a tier in lamports and SOL, from the program's own config and price account.",
       tag: TAG,
-      access: "public",
+      access: "optional-key",
       query: quoteQuery,
       responses: { 200: { description: "The quote.", schema: quoteSchema } },
       errors: ["price_unavailable", "service_unavailable"],
@@ -252,7 +243,7 @@ export function registerSolanaHelperRoutes(platform: Platform): void {
       summary:
         "Everything a wallet needs to build reserve (or renew) itself: program id, every account (PDAs), the folded arguments, tier prices, whether renewal applies.",
       tag: TAG,
-      access: "public",
+      access: "optional-key",
       query: contextQuery,
       responses: { 200: { description: "The reserve context.", schema: contextSchema } },
       errors: ["service_unavailable"],
@@ -337,7 +328,7 @@ export function registerSolanaHelperRoutes(platform: Platform): void {
       summary:
         "A recent blockhash (confirmed) and the last block height at which a transaction using it can land.",
       tag: TAG,
-      access: "public",
+      access: "optional-key",
       query: chainQuery,
       responses: { 200: { description: "The blockhash.", schema: blockhashSchema } },
       errors: ["service_unavailable"],
@@ -356,7 +347,7 @@ export function registerSolanaHelperRoutes(platform: Platform): void {
       summary:
         "A transaction's status: succeeded or failed once confirmed, pending while only processed, not_found when no node knows it.",
       tag: TAG,
-      access: "public",
+      access: "optional-key",
       query: statusQuery,
       responses: { 200: { description: "The transaction's status.", schema: statusSchema } },
       errors: ["service_unavailable"],

@@ -1,7 +1,7 @@
 // The program's Anchor-style events, decoded from a transaction's log messages with the committed IDL.
 import { BorshCoder, EventParser } from "@coral-xyz/anchor";
 import { PublicKey } from "@solana/web3.js";
-import { loadIdl } from "../../scripts/solana/registry";
+import { loadIdl } from "../../chains/solana/idl";
 
 export interface ReservationCreated {
   kind: "created";
