@@ -85,7 +85,7 @@ export const SETTING_DOCS: Record<keyof Settings, string> = {
   SOLANA_COMMITMENT: "Commitment the Solana indexer applies and checkpoints at: finalized or confirmed.",
   LOG_LEVEL: "debug, info, warn or error.",
   KEYLESS_RATE_LIMIT_PER_MINUTE:
-    "Keyless identity checks per client address per minute, counted in each API process (0: off). Keys have their own limits.",
+    "Keyless calls (identity checks, Solana helpers, embed reservations) per client address per minute, counted in each API process (0: off).",
   WORKER_INTERVAL_MS:
     "Pause between two reconcile passes of the worker (confirmations, failures, lapses, expiring notices, expiries).",
 };
