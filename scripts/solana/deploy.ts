@@ -170,12 +170,21 @@ async function currentLocalPrice(provider: Provider): Promise<LocalPrice> {
   return { price: 150_00000000n, exponent: -8, publishTime: blockTime ?? Math.floor(Date.now() / 1000) };
 }
 
-/** Refreshes the local price account (local clusters: call it before the price gets older than its max age). */
+/**
+ * Refreshes the local price account (local clusters: call it before the price gets older than its max age).
+ * Returns the transaction signature, or "already-published" when an identical push landed moments before.
+ */
 export async function refreshLocalPrice(
   provider: Provider,
   programId: string,
   price?: LocalPrice,
 ): Promise<string> {
   const program = registryProgram(provider, new PublicKey(programId));
-  return pushLocalPrice(program, price ?? (await currentLocalPrice(provider)));
+  try {
+    return await pushLocalPrice(program, price ?? (await currentLocalPrice(provider)));
+  } catch (error) {
+    // Two refreshes within one block time push byte-identical transactions; the first already published it.
+    if (error instanceof Error && /already been processed/i.test(error.message)) return "already-published";
+    throw error;
+  }
 }
