@@ -26,14 +26,19 @@ export type ChainFreshness =
 
 /**
  * The instant the mirror's data is known to be complete: when the indexer has read up to the head it last
- * saw, that is when it last confirmed so; when it lags, only the time of the last block it read.
+ * saw, that is when it last confirmed so, or the head block's own time when the chain's clock runs ahead of
+ * the service's (a local chain moved forward; block times a little in the future); when it lags, only the
+ * time of the last block it read.
  */
 export function checkpointDataAsOf(checkpoint: ChainCheckpoint): Date | null {
   const caughtUp =
     checkpoint.headNumber !== null &&
     checkpoint.indexedNumber !== null &&
     checkpoint.indexedNumber >= checkpoint.headNumber;
-  return caughtUp ? checkpoint.indexedAt : checkpoint.indexedBlockTime;
+  if (!caughtUp) return checkpoint.indexedBlockTime;
+  const { indexedAt, indexedBlockTime } = checkpoint;
+  if (indexedAt === null || indexedBlockTime === null) return indexedAt;
+  return indexedBlockTime > indexedAt ? indexedBlockTime : indexedAt;
 }
 
 /** Freshness of a chain from its checkpoint (undefined: never indexed) at `now`. */

@@ -428,6 +428,13 @@ describe("identity status engine", () => {
       expect(freshnessOf(checkpoint, ms(25_000), 30).state).to.equal("fresh");
       expect(freshnessOf(checkpoint, ms(25_001), 30).state).to.equal("behind");
     });
+    it("a caught-up mirror whose head block is later than its confirmation (chain clock ahead) is as of that block", () => {
+      const ahead = { ...checkpoint, indexedBlockTime: ms(2 * HOUR) };
+      expect(freshnessOf(ahead, ms(2 * HOUR + 10_000), 30)).to.deep.equal({
+        state: "fresh",
+        dataAsOf: ms(2 * HOUR),
+      });
+    });
     it("a lagging mirror is only as fresh as the last block it read", () => {
       expect(freshnessOf({ ...checkpoint, headNumber: 120 }, T, 30)).to.deep.equal({
         state: "behind",
