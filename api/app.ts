@@ -21,8 +21,8 @@ import { registerOpenApiRoute } from "./routes/openapi";
 import { registerProtectedIdentityRoutes } from "./routes/protectedIdentities";
 import { registerReservationListRoutes } from "./routes/reservationList";
 import { registerSandboxKeyRoutes } from "./routes/sandboxKeys";
-import { registerSolanaHelperRoutes } from "./routes/solanaHelpers";
 import { registerSigningKeyRoutes, WELL_KNOWN_SIGNING_KEYS_PATH } from "./routes/signingKeys";
+import { registerSolanaHelperRoutes } from "./routes/solanaHelpers";
 import { registerVerifyRoutes } from "./routes/verify";
 
 export interface ApiDependencies {
