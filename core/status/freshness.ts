@@ -38,7 +38,7 @@ export function checkpointDataAsOf(checkpoint: ChainCheckpoint): Date | null {
   if (!caughtUp) return checkpoint.indexedBlockTime;
   const { indexedAt, indexedBlockTime } = checkpoint;
   if (indexedAt === null || indexedBlockTime === null) return indexedAt;
-  return indexedBlockTime > indexedAt ? indexedBlockTime : indexedAt;
+  return new Date(Math.max(indexedAt.getTime(), indexedBlockTime.getTime()));
 }
 
 /** Freshness of a chain from its checkpoint (undefined: never indexed) at `now`. */
