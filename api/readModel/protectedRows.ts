@@ -1,7 +1,8 @@
 // Rows of GET /v1/protected-identities: every production protection record, newest first. On-chain
 // reservations (chain_reservations) read `reserved` while live; bonding/milestone locks `protected`; guardian
 // blocks `blocked` until they lapse or a later clear (then `cleared`); launch reports `launched`; lapsed holds
-// and locks `expired`. One row per record, so an identity with a reservation and a lock has two rows.
+// and locks `expired`. One row per record, so an identity with a reservation and a lock has two rows. A reservation
+// prepared through an embed and settled by its launchpad carries that launchpad (the embed's stamp).
 import type { Pool } from "pg";
 
 export const PROTECTION_STATUSES = [
@@ -26,6 +27,8 @@ export interface ProtectionRow {
   since: Date;
   until: Date | null;
   status: ProtectionStatus;
+  /** The launchpad behind the record: an embed reservation's settling launchpad, a lock's or launch's reporter. */
+  launchpad: string | null;
 }
 
 /** Position after the last row of a page (millisecond precision, as the query orders). */
@@ -53,11 +56,13 @@ const PROTECTION_ROWS = `
   SELECT 'reservation' AS source, name_hash || ':' || ticker_hash AS source_id,
          normalized_name || '::' || normalized_ticker AS identity_key, chain, launcher AS authorized_launcher,
          date_trunc('milliseconds', reserved_at) AS since, expires_at AS until,
-         CASE WHEN expires_at > $1 THEN 'reserved' ELSE 'expired' END AS status
+         CASE WHEN expires_at > $1 THEN 'reserved' ELSE 'expired' END AS status,
+         (SELECT r.launchpad FROM reservations r
+           WHERE r.partner_ref = chain_reservations.partner_ref AND r.settled_at IS NOT NULL) AS launchpad
   FROM chain_reservations
   UNION ALL
   SELECT 'lock', id::text, identity_key, chain, authorized_launcher, date_trunc('milliseconds', applied_at), expires_at,
-         CASE WHEN expires_at > $1 THEN 'protected' ELSE 'expired' END
+         CASE WHEN expires_at > $1 THEN 'protected' ELSE 'expired' END, launchpad
   FROM identity_locks WHERE environment = 'production'
   UNION ALL
   SELECT 'guardian', b.id::text, b.identity_key, b.chain, NULL, date_trunc('milliseconds', b.at), b.expires_at,
@@ -67,10 +72,10 @@ const PROTECTION_ROWS = `
                           AND (c.chain IS NULL OR c.chain IS NOT DISTINCT FROM b.chain) AND c.at > b.at) THEN 'cleared'
            WHEN b.expires_at IS NULL OR b.expires_at > $1 THEN 'blocked'
            ELSE 'expired'
-         END
+         END, NULL
   FROM guardian_actions b WHERE b.environment = 'production' AND b.kind = 'block'
   UNION ALL
-  SELECT 'launch', id::text, identity_key, chain, launcher, date_trunc('milliseconds', reported_at), NULL, 'launched'
+  SELECT 'launch', id::text, identity_key, chain, launcher, date_trunc('milliseconds', reported_at), NULL, 'launched', launchpad
   FROM identity_launches WHERE environment = 'production'`;
 
 /** One page plus one row more than `limit` when there is a next page. */

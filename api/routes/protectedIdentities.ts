@@ -45,6 +45,10 @@ const rowSchema = z.object({
   authorizedLauncher: z.string().nullable(),
   since: z.string(),
   protectedUntil: z.string().nullable().describe("Null for launches and permanent guardian blocks."),
+  launchpad: z
+    .string()
+    .nullable()
+    .describe("The launchpad that settled an embedded reservation, or reported the lock or launch."),
 });
 
 const pageSchema = z.object({ rows: z.array(rowSchema), nextCursor: z.string().nullable() });
@@ -112,6 +116,7 @@ export function registerProtectedIdentityRoutes({ routes, deps, now }: Platform)
           authorizedLauncher: row.authorized_launcher,
           since: row.since.toISOString(),
           protectedUntil: row.until?.toISOString() ?? null,
+          launchpad: row.launchpad,
         })),
         nextCursor: rows.length > input.limit ? encodeCursor(shown[shown.length - 1] as ProtectionRow) : null,
       });

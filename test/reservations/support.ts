@@ -43,6 +43,8 @@ export interface PrepareOptions {
   quoteAmount?: bigint;
   transaction?: PreparedTransaction;
   preparedAt: Date;
+  /** An embed prepare attributed through this launchpad; default a partner-key prepare. */
+  launchpad?: string;
 }
 
 /** A reservation recorded as prepare records it (pending_payment, with its ledger draft). */
@@ -57,8 +59,8 @@ export async function prepare(pool: Pool, options: PrepareOptions): Promise<Rese
     environment: options.environment ?? "production",
     partnerId,
     apiKeyId: null,
-    launchpad: null,
-    source: "partner",
+    launchpad: options.launchpad ?? null,
+    source: options.launchpad === undefined ? "partner" : "embed",
     chain: options.chain ?? (family === "evm" ? "hardhat" : "solana"),
     family,
     kind: options.kind ?? "reserve",
