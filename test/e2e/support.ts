@@ -1,0 +1,426 @@
+// The whole service end to end on local chains: a test database, the localnet (both registries), both indexers,
+// the API (responses checked against its OpenAPI document) and the worker, all on one clock that follows the
+// chains' time when a test moves it. Wallets are real: a viem account and a web3.js Keypair sign exactly what
+// prepare returned. Shared by the e2e tests and the reservations bench.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Connection, Keypair, LAMPORTS_PER_SOL, Transaction } from "@solana/web3.js";
+import { expect } from "chai";
+import {
+  type Account,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  type Hash,
+  http,
+  keccak256,
+  type PublicClient,
+  parseEther,
+  type TestClient,
+} from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { manifestChains, readCheckpoints } from "../../api/decisions/chainCatalogue";
+import { registryCatalogue } from "../../chains/catalogue";
+import type {
+  EvmTransactionRequest,
+  PreparedTransaction,
+  RegistryCatalogue,
+  RegistryClient,
+  RegistryQuote,
+  SolanaTransactionRequest,
+} from "../../chains/registryClient";
+import { normalizeIdentity } from "../../core/fold";
+import type { ReservationDuration } from "../../core/reservation";
+import { freshnessOf } from "../../core/status";
+import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
+import { type SolanaIndexer, startSolanaIndexer } from "../../indexer/solana";
+import { type Localnet, startLocalnet } from "../../localnet";
+import { writeManifest } from "../../localnet/manifest";
+import type { ReservationView } from "../../reservations/record";
+import { startWorker, type Worker } from "../../worker";
+import { bearer, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../api/support/harness";
+import type { HttpResponse } from "../api/support/http";
+import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
+
+export const DAY = 86_400;
+export const PRODUCTION_HOST = TEST_HOSTS.production[0];
+const NO_PARTNER_REF = `0x${"0".repeat(64)}` as const;
+/** Poll step and patience of the waits below (the worker runs every WORKER_INTERVAL_MS). */
+const POLL_MS = 50;
+const WAIT_MS = 30_000;
+const WORKER_INTERVAL_MS = 200;
+
+/**
+ * Block times are whole seconds, and Hardhat stamps each block at least a second after its parent, so a busy
+ * local EVM chain runs up to a few seconds ahead of wall time. The service's clock leads wall time by this
+ * much, so a block just mined is never in the service's future (a hold that starts after "now" is not live yet).
+ */
+const CLOCK_LEAD_MS = 3_000;
+
+/** The service's clock: the chains' time (wall time plus however far the tests moved them, plus the lead). */
+export class ChainClock {
+  offsetMs = CLOCK_LEAD_MS;
+  nowMs = (): number => Date.now() + this.offsetMs;
+  now = (): Date => new Date(this.nowMs());
+}
+
+export interface SendOptions {
+  /** Land the transaction even if it fails on-chain (EVM: fixed gas, no estimate; Solana: no preflight). */
+  landEvenIfFailing?: boolean;
+  /** EVM only: send this value instead of the prepared one (a wallet that pays too little). */
+  value?: bigint;
+}
+
+/** A funded wallet of one chain that signs and sends prepared transactions. */
+export interface ChainWallet {
+  address: string;
+  /** Signs exactly `prepared` and sends it; resolves with its hash once the chain included it. */
+  signAndSend(prepared: PreparedTransaction, options?: SendOptions): Promise<string>;
+}
+
+/** One chain as the tests drive it. */
+export interface ChainDriver {
+  chain: string;
+  family: "evm" | "solana";
+  registry: RegistryClient;
+  newWallet(): Promise<ChainWallet>;
+  /**
+   * A reserve sent straight to the registry (no API, no prechecks), landed even if it fails; priced by `quote`
+   * (default: a quote now).
+   */
+  reserveDirectly(wallet: ChainWallet, name: string, ticker: string, quote?: RegistryQuote): Promise<string>;
+}
+
+export interface E2e {
+  localnet: Localnet;
+  db: TestDatabase;
+  api: TestApi;
+  registries: RegistryCatalogue;
+  clock: ChainClock;
+  evm: ChainDriver;
+  solana: ChainDriver;
+  /** A production key of a new partner with every partner scope. */
+  key: { secret: string; partnerId: string; keyId: string };
+  /**
+   * Moves both chains' time forward by `seconds`, and the service's clock with them. Once moved, the chains'
+   * clocks run ahead of the database's, so a mirror is as fresh as its head block: the EVM chain (automine,
+   * no blocks of its own) stays fresh for the freshness bound after its last block, which this mines.
+   */
+  warp(seconds: number, options?: { refreshPrices?: boolean }): Promise<void>;
+  /** Resolves once both indexers have caught up with fresh data on the service's clock. */
+  chainsFresh(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface E2eOptions {
+  /** Run the worker (the bench measures confirmation by POST status alone too). Default true. */
+  worker?: boolean;
+  log?: (line: string) => void;
+}
+
+/** Polls `read` until `done` holds; fails with the last value after `timeoutMs`. */
+export async function waitUntil<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  timeoutMs = WAIT_MS,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`${what}: not reached in ${timeoutMs} ms; last: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+async function reserveDirectly(
+  registry: RegistryClient,
+  wallet: ChainWallet,
+  name: string,
+  ticker: string,
+  quote?: RegistryQuote,
+): Promise<string> {
+  const prepared = await registry.prepareTransaction({
+    identity: normalizeIdentity(name, ticker),
+    launcher: wallet.address,
+    durationSeconds: DAY,
+    partnerRef: NO_PARTNER_REF,
+    kind: "reserve",
+    quote: quote ?? (await registry.quote(DAY)),
+  });
+  return wallet.signAndSend(prepared, { landEvenIfFailing: true });
+}
+
+function evmDriver(localnet: Localnet, registry: RegistryClient): ChainDriver & { test: TestClient } {
+  const entry = localnet.manifest.evm[0];
+  if (entry === undefined) throw new Error("the localnet has no EVM chain");
+  const chain = defineChain({
+    id: entry.chainId,
+    name: entry.chain,
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [entry.rpcUrl] } },
+  });
+  const publicClient: PublicClient = createPublicClient({ chain, transport: http() });
+  const test = createTestClient({ mode: "hardhat", chain, transport: http() });
+  const send = async (account: Account, prepared: PreparedTransaction, options: SendOptions = {}) => {
+    const request = prepared as EvmTransactionRequest;
+    expect(request.family).to.equal("evm");
+    const wallet = createWalletClient({ account, chain, transport: http() });
+    const signed = await wallet.signTransaction(
+      await wallet.prepareTransactionRequest({
+        to: request.to as `0x${string}`,
+        data: request.data,
+        value: options.value ?? BigInt(request.value),
+        ...(options.landEvenIfFailing ? { gas: 500_000n } : {}),
+      }),
+    );
+    // Hardhat mines a reverting transaction and still answers the send with the revert.
+    await publicClient.sendRawTransaction({ serializedTransaction: signed }).catch((error: unknown) => {
+      if (!options.landEvenIfFailing) throw error;
+    });
+    const hash: Hash = keccak256(signed);
+    await publicClient.waitForTransactionReceipt({ hash, pollingInterval: POLL_MS });
+    return hash;
+  };
+  const driver: ChainDriver & { test: TestClient } = {
+    chain: entry.chain,
+    family: "evm",
+    registry,
+    test,
+    async newWallet() {
+      const account = privateKeyToAccount(generatePrivateKey());
+      await test.setBalance({ address: account.address, value: parseEther("100") });
+      return {
+        address: account.address,
+        signAndSend: (prepared, options) => send(account, prepared, options),
+      };
+    },
+    reserveDirectly: (wallet, name, ticker, quote) => reserveDirectly(registry, wallet, name, ticker, quote),
+  };
+  return driver;
+}
+
+async function confirmedSignature(connection: Connection, signature: string): Promise<void> {
+  await waitUntil(
+    async () => (await connection.getSignatureStatuses([signature])).value[0],
+    (status) => status?.confirmationStatus === "confirmed" || status?.confirmationStatus === "finalized",
+    `Solana signature ${signature}`,
+  );
+}
+
+function solanaDriver(localnet: Localnet, registry: RegistryClient): ChainDriver {
+  const entry = localnet.manifest.solana[0];
+  if (entry === undefined) throw new Error("the localnet has no Solana chain");
+  // HTTP only: confirmations are polled, so no websocket is ever opened.
+  const connection = new Connection(entry.rpcUrl, "confirmed");
+  const send = async (keypair: Keypair, prepared: PreparedTransaction, options: SendOptions = {}) => {
+    const request = prepared as SolanaTransactionRequest;
+    expect(request.family).to.equal("solana");
+    const transaction = Transaction.from(Buffer.from(request.tx, "base64"));
+    transaction.partialSign(keypair);
+    const signature = await connection.sendRawTransaction(transaction.serialize(), {
+      skipPreflight: options.landEvenIfFailing ?? false,
+    });
+    await confirmedSignature(connection, signature);
+    return signature;
+  };
+  return {
+    chain: entry.chain,
+    family: "solana",
+    registry,
+    async newWallet() {
+      const keypair = Keypair.generate();
+      localnet.solana.chain.airdrop(keypair.publicKey.toBase58(), 100n * BigInt(LAMPORTS_PER_SOL));
+      return {
+        address: keypair.publicKey.toBase58(),
+        signAndSend: (prepared, options) => send(keypair, prepared, options),
+      };
+    },
+    reserveDirectly: (wallet, name, ticker, quote) => reserveDirectly(registry, wallet, name, ticker, quote),
+  };
+}
+
+export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
+  const log = options.log ?? (() => undefined);
+  const stops: (() => Promise<unknown>)[] = [];
+  const stop = async () => {
+    for (const step of stops.splice(0).reverse()) await step().catch((error: Error) => log(error.message));
+  };
+  try {
+    const clock = new ChainClock();
+    const db = await createTestDatabase();
+    stops.push(() => db.close());
+    // Prices are refreshed by the tests (after each move of chain time), so a test can let them go stale.
+    const localnet = await startLocalnet({
+      evmPort: 0,
+      solanaPort: 0,
+      slotMs: 100,
+      manifestPath: null,
+      priceRefreshMs: 3_600_000,
+    });
+    stops.push(() => localnet.stop());
+    const manifestDir = mkdtempSync(join(tmpdir(), "e2e-manifest-"));
+    const manifestPath = join(manifestDir, "local.json");
+    writeManifest(manifestPath, localnet.manifest);
+    stops.push(async () => rmSync(manifestDir, { recursive: true, force: true }));
+
+    const registries = registryCatalogue(localnet.manifest, { now: clock.nowMs });
+    const evm = evmDriver(localnet, registries.production.get("hardhat") as RegistryClient);
+    const solana = solanaDriver(localnet, registries.production.get("solana") as RegistryClient);
+
+    const deploymentSchema = `e2e_${Date.now().toString(36)}`;
+    const viewsSchema = `${db.schema}_views`;
+    const evmIndexer: EvmIndexer = await startEvmIndexer({
+      databaseUrl: db.url,
+      pool: db.pool,
+      manifestPath,
+      mirrorSchema: db.schema,
+      viewsSchema,
+      deploymentSchema,
+      port: await freePort(),
+      pollingIntervalMs: 100,
+      restartOnExit: false,
+      log,
+    });
+    stops.push(async () => {
+      await evmIndexer.stop();
+      for (const schema of [deploymentSchema, viewsSchema])
+        await db.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    });
+    const solanaEntry = localnet.manifest.solana[0];
+    if (solanaEntry === undefined) throw new Error("the localnet has no Solana chain");
+    const solanaIndexer: SolanaIndexer = await startSolanaIndexer({
+      pool: db.pool,
+      manifestEntry: solanaEntry,
+      pollIntervalMs: 100,
+      log,
+    });
+    stops.push(() => solanaIndexer.stop());
+
+    const api = await startTestApi({
+      db,
+      deps: { registries, decisions: { chains: manifestChains(manifestPath) }, now: clock.nowMs, log },
+    });
+    stops.push(() => api.close());
+    if (options.worker ?? true) {
+      const worker: Worker = startWorker({
+        pool: db.pool,
+        registries,
+        intervalMs: WORKER_INTERVAL_MS,
+        now: clock.now,
+        log,
+      });
+      stops.push(() => worker.stop());
+    }
+    const key = await issueKey(api, "production", { rateLimitPerMinute: 2_000 });
+
+    const chainsFresh = async () => {
+      await waitUntil(
+        () => readCheckpoints(db.pool),
+        (chains) =>
+          chains.length === 2 &&
+          chains.every(({ checkpoint }) => freshnessOf(checkpoint, clock.now()).state === "fresh"),
+        "both chains indexed and fresh",
+      );
+    };
+    await Promise.all([evmIndexer.ready, solanaIndexer.caughtUp]);
+    await chainsFresh();
+
+    return {
+      localnet,
+      db,
+      api,
+      registries,
+      clock,
+      evm,
+      solana,
+      key,
+      chainsFresh,
+      async warp(seconds, warpOptions = {}) {
+        await evm.test.increaseTime({ seconds });
+        await evm.test.mine({ blocks: 1 });
+        localnet.solana.chain.warpTime(seconds);
+        clock.offsetMs += seconds * 1000;
+        if (warpOptions.refreshPrices ?? true) await localnet.refreshPrices();
+        await chainsFresh();
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The partner API as the tests call it: a production key, every answer checked against the OpenAPI document. */
+export function partnerApi(e2e: E2e) {
+  const { api, key } = e2e;
+  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    api.call({ method, path: `/api/v1${path}`, headers: { ...bearer(key.secret), ...headers }, body });
+  const reservation = (response: HttpResponse) => response.body as PreparedReservation;
+  return {
+    quote: (chain: string, durationSeconds: ReservationDuration = DAY) =>
+      call("GET", `/reservations/quote?chain=${chain}&durationSeconds=${durationSeconds}`),
+    prepare: (body: PrepareBody, headers: Record<string, string> = {}) =>
+      call("POST", "/reservations/prepare", { durationSeconds: DAY, ...body }, headers),
+    submit: (reservationId: string, transactionHash: string) =>
+      call("POST", "/reservations/status", { reservationId, transactionHash }),
+    status: async (reservationId: string) =>
+      reservation(await call("GET", `/reservations/status?reservationId=${reservationId}`)),
+    /** Polls GET status until the reservation reaches `status`. */
+    statusBecomes: (reservationId: string, status: ReservationView["status"]) =>
+      waitUntil(
+        async () => reservation(await call("GET", `/reservations/status?reservationId=${reservationId}`)),
+        (current) => current.status === status,
+        `reservation ${reservationId} ${status}`,
+      ),
+    validate: (body: { chain: string; name: string; ticker: string; launcher: string }) =>
+      call("POST", "/launches/validate", body),
+    check: async (chain: string, name: string, ticker: string) =>
+      (
+        await api.call({
+          path: `/api/v1/identity/check?chain=${chain}&name=${encodeURIComponent(name)}&ticker=${ticker}`,
+          host: PRODUCTION_HOST,
+        })
+      ).body as { status: string; decision: string },
+  };
+}
+
+export interface PrepareBody {
+  chain: string;
+  name: string;
+  ticker: string;
+  launcher: string;
+  durationSeconds?: number;
+}
+
+export type PreparedReservation = ReservationView & {
+  transaction: PreparedTransaction;
+  quote: { amount: string; unit: string; simulated: boolean };
+};
+
+/** Prepares through the API (201 expected) and returns the reservation with its transaction. */
+export async function prepared(
+  partner: ReturnType<typeof partnerApi>,
+  body: PrepareBody,
+  headers: Record<string, string> = {},
+): Promise<PreparedReservation> {
+  const response = await partner.prepare(body, headers);
+  expect(response.status, response.text).to.equal(201);
+  return response.body as PreparedReservation;
+}
+
+let pairs = 0;
+const letters = (n: number): string =>
+  (n >= 26 ? letters(Math.floor(n / 26) - 1) : "") + String.fromCharCode(65 + (n % 26));
+
+/** A pair no other test of the process used: the chains and the database are shared across tests. */
+export function uniquePair(word: string): { name: string; ticker: string } {
+  pairs += 1;
+  const tag = letters(pairs + 26 * 27);
+  return { name: `${word} ${tag}`, ticker: `${word.slice(0, 3)}${tag}`.toUpperCase() };
+}
