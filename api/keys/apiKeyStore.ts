@@ -39,8 +39,14 @@ export interface NewApiKey {
   sealSigningSecret?: (keyId: string) => string;
 }
 
+/** What a request needs of its key: identity, scopes and limit (the hot path reads nothing else). */
+export type AuthenticatedKey = Pick<
+  ApiKeyRecord,
+  "keyId" | "partnerId" | "environment" | "scopes" | "rateLimitPerMinute"
+>;
+
 export interface Authentication {
-  key: ApiKeyRecord;
+  key: AuthenticatedKey;
   /** Absent for a revoked key: revoked keys are not counted. */
   rate?: RateState;
 }
@@ -207,6 +213,15 @@ function groupAttempts(attempts: readonly AuthenticationAttempt[]): AttemptGroup
   return [...groups.values()];
 }
 
+type AuthenticationRow = Pick<
+  KeyRow,
+  "key_id" | "partner_id" | "environment" | "scopes" | "rate_limit_per_minute"
+> & {
+  position: number;
+  /** Null for a revoked key (not counted). */
+  request_count: number | null;
+};
+
 // The upsert counts each (key, window) once with the number of its attempts (an upsert cannot touch one
 // row twice) and returns the new total; rows are locked in key order, so concurrent batches from any
 // number of processes cannot deadlock and take disjoint, consecutive ranges of counts.
@@ -217,15 +232,16 @@ WITH attempt AS (
   SELECT position, decode(secret_hash, 'hex') AS secret_hash, window_start, attempts
   FROM json_to_recordset($1::json) AS a(position int, secret_hash text, window_start timestamptz, attempts int)
 ), found AS (
-  SELECT attempt.position, attempt.window_start, attempt.attempts, ${COLUMNS}
+  SELECT attempt.position, attempt.window_start, attempt.attempts, key_id, partner_id, environment, scopes,
+    rate_limit_per_minute, revoked_at IS NOT NULL AS revoked
   FROM attempt JOIN api_keys USING (secret_hash)
 ), counted AS (
   INSERT INTO rate_limit_windows (subject, window_start, request_count)
-  SELECT key_id, window_start, attempts FROM found WHERE revoked_at IS NULL ORDER BY key_id, window_start
+  SELECT key_id, window_start, attempts FROM found WHERE NOT revoked ORDER BY key_id, window_start
   ON CONFLICT (subject, window_start)
   DO UPDATE SET request_count = rate_limit_windows.request_count + EXCLUDED.request_count
   RETURNING subject, window_start, request_count)
-SELECT found.*, counted.request_count FROM found
+SELECT found.position, key_id, partner_id, environment, scopes, rate_limit_per_minute, request_count FROM found
 LEFT JOIN counted ON counted.subject = found.key_id AND counted.window_start = found.window_start`;
 
 /**
@@ -240,7 +256,7 @@ export async function authenticateApiKeys(
   named = false,
 ): Promise<(Authentication | undefined)[]> {
   const groups = groupAttempts(attempts);
-  const { rows } = await pool.query<KeyRow & { position: number; request_count: number | null }>({
+  const { rows } = await pool.query<AuthenticationRow>({
     ...(named ? { name: "api_keys.authenticate" } : {}),
     text: AUTHENTICATE_SQL,
     values: [
@@ -257,7 +273,13 @@ export async function authenticateApiKeys(
   const results: (Authentication | undefined)[] = attempts.map(() => undefined);
   for (const row of rows) {
     const group = groups[row.position] as AttemptGroup;
-    const key = recordOf(row);
+    const key: AuthenticatedKey = {
+      keyId: row.key_id,
+      partnerId: row.partner_id,
+      environment: row.environment,
+      scopes: row.scopes,
+      rateLimitPerMinute: row.rate_limit_per_minute,
+    };
     const total = row.request_count;
     group.members.forEach((attemptIndex, order) => {
       results[attemptIndex] = {
