@@ -47,10 +47,9 @@ import { createTestDatabase, freePort, type TestDatabase } from "../support/test
 export const DAY = 86_400;
 export const PRODUCTION_HOST = TEST_HOSTS.production[0];
 const NO_PARTNER_REF = `0x${"0".repeat(64)}` as const;
-/** Poll step and patience of the waits below (the worker runs every WORKER_INTERVAL_MS). */
+/** Poll step and patience of the waits below. */
 const POLL_MS = 50;
 const WAIT_MS = 30_000;
-const WORKER_INTERVAL_MS = 200;
 
 /**
  * Block times are whole seconds, and Hardhat stamps each block at least a second after its parent, so a busy
@@ -111,12 +110,32 @@ export interface E2e {
   warp(seconds: number, options?: { refreshPrices?: boolean }): Promise<void>;
   /** Resolves once both indexers have caught up with fresh data on the service's clock. */
   chainsFresh(): Promise<void>;
+  /** Stops the worker (then only POST status and embed settle reconcile); resolves after its running pass. */
+  stopWorker(): Promise<void>;
   stop(): Promise<void>;
 }
 
+/** Timings of the local chains, the indexers and the worker; the defaults are fast, for tests. */
+export interface E2eTimings {
+  /** Solana slot time (default 100 ms; a cluster and `npm start`: 400). */
+  slotMs: number;
+  /** Ponder's polling of the EVM chain (default 100 ms; `npm start` on local chains: 200). */
+  evmPollingIntervalMs: number;
+  /** The Solana indexer's pause between passes; its websocket wakes it earlier (default 100 ms; `npm start`: 1000). */
+  solanaPollIntervalMs: number;
+  /** Pause between worker passes (default 200 ms; `npm start`: WORKER_INTERVAL_MS, 1000). */
+  workerIntervalMs: number;
+}
+
+const TEST_TIMINGS: E2eTimings = {
+  slotMs: 100,
+  evmPollingIntervalMs: 100,
+  solanaPollIntervalMs: 100,
+  workerIntervalMs: 200,
+};
+
 export interface E2eOptions {
-  /** Run the worker (the bench measures confirmation by POST status alone too). Default true. */
-  worker?: boolean;
+  timings?: Partial<E2eTimings>;
   log?: (line: string) => void;
 }
 
@@ -246,6 +265,7 @@ function solanaDriver(localnet: Localnet, registry: RegistryClient): ChainDriver
 
 export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
   const log = options.log ?? (() => undefined);
+  const timings = { ...TEST_TIMINGS, ...options.timings };
   const stops: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     for (const step of stops.splice(0).reverse()) await step().catch((error: Error) => log(error.message));
@@ -258,7 +278,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     const localnet = await startLocalnet({
       evmPort: 0,
       solanaPort: 0,
-      slotMs: 100,
+      slotMs: timings.slotMs,
       manifestPath: null,
       priceRefreshMs: 3_600_000,
     });
@@ -282,7 +302,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
       viewsSchema,
       deploymentSchema,
       port: await freePort(),
-      pollingIntervalMs: 100,
+      pollingIntervalMs: timings.evmPollingIntervalMs,
       restartOnExit: false,
       log,
     });
@@ -296,7 +316,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     const solanaIndexer: SolanaIndexer = await startSolanaIndexer({
       pool: db.pool,
       manifestEntry: solanaEntry,
-      pollIntervalMs: 100,
+      pollIntervalMs: timings.solanaPollIntervalMs,
       log,
     });
     stops.push(() => solanaIndexer.stop());
@@ -306,16 +326,14 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
       deps: { registries, decisions: { chains: manifestChains(manifestPath) }, now: clock.nowMs, log },
     });
     stops.push(() => api.close());
-    if (options.worker ?? true) {
-      const worker: Worker = startWorker({
-        pool: db.pool,
-        registries,
-        intervalMs: WORKER_INTERVAL_MS,
-        now: clock.now,
-        log,
-      });
-      stops.push(() => worker.stop());
-    }
+    const worker: Worker = startWorker({
+      pool: db.pool,
+      registries,
+      intervalMs: timings.workerIntervalMs,
+      now: clock.now,
+      log,
+    });
+    stops.push(() => worker.stop());
     const key = await issueKey(api, "production", { rateLimitPerMinute: 2_000 });
 
     const chainsFresh = async () => {
@@ -340,6 +358,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
       solana,
       key,
       chainsFresh,
+      stopWorker: () => worker.stop(),
       async warp(seconds, warpOptions = {}) {
         await evm.test.increaseTime({ seconds });
         await evm.test.mine({ blocks: 1 });

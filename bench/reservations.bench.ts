@@ -1,0 +1,170 @@
+// Reservations through the whole service on the local chains (test/e2e/support: localnet, both indexers, the API,
+// the worker), with `npm start`'s timings (Solana slots of 400 ms, Ponder polling 200 ms, the Solana indexer's
+// 1 s pass woken by its websocket, a worker pass every 1 s):
+// - prepare throughput and latency per chain: production prepares read the registry over RPC (hold, wallet
+//   count, price; Solana also a blockhash) and write the reservation and its ledger draft;
+// - time from the wallet's submission (sign and send) to `confirmed`, per chain, twice: driven by the worker
+//   alone (nobody posts the hash; the worker matches the mirror's partnerRef) and by POST status alone (worker
+//   stopped; the client posts its hash every POST_STATUS_RETRY_MS until the answer is confirmed).
+// Everything but Hardhat and Ponder runs in this process, the load generator included.
+// Database: DATABASE_URL when set (a fresh schema), else the embedded one.
+
+import { issueKey } from "../test/api/support/harness";
+import type { ChainDriver, E2e } from "../test/e2e/support";
+import { DAY, startE2e, uniquePair } from "../test/e2e/support";
+import { stopSharedEmbeddedServer } from "../test/support/testDatabase";
+import type { Emit } from "./run";
+
+const PREPARES_PER_CHAIN = 300;
+/** Sequential prepares before the load: the warm-up, and the latency of one client alone. */
+const SEQUENTIAL_PREPARES = 50;
+const CONCURRENCY = 8;
+const LAUNCHERS_PER_CHAIN = 4;
+const CONFIRMATIONS_PER_CHAIN = 20;
+const POST_STATUS_RETRY_MS = 100;
+const STATUS_POLL_MS = 10;
+const NPM_START_TIMINGS = {
+  slotMs: 400,
+  evmPollingIntervalMs: 200,
+  solanaPollIntervalMs: 1000,
+  workerIntervalMs: 1000,
+};
+
+const note = (line: string) => process.stderr.write(`${line}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+interface Caller {
+  post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+}
+
+/** Keep-alive HTTP with a production key of its own (each key has its own rate window). */
+async function caller(e2e: E2e): Promise<Caller> {
+  const { secret } = await issueKey(e2e.api, "production", { rateLimitPerMinute: 2_000 });
+  return {
+    async post(path, body) {
+      const response = await fetch(`${e2e.api.url}/api/v1${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    },
+  };
+}
+
+async function prepareLoad(e2e: E2e, driver: ChainDriver, emit: Emit): Promise<void> {
+  const api = await caller(e2e);
+  const launchers = await Promise.all(
+    Array.from({ length: LAUNCHERS_PER_CHAIN }, async () => (await driver.newWallet()).address),
+  );
+  const prepare = async (index: number) => {
+    const started = performance.now();
+    const answer = await api.post("/reservations/prepare", {
+      chain: driver.chain,
+      ...uniquePair("Bench"),
+      launcher: launchers[index % launchers.length],
+      durationSeconds: DAY,
+    });
+    if (answer.status !== 201)
+      throw new Error(`prepare answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    return performance.now() - started;
+  };
+  const alone: number[] = [];
+  for (let index = 0; index < SEQUENTIAL_PREPARES; index++) alone.push(await prepare(index));
+  alone.sort((a, b) => a - b);
+  emit(`prepare_${driver.family}_latency_one_client_p50`, percentile(alone, 50), "ms");
+
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < PREPARES_PER_CHAIN) {
+        const index = next++;
+        latencies.push(await prepare(index));
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  emit(`prepare_${driver.family}_throughput`, PREPARES_PER_CHAIN / seconds, "req/s");
+  emit(`prepare_${driver.family}_latency_p50`, percentile(latencies, 50), "ms");
+  emit(`prepare_${driver.family}_latency_p99`, percentile(latencies, 99), "ms");
+  note(
+    `${driver.chain}: ${PREPARES_PER_CHAIN} prepares at concurrency ${CONCURRENCY} in ${seconds.toFixed(1)} s`,
+  );
+}
+
+type Driver = "worker" | "post_status";
+
+/** Submission to confirmed for one reservation: a fresh funded wallet, prepare, sign and send, then wait. */
+async function confirmationTime(e2e: E2e, api: Caller, driver: ChainDriver, by: Driver): Promise<number> {
+  const wallet = await driver.newWallet();
+  // Submissions at random phases of the worker's loop (back to back, they would all start just after a pass).
+  await sleep(Math.random() * NPM_START_TIMINGS.workerIntervalMs);
+  const prepared = await api.post("/reservations/prepare", {
+    chain: driver.chain,
+    ...uniquePair("Settle"),
+    launcher: wallet.address,
+    durationSeconds: DAY,
+  });
+  if (prepared.status !== 201) throw new Error(`prepare answered ${prepared.status}`);
+  const reservationId = prepared.body.reservationId as string;
+  const submitted = performance.now();
+  const hash = await wallet.signAndSend(
+    prepared.body.transaction as Parameters<typeof wallet.signAndSend>[0],
+  );
+  for (;;) {
+    const status =
+      by === "worker"
+        ? (
+            await e2e.db.pool.query<{ status: string }>(
+              "SELECT status FROM reservations WHERE reservation_id = $1",
+              [reservationId],
+            )
+          ).rows[0]?.status
+        : (await api.post("/reservations/status", { reservationId, transactionHash: hash })).body.status;
+    if (status === "confirmed") return performance.now() - submitted;
+    if (status === "failed" || status === "expired")
+      throw new Error(`reservation ${reservationId} ${status}`);
+    await sleep(by === "worker" ? STATUS_POLL_MS : POST_STATUS_RETRY_MS);
+  }
+}
+
+async function confirmations(e2e: E2e, by: Driver, emit: Emit): Promise<void> {
+  // Both chains at once, one reservation at a time on each.
+  await Promise.all(
+    [e2e.evm, e2e.solana].map(async (driver) => {
+      const api = await caller(e2e);
+      const samples: number[] = [];
+      for (let index = 0; index < CONFIRMATIONS_PER_CHAIN; index++) {
+        samples.push(await confirmationTime(e2e, api, driver, by));
+      }
+      samples.sort((a, b) => a - b);
+      emit(`confirm_${driver.family}_by_${by}_p50`, percentile(samples, 50), "ms");
+      emit(`confirm_${driver.family}_by_${by}_p90`, percentile(samples, 90), "ms");
+    }),
+  );
+}
+
+export async function run(emit: Emit): Promise<void> {
+  note(`database: ${process.env.DATABASE_URL ? "DATABASE_URL (Postgres)" : "embedded (PGlite)"}`);
+  const e2e = await startE2e({ timings: NPM_START_TIMINGS });
+  try {
+    for (const driver of [e2e.evm, e2e.solana]) await prepareLoad(e2e, driver, emit);
+    note(`confirmations driven by the worker alone (pass every ${NPM_START_TIMINGS.workerIntervalMs} ms)`);
+    await confirmations(e2e, "worker", emit);
+    await e2e.stopWorker();
+    note(
+      `confirmations driven by POST status alone (worker stopped, a POST every ${POST_STATUS_RETRY_MS} ms)`,
+    );
+    await confirmations(e2e, "post_status", emit);
+  } finally {
+    await e2e.stop();
+    await stopSharedEmbeddedServer();
+  }
+}
