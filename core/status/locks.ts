@@ -62,11 +62,21 @@ export function extendLock(
   return { previousExpiry, newExpiry };
 }
 
+/**
+ * How far a hold's start may lie ahead of the instant asked about and still count: a chain's block time runs a
+ * little ahead of the service's clock (Hardhat stamps each block at least a second after its parent), and a
+ * reservation just mined must never read as free meanwhile. Fail closed: the hold counts.
+ */
+export const HOLD_START_SKEW_MS = 60_000;
+
 /** The hold live on `chain` at `at` (the newest when several overlap), or undefined. */
 export function liveHold(holds: readonly HoldRecord[], chain: string, at: Date): HoldRecord | undefined {
   return holds
     .filter(
-      (hold) => hold.chain === chain && hold.startsAt.getTime() <= at.getTime() && isLive(hold.expiresAt, at),
+      (hold) =>
+        hold.chain === chain &&
+        hold.startsAt.getTime() <= at.getTime() + HOLD_START_SKEW_MS &&
+        isLive(hold.expiresAt, at),
     )
     .sort((left, right) => right.startsAt.getTime() - left.startsAt.getTime())[0];
 }

@@ -292,6 +292,12 @@ describe("identity status engine", () => {
         { status: "available", decision: "allow", reason: "no_conflict", launcherAuthorized: true },
       ],
       [
+        "a hold stamped seconds ahead of the service clock (chain block time) already holds",
+        { holds: [hold({ startsAt: ms(3_000), expiresAt: ms(DAY) })] },
+        EVM_OTHER,
+        { status: "blocked", decision: "block", reason: "active_reservation", launcherAuthorized: false },
+      ],
+      [
         "records on another chain do not apply",
         { holds: [hold({ chain: "solana", launcher: SOL_OWNER })] },
         EVM_OTHER,
