@@ -4,8 +4,22 @@ import { PublicKey } from "@solana/web3.js";
 const pda = (programId: PublicKey, seeds: (Buffer | Uint8Array)[]) =>
   PublicKey.findProgramAddressSync(seeds, programId)[0];
 
-export const configAddress = (programId: PublicKey) => pda(programId, [Buffer.from("config")]);
-export const treasuryAddress = (programId: PublicKey) => pda(programId, [Buffer.from("treasury")]);
+/** A PDA of fixed seeds: derived once per program (the bump search costs milliseconds on every prepare). */
+function fixedPda(seed: string): (programId: PublicKey) => PublicKey {
+  const derived = new Map<string, PublicKey>();
+  return (programId) => {
+    const key = programId.toBase58();
+    let address = derived.get(key);
+    if (address === undefined) {
+      address = pda(programId, [Buffer.from(seed)]);
+      derived.set(key, address);
+    }
+    return address;
+  };
+}
+
+export const configAddress = fixedPda("config");
+export const treasuryAddress = fixedPda("treasury");
 export const localPriceAddress = (programId: PublicKey) => pda(programId, [Buffer.from("price")]);
 export const walletAddress = (programId: PublicKey, launcher: PublicKey) =>
   pda(programId, [Buffer.from("wallet"), launcher.toBuffer()]);
