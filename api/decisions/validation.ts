@@ -92,12 +92,32 @@ function checkedNonce(nonce: string | undefined): void {
   }
 }
 
+/** NUL, which Postgres text cannot hold, or an unpaired UTF-16 surrogate, which its JSON input refuses. */
+const UNSTORABLE = /\u0000|\p{Cs}/u;
+
+/**
+ * Refuses text the database cannot store before it reaches a statement: the statements are shared by
+ * concurrent requests (batches), so one such field would fail every request batched with it.
+ */
+function checkedStorable(request: ValidationRequest): void {
+  for (const [field, value] of Object.entries(request)) {
+    if (typeof value === "string" && UNSTORABLE.test(value)) {
+      throw new ApiError(
+        "invalid_request",
+        `\`${field}\` contains a NUL character or an unpaired UTF-16 surrogate; send plain text.`,
+        { field },
+      );
+    }
+  }
+}
+
 /** Decides, signs and records one validation; returns the signed decision. */
 export async function validateLaunch(
   deps: ValidationDeps,
   caller: Caller,
   request: ValidationRequest,
 ): Promise<SignedDecision> {
+  checkedStorable(request);
   const identity = normalizedOrReject(request.name, request.ticker);
   checkedNonce(request.nonce);
   const context = deps.context(caller.environment);

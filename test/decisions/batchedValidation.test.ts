@@ -142,4 +142,24 @@ describe("decisions: batched snapshots and concurrent validations", () => {
       .sort((left, right) => ((left.nonce as string) < (right.nonce as string) ? -1 : 1));
     expect(rows).to.deep.equal(answered);
   });
+
+  it("a field the database cannot store is refused on its own; the requests batched with it are answered", async () => {
+    const live = await issueKey(api, "production", { scopes: ["launch:validate"], rateLimitPerMinute: 2000 });
+    const good = { chain: "hardhat", name: "Batch Free", ticker: "BFR", launcher: EVM_OTHER };
+    const bad = [
+      { ...good, chain: "hard\u0000hat" },
+      { ...good, launchpad: "pad\u0000" },
+      { ...good, nonce: "nonce-\ud800" },
+    ];
+    const bodies = [good, ...bad, good, good];
+    const responses = await Promise.all(
+      bodies.map((body) =>
+        api.call({ method: "POST", path: "/api/v1/launches/validate", headers: bearer(live.secret), body }),
+      ),
+    );
+    expect(responses.map((response) => response.status)).to.deep.equal([200, 400, 400, 400, 200, 200]);
+    expect((responses[1]?.body as { error: { details: { field: string } } }).error.details.field).to.equal(
+      "chain",
+    );
+  });
 });
