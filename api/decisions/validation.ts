@@ -92,8 +92,12 @@ function checkedNonce(nonce: string | undefined): void {
   }
 }
 
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
+
 /** NUL, which Postgres text cannot hold, or an unpaired UTF-16 surrogate, which its JSON input refuses. */
-const UNSTORABLE = /\u0000|\p{Cs}/u;
+function isUnstorable(value: string): boolean {
+  return value.includes("\u0000") || UNPAIRED_SURROGATE.test(value);
+}
 
 /**
  * Refuses text the database cannot store before it reaches a statement: the statements are shared by
@@ -101,7 +105,7 @@ const UNSTORABLE = /\u0000|\p{Cs}/u;
  */
 function checkedStorable(request: ValidationRequest): void {
   for (const [field, value] of Object.entries(request)) {
-    if (typeof value === "string" && UNSTORABLE.test(value)) {
+    if (typeof value === "string" && isUnstorable(value)) {
       throw new ApiError(
         "invalid_request",
         `\`${field}\` contains a NUL character or an unpaired UTF-16 surrogate; send plain text.`,

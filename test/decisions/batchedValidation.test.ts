@@ -158,7 +158,8 @@ describe("decisions: batched snapshots and concurrent validations", () => {
       ),
     );
     expect(responses.map((response) => response.status)).to.deep.equal([200, 400, 400, 400, 200, 200]);
-    expect((responses[1]?.body as { error: { details: { field: string } } }).error.details.field).to.equal(
+    expect(responses.map((response) => response.body)).to.have.nested.property(
+      "[1].error.details.field",
       "chain",
     );
   });
