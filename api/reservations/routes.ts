@@ -54,18 +54,27 @@ async function ownReservation(
   return reservation;
 }
 
-/** The freshest state: the reconciler asks the mirror and, for a submitted transaction, the chain. */
-async function reconciled(
+/**
+ * Records the wallet's transaction, then answers the freshest state: the reconciler asks the mirror and, for a
+ * submitted transaction, the chain.
+ */
+async function submitAndReconcile(
   platform: Platform,
   module: DecisionModule,
   reservation: Reservation,
+  transactionHash: string,
 ): Promise<Reservation> {
-  const registries = platform.deps.registries;
-  if (registries === undefined) return reservation;
+  const registries = registriesOf(platform, reservation.environment);
+  const registry = registryFor(registries, reservation.chain);
   const now = () => new Date(platform.now());
+  const submitted = await recordSubmission(module.pool, registry, reservation, transactionHash, now());
+  const catalogue = platform.deps.registries;
+  if (catalogue === undefined) return submitted;
   return (
-    (await reconcileReservation({ pool: module.pool, registries, now }, reservation.reservationId)) ??
-    reservation
+    (await reconcileReservation(
+      { pool: module.pool, registries: catalogue, now },
+      submitted.reservationId,
+    )) ?? submitted
   );
 }
 
@@ -207,15 +216,9 @@ export function registerReservationRoutes(platform: Platform, module: DecisionMo
         partner.partnerId,
         body.reservationId,
       );
-      const registry = registryFor(registriesOf(platform, partner.environment), reservation.chain);
-      const submitted = await recordSubmission(
-        module.pool,
-        registry,
-        reservation,
-        body.transactionHash,
-        new Date(platform.now()),
+      res.json(
+        reservationView(await submitAndReconcile(platform, module, reservation, body.transactionHash)),
       );
-      res.json(reservationView(await reconciled(platform, module, submitted)));
     },
   );
 
@@ -314,15 +317,7 @@ export function registerReservationRoutes(platform: Platform, module: DecisionMo
       if (reservation === undefined || reservation.source !== "embed") {
         throw new ApiError("reservation_not_found", undefined, { reservationId: body.reservationId });
       }
-      const registry = registryFor(registriesOf(platform, environment), reservation.chain);
-      const submitted = await recordSubmission(
-        module.pool,
-        registry,
-        reservation,
-        body.transactionHash,
-        new Date(platform.now()),
-      );
-      const current = await reconciled(platform, module, submitted);
+      const current = await submitAndReconcile(platform, module, reservation, body.transactionHash);
       if (current.status !== "confirmed") {
         throw new ApiError("reservation_not_confirmed", undefined, {
           reservationId: current.reservationId,
