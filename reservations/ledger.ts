@@ -1,7 +1,7 @@
 // The partner revenue ledger: a `draft` entry when an attributed reservation is prepared, `accrued` only once it
 // is confirmed (the spec: the ledger accrues only on on-chain confirmation; sandbox-confirm in the sandbox),
 // `void` when it failed or lapsed. Amounts follow the reservation's immutable revenue-share snapshot.
-import type { Pool, PoolClient } from "pg";
+import type { PoolClient } from "pg";
 import { partnerAmountOf } from "../core/reservation";
 import type { Reservation } from "./record";
 
@@ -103,17 +103,4 @@ export async function voidLedgerEntry(client: PoolClient, reservationId: string,
     "UPDATE partner_ledger_entries SET status = 'void', voided_at = $2 WHERE reservation_id = $1 AND status = 'draft'",
     [reservationId, now],
   );
-}
-
-/** The partner's entries of one environment, newest first. */
-export async function ledgerEntries(
-  db: Pool | PoolClient,
-  partnerId: string,
-  environment: string,
-): Promise<LedgerEntry[]> {
-  const { rows } = await db.query<LedgerRow>(
-    `SELECT * FROM partner_ledger_entries WHERE partner_id = $1 AND environment = $2 ORDER BY created_at DESC`,
-    [partnerId, environment],
-  );
-  return rows.map(entryOf);
 }

@@ -1,6 +1,6 @@
 // Request and response schemas of the reservation routes (validation + OpenAPI from one declaration).
 import { z } from "zod";
-import { RESERVATION_STATUSES } from "../../core/reservation";
+import { RESERVATION_ID_PATTERN, RESERVATION_STATUSES } from "../../core/reservation";
 import {
   chainName,
   durationSecondsBody,
@@ -13,7 +13,7 @@ import {
 const chain = chainName;
 const reservationId = z
   .string()
-  .regex(/^res_[0-9a-f]{32}$/, "must be a reservationId returned by prepare (res_ and 32 hex digits)");
+  .regex(RESERVATION_ID_PATTERN, "must be a reservationId returned by prepare (res_ and 32 hex digits)");
 const transactionHash = text(128).describe(
   "The transaction the wallet sent: 0x hash on EVM chains, base58 signature on Solana.",
 );
