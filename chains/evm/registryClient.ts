@@ -147,15 +147,8 @@ export class EvmRegistryClient implements RegistryClient {
 
   /** Mined is final here: a receipt's status decides; a known transaction without one is pending. */
   async transactionOutcome(transactionHash: string): Promise<TransactionOutcome> {
-    if (!isTransactionHash(transactionHash))
-      throw new TypeError(`not a transaction hash: ${transactionHash}`);
+    const receipt = await this.receiptOf(transactionHash);
     const hash = transactionHash as Hash;
-    const receipt = await this.rpc(() =>
-      this.client.getTransactionReceipt({ hash }).catch((error: unknown) => {
-        if (error instanceof TransactionReceiptNotFoundError) return null;
-        throw error;
-      }),
-    );
     if (receipt === null) {
       const known = await this.rpc(() =>
         this.client.getTransaction({ hash }).then(

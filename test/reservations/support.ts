@@ -14,6 +14,7 @@ import {
 import type { ChainFamily } from "../../core/status";
 import { draftLedgerEntry } from "../../reservations/ledger";
 import type { ReconcileDeps } from "../../reservations/reconcile";
+import type { ChainHold } from "../../reservations/reconcileRules";
 import type { Reservation } from "../../reservations/record";
 import { insertReservation, reservationById, transition } from "../../reservations/store";
 import { withTransaction } from "../../storage/transaction";
@@ -139,15 +140,9 @@ export async function confirmWindow(
   return moved;
 }
 
-export interface HoldRow {
+/** The mirror row as the reconciler reads it, plus where an indexer would have written it. */
+export interface HoldRow extends ChainHold {
   chain?: string;
-  launcher: string;
-  reservedAt: Date;
-  expiresAt: Date;
-  durationSeconds: number;
-  feePaid: bigint;
-  partnerRef: string | null;
-  txHash: string;
   blockNumber?: number;
 }
 
