@@ -2,12 +2,7 @@
 // wallet), price it from the registry's own feed, build the creator-signable transaction, and record the
 // reservation as pending_payment with its ledger draft, in one transaction. Nothing is protected by a prepare.
 import type { Pool } from "pg";
-import {
-  ChainUnavailableError,
-  type OnChainReservation,
-  PriceUnavailableError,
-  type RegistryClient,
-} from "../../chains/registryClient";
+import type { OnChainReservation, RegistryClient } from "../../chains/registryClient";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import type { NormalizedIdentity } from "../../core/fold";
@@ -29,6 +24,7 @@ import { withTransaction } from "../../storage/transaction";
 import { type EvaluationContext, evaluate } from "../decisions/evaluation";
 import { assertLauncherFormat } from "../decisions/launcherFormat";
 import { loadDecisionSnapshot } from "../decisions/recordLoader";
+import { fromChain } from "./chainAccess";
 
 /** Whom the reservation's fee is attributed to. */
 export interface Attribution {
@@ -47,44 +43,6 @@ export interface PrepareRequest {
 /** EVM addresses compare case-insensitively and are stored lowercase; Solana keys are exact. */
 export function canonicalLauncher(launcher: string, family: ChainFamily): string {
   return family === "evm" ? launcher.toLowerCase() : launcher;
-}
-
-/** The registry client for `chain` in the environment, or 400 naming where the chains are listed. */
-export function registryFor(
-  registries: ReadonlyMap<string, RegistryClient> | undefined,
-  chain: string,
-): RegistryClient {
-  if (registries === undefined) {
-    throw new ApiError("service_unavailable", "No chain registries are configured on this service.", {
-      cause: "registries",
-    });
-  }
-  const registry = registries.get(chain);
-  if (registry === undefined) {
-    throw new ApiError("invalid_request", `Unknown chain ${chain}; GET /v1/chains lists the chains.`, {
-      field: "chain",
-      chains: [...registries.keys()],
-    });
-  }
-  return registry;
-}
-
-/** Chain reads fail closed: a stale price is its own 503, any other RPC failure is service_unavailable. */
-export async function fromChain<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof PriceUnavailableError) {
-      throw new ApiError("price_unavailable", error.message, { chain: error.chain, detail: error.detail });
-    }
-    if (error instanceof ChainUnavailableError) {
-      throw new ApiError("service_unavailable", "The chain's RPC endpoint did not answer; retry shortly.", {
-        cause: "chain",
-        chain: error.chain,
-      });
-    }
-    throw error;
-  }
 }
 
 async function integratedAt(pool: Pool, partnerId: string, environment: Environment): Promise<Date | null> {

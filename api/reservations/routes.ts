@@ -10,8 +10,9 @@ import { reservationById, transition } from "../../reservations/store";
 import { normalizedOrReject } from "../decisions/identityInput";
 import type { DecisionModule } from "../decisions/module";
 import type { Platform } from "../platform/platform";
+import { fromChain, registryFor } from "./chainAccess";
 import { embedPartnerOf } from "./embedLaunchpads";
-import { type Attribution, fromChain, prepareReservation, registryFor } from "./prepare";
+import { type Attribution, prepareReservation } from "./prepare";
 import { quoteAmountView, quoteView } from "./quoteView";
 import { confirmSandboxReservation } from "./sandboxConfirm";
 import {

@@ -15,7 +15,7 @@ import { MAX_ACTIVE_PER_WALLET, RESERVATION_DURATIONS } from "../../core/reserva
 import { normalizedOrReject } from "../decisions/identityInput";
 import { durationSecondsQuery, rawName, rawTicker } from "../openapi/fields";
 import type { Platform } from "../platform/platform";
-import { fromChain } from "../reservations/prepare";
+import { fromChain } from "../reservations/chainAccess";
 
 const TAG = "Solana helpers";
 const LAMPORTS_DECIMALS = 9;
