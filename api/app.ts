@@ -1,5 +1,6 @@
 // The HTTP face of the service. Routes gather records and format answers; decisions live in core/.
-import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import express, { type NextFunction, type Request, type Response } from "express";
 import type { Pool } from "pg";
 import type { RegistryCatalogue } from "../chains/registryClient";
 import { parseConfig } from "../config";
@@ -9,8 +10,10 @@ import { errorHandler, notFound } from "./middleware/errors";
 import { responseVersion } from "./middleware/responseVersion";
 import { securityHeaders } from "./middleware/securityHeaders";
 import { RouteTable } from "./openapi/routeTable";
+import { directRouteListener } from "./platform/directRoutes";
 import { type HostLists, hostClassOf, hostEnvironmentOf } from "./platform/hosts";
 import { idempotency } from "./platform/idempotency";
+import { readJsonBody } from "./platform/jsonBody";
 import { partnerGuard } from "./platform/partnerAuth";
 import type { Platform } from "./platform/platform";
 import { RATE_WINDOW_SECONDS } from "./platform/rateWindow";
@@ -60,10 +63,10 @@ function wellKnownAlias(req: Request, _res: Response, next: NextFunction): void 
   next();
 }
 
-/** Once per clock minute per process, drops finished rate windows and expired idempotency records. */
-function housekeeping(platform: Platform, pruneIdempotency: () => Promise<void>) {
+/** The per-request tick: once per clock minute per process, drops finished rate windows and expired idempotency records. */
+function housekeeping(platform: Platform, pruneIdempotency: () => Promise<void>): () => void {
   let lastMinute = 0;
-  return (_req: Request, _res: Response, next: NextFunction): void => {
+  return () => {
     const minute = Math.floor(platform.now() / (RATE_WINDOW_SECONDS * 1000));
     if (minute !== lastMinute) {
       lastMinute = minute;
@@ -72,8 +75,13 @@ function housekeeping(platform: Platform, pruneIdempotency: () => Promise<void>)
         pruneIdempotency(),
       ]).catch((error: Error) => platform.deps.log(`housekeeping failed: ${error.message}`));
     }
-    next();
   };
+}
+
+/** The shared body rule (platform/jsonBody) as Express middleware. */
+async function jsonBody(req: Request, _res: Response, next: NextFunction): Promise<void> {
+  req.body = await readJsonBody(req, BODY_LIMIT_BYTES);
+  next();
 }
 
 export function createPlatform(deps: ApiDependencies): Platform {
@@ -83,11 +91,14 @@ export function createPlatform(deps: ApiDependencies): Platform {
     now,
     anonymousLimitPerMinute: deps.anonymousRateLimitPerMinute ?? DEFAULT_ANONYMOUS_RATE_LIMIT,
   });
+  const { idempotent, runIdempotent } = idempotency(deps.pool);
   return {
     deps,
     routes: new RouteTable(auth.guard),
+    admitPartner: auth.admitPartner,
     requirePartner: auth.requirePartner,
-    runIdempotent: idempotency(deps.pool).runIdempotent,
+    idempotent,
+    runIdempotent,
     now,
   };
 }
@@ -107,9 +118,14 @@ const ROUTE_MODULES: readonly RouteModule[] = [
   (platform) => registerReservationRoutes(platform, registerDecisionRoutes(platform)),
 ];
 
+/** The service's request listener: direct routes first, then the Express app. */
+export type ApiHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
 /** The app; `extraRoutes` lets tests mount fixture routes through the same platform. */
-export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModule[] = []): Express {
+export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModule[] = []): ApiHandler {
   const platform = createPlatform(deps);
+  const hosts = deps.hosts ?? parseConfig({}).hosts;
+  const tick = housekeeping(platform, idempotency(deps.pool).pruneExpired);
   const app = express();
   app.disable("x-powered-by");
   // Responses are per-request JSON; hashing every body for an ETag costs time and no client revalidates.
@@ -117,9 +133,12 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
   app.set("query parser", "simple");
   app.use(securityHeaders);
   app.use(responseVersion);
-  app.use(hostEnvironment(deps.hosts ?? parseConfig({}).hosts));
-  app.use(housekeeping(platform, idempotency(deps.pool).pruneExpired));
-  app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: true }));
+  app.use(hostEnvironment(hosts));
+  app.use((_req, _res, next) => {
+    tick();
+    next();
+  });
+  app.use(jsonBody);
   app.use(wellKnownAlias);
 
   for (const register of [...ROUTE_MODULES, ...extraRoutes, registerOpenApiRoute]) register(platform);
@@ -127,5 +146,15 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
 
   app.use(notFound);
   app.use(errorHandler(deps.log));
-  return app;
+  const direct = directRouteListener({
+    routes: platform.routes,
+    admitPartner: platform.admitPartner,
+    hosts,
+    bodyLimitBytes: BODY_LIMIT_BYTES,
+    housekeeping: tick,
+    log: deps.log,
+  });
+  return (req, res) => {
+    if (!direct(req, res)) app(req, res);
+  };
 }

@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { Duplex } from "node:stream";
-import type { Express } from "express";
 import { errorEnvelope } from "../core/errors/catalogue";
 import { assertPortFree } from "../net/ports";
+import type { ApiHandler } from "./app";
 import { RESPONSE_VERSION } from "./responseVersion";
 
 /**
@@ -35,7 +35,7 @@ export interface RunningServer {
 }
 
 export async function listen(
-  app: Express,
+  app: ApiHandler,
   host: string,
   port: number,
   setting = "PORT",

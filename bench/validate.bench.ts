@@ -2,13 +2,16 @@
 // key auth with its Postgres rate count, validation, fold, one snapshot query, status engine, Ed25519
 // signing, one audit + outbox statement), beside a bare node:http server that signs the same canonical
 // bytes with the same key in the same run. Each server runs in its own process; the load generator runs
-// here. Then latency at half of the measured maximum rate (open loop), the figure the goal is set on.
+// here (undici, the leanest Node client: the CPU it takes is CPU both servers lose on a small machine).
+// Then latency at half of the measured maximum rate (open loop), the figure the goal is set on. Each round
+// also reports where a validation's CPU goes: server, database and load generator, per request.
 //
 // Database: DATABASE_URL (a fresh schema, dropped afterwards). Without it: postgres://postgres@127.0.0.1/test.
 import type { ChildProcess } from "node:child_process";
 import { randomBytes, sign } from "node:crypto";
-import { Agent, createServer, request } from "node:http";
+import { createServer } from "node:http";
 import { loadavg } from "node:os";
+import { Pool as HttpPool } from "undici";
 import { createApp } from "../api/app";
 import { ensureSigningKeys, listSigningKeys } from "../api/decisions/signingKeyStore";
 import { createApiKey } from "../api/keys/apiKeyStore";
@@ -19,6 +22,7 @@ import { createSecretBox } from "../core/secrets/secretBox";
 import { type Database, openDatabase, quoteIdentifier } from "../storage/database";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
+import { postgresCpuSeconds } from "./support/postgresCpu";
 
 const CHAINS = [{ chain: "hardhat", family: "evm" as const }];
 const CONCURRENCY = 32;
@@ -61,34 +65,26 @@ interface Client {
 }
 
 function client(baseUrl: string, keys: readonly string[]): Client {
-  const url = new URL(baseUrl);
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const pool = new HttpPool(baseUrl, { connections: CONCURRENCY });
   return {
-    send: (index) =>
-      new Promise<number>((resolve) => {
-        const payload = body(index);
-        const req = request(
-          {
-            host: url.hostname,
-            port: url.port,
-            method: "POST",
-            path: "/api/v1/launches/validate",
-            agent,
-            headers: {
-              "content-type": "application/json",
-              "content-length": Buffer.byteLength(payload),
-              authorization: `Bearer ${keys[index % keys.length]}`,
-            },
+    send: async (index) => {
+      try {
+        const response = await pool.request({
+          method: "POST",
+          path: "/api/v1/launches/validate",
+          headers: {
+            "content-type": "application/json",
+            authorization: `Bearer ${keys[index % keys.length]}`,
           },
-          (res) => {
-            res.resume();
-            res.on("end", () => resolve(res.statusCode ?? 0));
-          },
-        );
-        req.on("error", () => resolve(0));
-        req.end(payload);
-      }),
-    close: () => agent.destroy(),
+          body: body(index),
+        });
+        await response.body.dump();
+        return response.statusCode;
+      } catch {
+        return 0;
+      }
+    },
+    close: () => void pool.close(),
   };
 }
 
@@ -315,21 +311,33 @@ export async function run(emit: Emit): Promise<void> {
       // Server CPU per request: steadier than req/s when neighbours come and go, and it shows where a
       // validation's cost is (the database's share is not in it).
       const cpuPerRequest: Record<ServerMode, number[]> = { api: [], bare: [] };
+      const databaseCpuPerRequest: number[] = [];
+      const clientCpuPerRequest: number[] = [];
       let errorsAtMax = 0;
       const loadBefore = loadavg()[0] as number;
       for (let round = 0; round < ROUNDS; round += 1) {
         await refresh();
         for (const server of servers) {
           const cpuBefore = await serverCpuSeconds(server.child);
+          const databaseBefore = postgresCpuSeconds();
+          const clientBefore = process.cpuUsage();
           const sample = await closedLoop(server.target, MEASURE_MS);
           const cpu = (await serverCpuSeconds(server.child)) - cpuBefore;
-          rates[server.mode].push(sample.latencies.length / sample.seconds);
-          cpuPerRequest[server.mode].push((cpu * 1e6) / sample.latencies.length);
-          if (server.mode === "api") errorsAtMax += sample.errors;
+          const databaseAfter = postgresCpuSeconds();
+          const client = process.cpuUsage(clientBefore);
+          const requests = sample.latencies.length;
+          rates[server.mode].push(requests / sample.seconds);
+          cpuPerRequest[server.mode].push((cpu * 1e6) / requests);
+          if (server.mode === "api") {
+            errorsAtMax += sample.errors;
+            clientCpuPerRequest.push((client.user + client.system) / requests);
+            if (databaseBefore !== undefined && databaseAfter !== undefined)
+              databaseCpuPerRequest.push(((databaseAfter - databaseBefore) * 1e6) / requests);
+          }
         }
         const ratio = (rates.api[round] as number) / (rates.bare[round] as number);
         process.stderr.write(
-          `round ${round + 1}: validate ${Math.round(rates.api[round] as number)} req/s (${Math.round(cpuPerRequest.api[round] as number)} µs CPU each), bare signer ${Math.round(rates.bare[round] as number)} req/s (${Math.round(cpuPerRequest.bare[round] as number)} µs), ratio ${ratio.toFixed(3)}\n`,
+          `round ${round + 1}: validate ${Math.round(rates.api[round] as number)} req/s (CPU each: server ${Math.round(cpuPerRequest.api[round] as number)} µs, database ${Math.round(databaseCpuPerRequest[round] ?? Number.NaN)} µs, load generator ${Math.round(clientCpuPerRequest[round] as number)} µs), bare signer ${Math.round(rates.bare[round] as number)} req/s (${Math.round(cpuPerRequest.bare[round] as number)} µs), ratio ${ratio.toFixed(3)}\n`,
         );
       }
       const apiMax = median(rates.api);
@@ -356,6 +364,9 @@ export async function run(emit: Emit): Promise<void> {
       );
       emit("validate_server_cpu_per_request", Math.round(median(cpuPerRequest.api)), "µs");
       emit("bare_server_cpu_per_request", Math.round(median(cpuPerRequest.bare)), "µs");
+      if (databaseCpuPerRequest.length > 0)
+        emit("validate_database_cpu_per_request", Math.round(median(databaseCpuPerRequest)), "µs");
+      emit("validate_load_generator_cpu_per_request", Math.round(median(clientCpuPerRequest)), "µs");
       emit("load_average_before", Math.round(loadBefore * 100) / 100, "load");
       emit("validate_half_rate", apiHalf.rate, "req/s");
       emit("validate_p50_at_half_rate", Math.round(apiHalf.p50Ms * 100) / 100, "ms");

@@ -2,6 +2,7 @@
 // and sandbox holds (partners). Handlers only gather input and format answers.
 import type { Response } from "express";
 import { ApiError } from "../../core/errors/catalogue";
+import { idempotencyKeyOf, REPLAYED_HEADER } from "../platform/idempotency";
 import type { Platform } from "../platform/platform";
 import { checkIdentity, identityStatus } from "./identityCheck";
 import { normalizedOrReject } from "./identityInput";
@@ -97,8 +98,9 @@ function registerCheckRoutes({ routes }: Platform, module: DecisionModule): void
   );
 }
 
-function registerValidateRoute({ routes, runIdempotent }: Platform, module: DecisionModule): void {
-  routes.route(
+function registerValidateRoute({ routes, idempotent }: Platform, module: DecisionModule): void {
+  // The hot path: served without Express (platform/directRoutes), with the same checks and answers.
+  routes.directRoute(
     {
       method: "post",
       path: "/v1/launches/validate",
@@ -125,12 +127,20 @@ function registerValidateRoute({ routes, runIdempotent }: Platform, module: Deci
         "idempotency_in_progress",
       ],
     },
-    async ({ body, req, res }) => {
-      const caller = callerOf(res);
-      await runIdempotent(req, res, async () => {
-        const decision = await module.dataPath(() => validateLaunch(module, caller, body));
-        return { status: 200, body: decision };
-      });
+    async ({ body, rawBody, headers, partner, route }) => {
+      const caller: Caller = {
+        partnerId: partner.partnerId,
+        keyId: partner.keyId,
+        environment: partner.environment,
+      };
+      const { result, replayed } = await idempotent(
+        { keyId: partner.keyId, route, key: idempotencyKeyOf(headers, rawBody), body: rawBody },
+        async () => ({
+          status: 200,
+          body: await module.dataPath(() => validateLaunch(module, caller, body)),
+        }),
+      );
+      return replayed ? { ...result, headers: { [REPLAYED_HEADER]: "true" } } : result;
     },
   );
 }

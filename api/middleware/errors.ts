@@ -11,44 +11,32 @@ export function notFound(req: Request, _res: Response, next: NextFunction): void
   );
 }
 
-/** Body-parser failures carry a `type`; they are the client's fault and must never read as a 500. */
-function clientErrorOf(error: { type?: string; status?: number; limit?: number }): ApiError | undefined {
-  switch (error.type) {
-    case "entity.parse.failed":
-      return new ApiError(
-        "invalid_request",
-        "The request body is not valid JSON. Send a JSON object with Content-Type: application/json.",
-      );
-    case "entity.too.large":
-      return new ApiError(
-        "payload_too_large",
-        `The request body is larger than the ${error.limit} bytes this API accepts.`,
-      );
-    case "encoding.unsupported":
-    case "charset.unsupported":
-      return new ApiError("unsupported_media_type");
-    case "request.aborted":
-      return new ApiError("invalid_request", "The request body ended early.");
-    default:
-      return error.status && error.status >= 400 && error.status < 500
-        ? new ApiError("invalid_request", "The request could not be read.")
-        : undefined;
+export interface ErrorResponse {
+  status: number;
+  body: object;
+}
+
+/**
+ * The status and envelope answering a failed request, for the Express routes and the direct routes alike.
+ * Framework errors with a 4xx status (a malformed URI, say) are the client's; unexpected failures are
+ * logged by name and message only, since request data may hold secrets.
+ */
+export function errorResponseOf(error: unknown, log: (message: string) => void): ErrorResponse {
+  if (error instanceof ApiError) return { status: error.status, body: error.toEnvelope() };
+  if (isDatabaseUnavailable(error)) {
+    return { status: 503, body: errorEnvelope("service_unavailable", undefined, { cause: "data_path" }) };
   }
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    return { status: 400, body: errorEnvelope("invalid_request", "The request could not be read.") };
+  }
+  log(`unhandled error: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+  return { status: 500, body: errorEnvelope("internal_error") };
 }
 
 export function errorHandler(log: (message: string) => void) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction): void => {
-    const known = error instanceof ApiError ? error : clientErrorOf(error as { type?: string });
-    if (known) {
-      res.status(known.status).json(known.toEnvelope());
-      return;
-    }
-    if (isDatabaseUnavailable(error)) {
-      res.status(503).json(errorEnvelope("service_unavailable", undefined, { cause: "data_path" }));
-      return;
-    }
-    // Unexpected failures are logged by name and message only: request data may hold secrets.
-    log(`unhandled error: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
-    res.status(500).json(errorEnvelope("internal_error"));
+    const { status, body } = errorResponseOf(error, log);
+    res.status(status).json(body);
   };
 }

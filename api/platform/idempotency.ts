@@ -3,6 +3,7 @@
 // a retry with the same body replays it (`Idempotency-Replayed: true`); a different body is refused; a
 // duplicate that arrives while the first still runs gets 409 and never executes a second time.
 import { createHash } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
 import type { Request, Response } from "express";
 import type { Pool } from "pg";
 import { ApiError } from "../../core/errors/catalogue";
@@ -44,8 +45,8 @@ export function requestHashOf(route: string, body: unknown): string {
 }
 
 /** The idempotency key of a request: the header, else a string body `nonce`; undefined when neither. */
-export function idempotencyKeyOf(req: Request): string | undefined {
-  const header = req.headers["idempotency-key"];
+export function idempotencyKeyOf(headers: IncomingHttpHeaders, body: unknown): string | undefined {
+  const header = headers["idempotency-key"];
   if (header !== undefined) {
     if (typeof header !== "string" || !KEY_PATTERN.test(header)) {
       throw new ApiError("invalid_request", "Idempotency-Key must be 1 to 255 visible ASCII characters.", {
@@ -54,12 +55,21 @@ export function idempotencyKeyOf(req: Request): string | undefined {
     }
     return header;
   }
-  const nonce = (req.body as { nonce?: unknown } | undefined)?.nonce;
+  const nonce = (body as { nonce?: unknown } | undefined)?.nonce;
   return typeof nonce === "string" && KEY_PATTERN.test(nonce) ? nonce : undefined;
 }
 
-function send(res: Response, result: IdempotentResult): void {
-  res.status(result.status).json(result.body);
+/** Set on an answer replayed from the stored one. */
+export const REPLAYED_HEADER = "Idempotency-Replayed";
+
+export interface IdempotentCall {
+  /** The API key the record belongs to. */
+  keyId: string;
+  /** Method and route template, e.g. `POST /api/v1/launches/validate`. */
+  route: string;
+  /** The idempotency key (idempotencyKeyOf); undefined runs without a record. */
+  key: string | undefined;
+  body: unknown;
 }
 
 export function idempotency(pool: Pool) {
@@ -109,10 +119,42 @@ export function idempotency(pool: Pool) {
   }
 
   /**
-   * Runs `execute` at most once per (API key, route, idempotency key) and sends its result, or replays the
-   * stored one. Needs `res.locals.partner` (use it behind requirePartner). Results with status >= 500 and
-   * thrown errors are not stored, so the client can retry them.
+   * Runs `execute` at most once per (API key, route, idempotency key) and returns its result, or the stored
+   * one (`replayed`). Results with status >= 500 and thrown errors are not stored, so the client can retry
+   * them. Without an idempotency key it simply runs.
    */
+  async function idempotent(
+    call: IdempotentCall,
+    execute: () => Promise<IdempotentResult>,
+  ): Promise<{ result: IdempotentResult; replayed: boolean }> {
+    const { keyId, route, key, body } = call;
+    if (key === undefined) return { result: await execute(), replayed: false };
+    const hash = requestHashOf(route, body ?? {});
+    const claimed = await claim(keyId, route, key, hash);
+    if (claimed !== true) {
+      if (claimed.request_hash !== hash) {
+        throw new ApiError("idempotency_key_reused", undefined, { idempotencyKey: key });
+      }
+      if (claimed.state === "in_progress")
+        throw new ApiError("idempotency_in_progress", undefined, { idempotencyKey: key });
+      return {
+        result: { status: claimed.response_status ?? 200, body: claimed.response_body ?? {} },
+        replayed: true,
+      };
+    }
+    let result: IdempotentResult;
+    try {
+      result = await execute();
+    } catch (error) {
+      await release(keyId, route, key);
+      throw error;
+    }
+    if (result.status >= 500) await release(keyId, route, key);
+    else await complete(keyId, route, key, result);
+    return { result, replayed: false };
+  }
+
+  /** `idempotent` for an Express route behind requirePartner; sends the result. */
   async function runIdempotent(
     req: Request,
     res: Response,
@@ -121,34 +163,17 @@ export function idempotency(pool: Pool) {
     const partner = res.locals.partner;
     if (partner === undefined)
       throw new Error("runIdempotent needs an authenticated partner (requirePartner).");
-    const key = idempotencyKeyOf(req);
-    if (key === undefined) {
-      send(res, await execute());
-      return;
-    }
-    const route = `${req.method} ${req.baseUrl}${req.route?.path ?? req.path}`;
-    const hash = requestHashOf(route, req.body ?? {});
-    const claimed = await claim(partner.keyId, route, key, hash);
-    if (claimed !== true) {
-      if (claimed.request_hash !== hash) {
-        throw new ApiError("idempotency_key_reused", undefined, { idempotencyKey: key });
-      }
-      if (claimed.state === "in_progress")
-        throw new ApiError("idempotency_in_progress", undefined, { idempotencyKey: key });
-      res.setHeader("Idempotency-Replayed", "true");
-      send(res, { status: claimed.response_status ?? 200, body: claimed.response_body ?? {} });
-      return;
-    }
-    let result: IdempotentResult;
-    try {
-      result = await execute();
-    } catch (error) {
-      await release(partner.keyId, route, key);
-      throw error;
-    }
-    if (result.status >= 500) await release(partner.keyId, route, key);
-    else await complete(partner.keyId, route, key, result);
-    send(res, result);
+    const { result, replayed } = await idempotent(
+      {
+        keyId: partner.keyId,
+        route: `${req.method} ${req.baseUrl}${req.route?.path ?? req.path}`,
+        key: idempotencyKeyOf(req.headers, req.body),
+        body: req.body,
+      },
+      execute,
+    );
+    if (replayed) res.setHeader(REPLAYED_HEADER, "true");
+    res.status(result.status).json(result.body);
   }
 
   /** Deletes records past their retention. */
@@ -156,7 +181,7 @@ export function idempotency(pool: Pool) {
     await pool.query("DELETE FROM idempotency_records WHERE expires_at < now()");
   }
 
-  return { runIdempotent, pruneExpired };
+  return { idempotent, runIdempotent, pruneExpired };
 }
 
 export type Idempotency = ReturnType<typeof idempotency>;

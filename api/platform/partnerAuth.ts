@@ -13,7 +13,7 @@ import { AnonymousLimiter } from "./anonymousLimiter";
 import { batcher } from "./batcher";
 import type { HostClass } from "./hosts";
 import { namedStatementsOn } from "./namedStatements";
-import { isOverLimit, type RateState, setRateLimitHeaders } from "./rateWindow";
+import { isOverLimit, type RateState, rateLimitedError, rateLimitHeaders } from "./rateWindow";
 
 /** The authenticated caller, on `res.locals.partner`. */
 export interface PartnerContext {
@@ -45,8 +45,7 @@ export interface PartnerAuthOptions {
 
 const BEARER = /^Bearer ([^\s]+)$/i;
 
-function bearerKey(req: Request): string | undefined {
-  const header = req.headers.authorization;
+function bearerKey(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   const match = BEARER.exec(header.trim());
   if (!match) {
@@ -65,20 +64,13 @@ function assertHostAccepts(hostClass: HostClass, keyEnvironment: Environment): v
   }
 }
 
-function rateLimited(res: Response, rate: RateState): ApiError {
-  res.setHeader("Retry-After", String(rate.window.resetSeconds));
-  return new ApiError(
-    "rate_limited",
-    `Rate limit of ${rate.limit} requests per minute exceeded; retry in ${rate.window.resetSeconds} s (Retry-After).`,
-    { limit: rate.limit, windowSeconds: 60, retryAfterSeconds: rate.window.resetSeconds },
-  );
-}
+/** Where the rate-limit headers of a request go: the Express response, or a direct route's header list. */
+export type HeaderSink = (name: string, value: string) => void;
 
 /** Applies the rate state: headers on every answer, a 429 once the window's count passes the limit. */
-function enforceRate(res: Response, rate: RateState): void {
-  res.locals.rateLimit = rate;
-  setRateLimitHeaders(res, rate);
-  if (isOverLimit(rate)) throw rateLimited(res, rate);
+function enforceRate(rate: RateState, setHeader: HeaderSink): void {
+  for (const [name, value] of Object.entries(rateLimitHeaders(rate))) setHeader(name, value);
+  if (isOverLimit(rate)) throw rateLimitedError(rate);
 }
 
 /** Authenticates one attempt within the batch of concurrent ones: the key is read (never cached) each time. */
@@ -96,12 +88,18 @@ function batchedAuthenticator(pool: Pool): Authenticator {
   });
 }
 
+interface KeyedCall {
+  partner: PartnerContext;
+  rate: RateState;
+}
+
 async function authenticate(
   options: PartnerAuthOptions,
   authenticator: Authenticator,
   raw: string,
-  res: Response,
-): Promise<PartnerContext> {
+  hostClass: HostClass,
+  setHeader: HeaderSink,
+): Promise<KeyedCall> {
   const keyEnvironment = apiKeyEnvironment(raw);
   if (keyEnvironment === null) {
     throw new ApiError(
@@ -109,14 +107,17 @@ async function authenticate(
       "This is not a valid API key. Keys start with svc_sbx_ (sandbox) or svc_live_ (production).",
     );
   }
-  assertHostAccepts(res.locals.hostClass, keyEnvironment);
+  assertHostAccepts(hostClass, keyEnvironment);
   const found = await authenticator({ raw, nowMs: options.now() });
   if (found === undefined)
     throw new ApiError("unauthorized", "This API key is not known; check it was copied whole.");
   if (found.rate === undefined) throw new ApiError("key_revoked");
-  enforceRate(res, found.rate);
+  enforceRate(found.rate, setHeader);
   const { key } = found;
-  return { keyId: key.keyId, partnerId: key.partnerId, environment: key.environment, scopes: key.scopes };
+  return {
+    partner: { keyId: key.keyId, partnerId: key.partnerId, environment: key.environment, scopes: key.scopes },
+    rate: found.rate,
+  };
 }
 
 function assertScope(partner: PartnerContext, scope: PartnerScope): void {
@@ -128,34 +129,57 @@ function assertScope(partner: PartnerContext, scope: PartnerScope): void {
   }
 }
 
+/**
+ * Admits a partner call: the Authorization header's key, valid on this host, within its rate limit and
+ * holding `scope` (any key when omitted). Rate-limit headers go to `setHeader`, on refusals too.
+ */
+export type PartnerAdmission = (
+  authorization: string | undefined,
+  hostClass: HostClass,
+  scope: PartnerScope | undefined,
+  setHeader: HeaderSink,
+) => Promise<KeyedCall>;
+
 /** `requirePartner(scope)`: the middleware for partner routes; without a scope any valid key passes. */
 export function partnerGuard(options: PartnerAuthOptions) {
   const authenticator = batchedAuthenticator(options.pool);
+  const admitPartner: PartnerAdmission = async (authorization, hostClass, scope, setHeader) => {
+    const raw = bearerKey(authorization);
+    if (raw === undefined) {
+      throw new ApiError(
+        "unauthorized",
+        "This endpoint needs an API key: send `Authorization: Bearer <API_KEY>`.",
+      );
+    }
+    const call = await authenticate(options, authenticator, raw, hostClass, setHeader);
+    if (scope) assertScope(call.partner, scope);
+    return call;
+  };
   const requirePartner =
     (scope?: PartnerScope): RequestHandler =>
     async (req: Request, res: Response, next: NextFunction) => {
-      const raw = bearerKey(req);
-      if (raw === undefined) {
-        throw new ApiError(
-          "unauthorized",
-          "This endpoint needs an API key: send `Authorization: Bearer <API_KEY>`.",
-        );
-      }
-      const partner = await authenticate(options, authenticator, raw, res);
-      if (scope) assertScope(partner, scope);
-      res.locals.partner = partner;
+      const call = await admitPartner(req.headers.authorization, res.locals.hostClass, scope, (name, value) =>
+        res.setHeader(name, value),
+      );
+      res.locals.partner = call.partner;
+      res.locals.rateLimit = call.rate;
       next();
     };
 
   /** A key is used when sent; keyless callers are counted per client address and host environment. */
   const anonymous = new AnonymousLimiter(options.anonymousLimitPerMinute);
   const optionalKey: RequestHandler = async (req, res, next) => {
-    const raw = bearerKey(req);
+    const setHeader: HeaderSink = (name, value) => res.setHeader(name, value);
+    const raw = bearerKey(req.headers.authorization);
     if (raw !== undefined) {
-      res.locals.partner = await authenticate(options, authenticator, raw, res);
+      const call = await authenticate(options, authenticator, raw, res.locals.hostClass, setHeader);
+      res.locals.partner = call.partner;
+      res.locals.rateLimit = call.rate;
     } else if (options.anonymousLimitPerMinute > 0) {
       const subject = `${res.locals.hostEnvironment}:${req.socket.remoteAddress ?? "unknown"}`;
-      enforceRate(res, anonymous.count(subject, options.now()));
+      const rate = anonymous.count(subject, options.now());
+      res.locals.rateLimit = rate;
+      enforceRate(rate, setHeader);
     }
     next();
   };
@@ -166,5 +190,5 @@ export function partnerGuard(options: PartnerAuthOptions) {
     if (access === "partner") return requirePartner();
     return requirePartner(access.scope);
   };
-  return { requirePartner, guard };
+  return { admitPartner, requirePartner, guard };
 }

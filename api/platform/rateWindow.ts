@@ -1,5 +1,5 @@
 // Fixed rate-limit windows aligned to the clock minute, and the headers that describe them.
-import type { Response } from "express";
+import { ApiError } from "../../core/errors/catalogue";
 
 export const RATE_WINDOW_SECONDS = 60;
 export const SANDBOX_RATE_LIMIT = 60;
@@ -39,11 +39,25 @@ export function isOverLimit(state: RateState): boolean {
 
 /**
  * `RateLimit-Remaining` (the spec's header) plus the IETF httpapi fields `RateLimit-Policy` and `RateLimit`
- * (draft-ietf-httpapi-ratelimit-headers: quota `q`, window `w`, remaining `r`, reset `t`).
+ * (draft-ietf-httpapi-ratelimit-headers: quota `q`, window `w`, remaining `r`, reset `t`), and `Retry-After`
+ * once the limit is passed.
  */
-export function setRateLimitHeaders(res: Response, state: RateState): void {
-  const remaining = remainingOf(state);
-  res.setHeader("RateLimit-Remaining", String(remaining));
-  res.setHeader("RateLimit-Policy", `"per-minute";q=${state.limit};w=${RATE_WINDOW_SECONDS}`);
-  res.setHeader("RateLimit", `"per-minute";r=${remaining};t=${state.window.resetSeconds}`);
+export function rateLimitHeaders(state: RateState): Record<string, string> {
+  const remaining = String(remainingOf(state));
+  const headers: Record<string, string> = {
+    "RateLimit-Remaining": remaining,
+    "RateLimit-Policy": `"per-minute";q=${state.limit};w=${RATE_WINDOW_SECONDS}`,
+    RateLimit: `"per-minute";r=${remaining};t=${state.window.resetSeconds}`,
+  };
+  if (isOverLimit(state)) headers["Retry-After"] = String(state.window.resetSeconds);
+  return headers;
+}
+
+/** The 429 of a request past its limit. */
+export function rateLimitedError(state: RateState): ApiError {
+  return new ApiError(
+    "rate_limited",
+    `Rate limit of ${state.limit} requests per minute exceeded; retry in ${state.window.resetSeconds} s (Retry-After).`,
+    { limit: state.limit, windowSeconds: RATE_WINDOW_SECONDS, retryAfterSeconds: state.window.resetSeconds },
+  );
 }

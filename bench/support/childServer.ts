@@ -1,6 +1,6 @@
 // Benchmarks measure servers in their own processes, so the load generator does not share their core:
 // the suite forks itself with `--serve <mode>`; the child prints `{"url"}` on its first stdout line and
-// exits when its stdin closes.
+// exits when its stdin closes. BENCH_CPU_PROFILE=<dir> writes each server's V8 CPU profile there.
 import { type ChildProcess, fork } from "node:child_process";
 import { createInterface } from "node:readline";
 
@@ -9,7 +9,9 @@ export async function startChildServer(
   mode: string,
   env: Record<string, string>,
 ): Promise<{ url: string; child: ChildProcess }> {
+  const profileDir = process.env.BENCH_CPU_PROFILE;
   const child = fork(modulePath, ["--serve", mode], {
+    execArgv: [...process.execArgv, ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])],
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "inherit", "ipc"],
   });
