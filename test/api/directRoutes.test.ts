@@ -1,0 +1,104 @@
+// Launch validation is served without Express (platform/directRoutes). Its HTTP contract must be the one
+// every Express route keeps: the same body rule, security headers, envelope, rate headers and path matching.
+import { expect } from "chai";
+import { SECURITY_HEADERS } from "../../api/middleware/securityHeaders";
+import { RESPONSE_VERSION } from "../../api/responseVersion";
+import { CHAINS, EVM_OTHER, setCheckpoints } from "./decisions/support";
+import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "./support/harness";
+import { type HttpRequest, send } from "./support/http";
+
+const VALIDATE = "/api/v1/launches/validate";
+const CHECK = "/api/v1/identity/check"; // an Express route with a JSON body
+const GOOD = { chain: "hardhat", name: "Direct Coin", ticker: "DRC", launcher: EVM_OTHER };
+
+describe("api: validation served directly keeps the HTTP contract of the Express routes", () => {
+  let api: TestApi;
+  let auth: Record<string, string>;
+
+  before(async () => {
+    api = await startTestApi({ deps: { decisions: { chains: CHAINS } } });
+    await setCheckpoints(api.db.pool);
+    auth = bearer((await issueKey(api, "production", { scopes: ["launch:validate"] })).secret);
+  });
+  after(async () => api.close());
+
+  const post = (path: string, request: Omit<HttpRequest, "path" | "method"> = {}) =>
+    api.call({ method: "POST", path, ...request, headers: { ...auth, ...request.headers } });
+
+  it("answers with the security headers, JSON type and responseVersion of every route, and no framework header", async () => {
+    const response = await post(VALIDATE, { body: GOOD });
+    expect(response.status, response.text).to.equal(200);
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+      expect(response.headers[name.toLowerCase()], name).to.equal(value);
+    }
+    expect(response.headers["content-type"]).to.equal("application/json; charset=utf-8");
+    expect(response.headers["x-powered-by"]).to.equal(undefined);
+    expect(response.body).to.include({ decision: "allow", responseVersion: RESPONSE_VERSION });
+  });
+
+  it("matches the path as Express does: any case, a trailing slash, a query string", async () => {
+    for (const path of [`${VALIDATE}/`, VALIDATE.toUpperCase(), `${VALIDATE}?debug=1`]) {
+      // Straight to the server: the harness checks answers against the document, which lists one spelling.
+      const response = await send(api.url, { method: "POST", path, headers: auth, body: GOOD });
+      expect(response.status, `${path}: ${response.text}`).to.equal(200);
+      expect(response.body).to.have.property("signature");
+    }
+    expectEnvelope(await api.call({ path: VALIDATE, headers: auth }), 404, "not_found");
+  });
+
+  it("applies the one body rule, with the same answers as an Express route", async () => {
+    const cases: { request: Omit<HttpRequest, "path" | "method">; status: number; code: string }[] = [
+      { request: { body: '{"name": ' }, status: 400, code: "invalid_request" },
+      { request: { body: '"just a string"' }, status: 400, code: "invalid_request" },
+      { request: { body: "x".repeat(70_000) }, status: 413, code: "payload_too_large" },
+      {
+        request: { body: "{}", headers: { "content-type": "application/json; charset=latin1" } },
+        status: 415,
+        code: "unsupported_media_type",
+      },
+      {
+        request: { body: "{}", headers: { "content-encoding": "gzip" } },
+        status: 415,
+        code: "unsupported_media_type",
+      },
+      // Not declared as JSON: not read, so validation names the missing fields.
+      {
+        request: { body: "name=x", headers: { "content-type": "text/plain" } },
+        status: 400,
+        code: "invalid_request",
+      },
+    ];
+    for (const { request, status, code } of cases) {
+      for (const path of [VALIDATE, CHECK]) {
+        const response = await post(path, request);
+        expectEnvelope(response, status, code);
+        if (path === VALIDATE) expect(response.headers["x-content-type-options"]).to.equal("nosniff");
+      }
+    }
+    const missing = await post(VALIDATE, { body: "name=x", headers: { "content-type": "text/plain" } });
+    expect(missing.text).to.contain("chain");
+  });
+
+  it("checks the key before the fields, and the fields before deciding", async () => {
+    expectEnvelope(
+      await api.call({ method: "POST", path: VALIDATE, body: { name: 1 } }),
+      401,
+      "unauthorized",
+    );
+    const fieldsWrong = await post(VALIDATE, { body: { ...GOOD, ticker: 5 } });
+    expectEnvelope(fieldsWrong, 400, "invalid_request");
+    expect(fieldsWrong.headers["ratelimit-remaining"], "rate headers on refusals too").to.match(/^\d+$/);
+  });
+
+  it("a key past its limit gets 429 with Retry-After and RateLimit-Remaining 0", async () => {
+    const sandbox = bearer((await issueKey(api, "sandbox", { scopes: ["launch:validate"] })).secret);
+    let last = await post(VALIDATE, { body: GOOD, headers: sandbox });
+    for (let count = 1; last.status === 200; count += 1) {
+      expect(count, "the sandbox limit is 60 a minute").to.be.at.most(60);
+      last = await post(VALIDATE, { body: GOOD, headers: sandbox });
+    }
+    expectEnvelope(last, 429, "rate_limited");
+    expect(last.headers["retry-after"]).to.match(/^\d+$/);
+    expect(last.headers["ratelimit-remaining"]).to.equal("0");
+  });
+});
