@@ -123,6 +123,8 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
         env: {
           ...process.env,
           PONDER_TELEMETRY_DISABLED: "true",
+          // Ponder prefers PORT over --port; the service's own PORT (the API's) must not reach it.
+          PORT: String(port),
           DATABASE_URL: options.databaseUrl,
           DATABASE_SCHEMA: deploymentSchema,
           IDENTITY_MANIFEST: options.manifestPath,

@@ -16,8 +16,12 @@ describe("EVM indexer (Ponder) on a local Hardhat chain", function () {
   let chain: HardhatChain;
   let indexer: EvmIndexer;
   const deploymentSchema = `evm_test_${Date.now().toString(36)}`;
+  let ponderPort: number;
+  // `npm start` runs the indexer in the API's process, where PORT is the API's port.
+  let apiPort: number;
 
   const start = async () => {
+    ponderPort = await freePort();
     indexer = await startEvmIndexer({
       databaseUrl: database.url,
       pool: database.pool,
@@ -25,7 +29,7 @@ describe("EVM indexer (Ponder) on a local Hardhat chain", function () {
       mirrorSchema: database.schema,
       viewsSchema: `${database.schema}_views`,
       deploymentSchema,
-      port: await freePort(),
+      port: ponderPort,
       pollingIntervalMs: 100,
       restartOnExit: false,
       log: () => undefined,
@@ -35,7 +39,24 @@ describe("EVM indexer (Ponder) on a local Hardhat chain", function () {
 
   before(async () => {
     [database, chain] = await Promise.all([createTestDatabase(), startHardhatChain(CHAIN)]);
-    await start();
+    apiPort = await freePort();
+    const previousPort = process.env.PORT;
+    process.env.PORT = String(apiPort);
+    try {
+      await start();
+    } finally {
+      if (previousPort === undefined) delete process.env.PORT;
+      else process.env.PORT = previousPort;
+    }
+  });
+
+  it("serves Ponder on its own port, not on the PORT of the process that starts it", async () => {
+    expect((await fetch(`http://127.0.0.1:${ponderPort}/health`)).status).to.equal(200);
+    const apiPortTaken = await fetch(`http://127.0.0.1:${apiPort}/health`).then(
+      () => true,
+      () => false,
+    );
+    expect(apiPortTaken, "the API's port is left free").to.equal(false);
   });
 
   after(async () => {
