@@ -2,7 +2,7 @@
 // and sandbox holds (partners). Handlers only gather input and format answers.
 import type { Response } from "express";
 import { ApiError } from "../../core/errors/catalogue";
-import { idempotencyKeyOf, REPLAYED_HEADER } from "../platform/idempotency";
+import type { PartnerContext } from "../platform/partnerAuth";
 import type { Platform } from "../platform/platform";
 import { checkIdentity, identityStatus } from "./identityCheck";
 import { normalizedOrReject } from "./identityInput";
@@ -31,8 +31,7 @@ import { validateLaunch } from "./validation";
 const KEEPER_HEADER = "x-service-keeper";
 const TAG = "Decisions";
 
-function callerOf(res: Response): Caller {
-  const partner = res.locals.partner;
+function callerOf(partner: PartnerContext | undefined): Caller {
   if (partner === undefined) throw new Error("Decision partner routes must run behind requirePartner.");
   return { partnerId: partner.partnerId, keyId: partner.keyId, environment: partner.environment };
 }
@@ -128,19 +127,11 @@ function registerValidateRoute({ routes, idempotent }: Platform, module: Decisio
       ],
     },
     async ({ body, rawBody, headers, partner, route }) => {
-      const caller: Caller = {
-        partnerId: partner.partnerId,
-        keyId: partner.keyId,
-        environment: partner.environment,
-      };
-      const { result, replayed } = await idempotent(
-        { keyId: partner.keyId, route, key: idempotencyKeyOf(headers, rawBody), body: rawBody },
-        async () => ({
-          status: 200,
-          body: await module.dataPath(() => validateLaunch(module, caller, body)),
-        }),
-      );
-      return replayed ? { ...result, headers: { [REPLAYED_HEADER]: "true" } } : result;
+      const caller = callerOf(partner);
+      return idempotent({ keyId: partner.keyId, route, headers, body: rawBody }, async () => ({
+        status: 200,
+        body: await module.dataPath(() => validateLaunch(module, caller, body)),
+      }));
     },
   );
 }
@@ -165,7 +156,7 @@ function registerReportRoutes({ routes }: Platform, module: DecisionModule): voi
       ],
     },
     async ({ body, res }) => {
-      const caller = callerOf(res);
+      const caller = callerOf(res.locals.partner);
       const context = module.context(caller.environment);
       const identity = normalizedOrReject(body.name, body.ticker);
       const result = await module.dataPath(async () => {
@@ -201,7 +192,7 @@ function registerReportRoutes({ routes }: Platform, module: DecisionModule): voi
         errors: ["unauthorized", "scope_missing", "keeper_required", "rate_limited", "service_unavailable"],
       },
       async ({ body, req, res }) => {
-        const caller = callerOf(res);
+        const caller = callerOf(res.locals.partner);
         const context = module.context(caller.environment);
         const identity = normalizedOrReject(body.name, body.ticker);
         const result = await module.dataPath(async () => {
@@ -244,7 +235,7 @@ function registerSandboxRoutes({ routes }: Platform, module: DecisionModule): vo
       ],
     },
     async ({ body, res }) => {
-      const caller = callerOf(res);
+      const caller = callerOf(res.locals.partner);
       if (caller.environment !== "sandbox") throw new ApiError("sandbox_only");
       const identity = normalizedOrReject(body.name, body.ticker);
       const context = module.context("sandbox");

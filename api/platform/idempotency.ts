@@ -59,18 +59,22 @@ export function idempotencyKeyOf(headers: IncomingHttpHeaders, body: unknown): s
   return typeof nonce === "string" && KEY_PATTERN.test(nonce) ? nonce : undefined;
 }
 
-/** Set on an answer replayed from the stored one. */
-export const REPLAYED_HEADER = "Idempotency-Replayed";
-
 export interface IdempotentCall {
   /** The API key the record belongs to. */
   keyId: string;
   /** Method and route template, e.g. `POST /api/v1/launches/validate`. */
   route: string;
-  /** The idempotency key (idempotencyKeyOf); undefined runs without a record. */
-  key: string | undefined;
+  /** The request's headers and parsed body: the idempotency key comes from them (idempotencyKeyOf). */
+  headers: IncomingHttpHeaders;
   body: unknown;
 }
+
+/** The answer to send, with `Idempotency-Replayed: true` when it is the stored one. */
+export interface IdempotentAnswer extends IdempotentResult {
+  headers: Record<string, string>;
+}
+
+const REPLAYED = { "Idempotency-Replayed": "true" };
 
 export function idempotency(pool: Pool) {
   /** Claims the key; true when this request must execute, else the stored row that answers it. */
@@ -120,15 +124,16 @@ export function idempotency(pool: Pool) {
 
   /**
    * Runs `execute` at most once per (API key, route, idempotency key) and returns its result, or the stored
-   * one (`replayed`). Results with status >= 500 and thrown errors are not stored, so the client can retry
-   * them. Without an idempotency key it simply runs.
+   * one, marked replayed. Results with status >= 500 and thrown errors are not stored, so the client can
+   * retry them. Without an idempotency key it simply runs.
    */
   async function idempotent(
     call: IdempotentCall,
     execute: () => Promise<IdempotentResult>,
-  ): Promise<{ result: IdempotentResult; replayed: boolean }> {
-    const { keyId, route, key, body } = call;
-    if (key === undefined) return { result: await execute(), replayed: false };
+  ): Promise<IdempotentAnswer> {
+    const { keyId, route, body } = call;
+    const key = idempotencyKeyOf(call.headers, body);
+    if (key === undefined) return { ...(await execute()), headers: {} };
     const hash = requestHashOf(route, body ?? {});
     const claimed = await claim(keyId, route, key, hash);
     if (claimed !== true) {
@@ -138,8 +143,9 @@ export function idempotency(pool: Pool) {
       if (claimed.state === "in_progress")
         throw new ApiError("idempotency_in_progress", undefined, { idempotencyKey: key });
       return {
-        result: { status: claimed.response_status ?? 200, body: claimed.response_body ?? {} },
-        replayed: true,
+        status: claimed.response_status ?? 200,
+        body: claimed.response_body ?? {},
+        headers: REPLAYED,
       };
     }
     let result: IdempotentResult;
@@ -151,7 +157,7 @@ export function idempotency(pool: Pool) {
     }
     if (result.status >= 500) await release(keyId, route, key);
     else await complete(keyId, route, key, result);
-    return { result, replayed: false };
+    return { ...result, headers: {} };
   }
 
   /** `idempotent` for an Express route behind requirePartner; sends the result. */
@@ -163,17 +169,16 @@ export function idempotency(pool: Pool) {
     const partner = res.locals.partner;
     if (partner === undefined)
       throw new Error("runIdempotent needs an authenticated partner (requirePartner).");
-    const { result, replayed } = await idempotent(
+    const answer = await idempotent(
       {
         keyId: partner.keyId,
         route: `${req.method} ${req.baseUrl}${req.route?.path ?? req.path}`,
-        key: idempotencyKeyOf(req.headers, req.body),
+        headers: req.headers,
         body: req.body,
       },
       execute,
     );
-    if (replayed) res.setHeader(REPLAYED_HEADER, "true");
-    res.status(result.status).json(result.body);
+    res.set(answer.headers).status(answer.status).json(answer.body);
   }
 
   /** Deletes records past their retention. */
