@@ -8,10 +8,10 @@ import { DEFAULT_FRESHNESS_BOUND_SECONDS } from "../../core/status";
 import { isDatabaseUnavailable } from "../../storage/unavailable";
 import { isPostgresServer } from "../platform/namedStatements";
 import { type ActiveSigners, activeSigners, SignerUnavailableError } from "./activeSigner";
+import { type AdmittedSnapshotLoader, admittedSnapshotLoader } from "./admittedSnapshots";
 import { type ChainInfo, mergeChains, readCheckpoints } from "./chainCatalogue";
 import { type DecisionRecorder, decisionRecorder } from "./decisionRecorder";
 import type { EvaluationContext } from "./evaluation";
-import { type DecisionSnapshot, type SnapshotRequest, snapshotLoader } from "./recordLoader";
 import { seedSandboxScenarios } from "./sandbox";
 import { ensureSigningKeys } from "./signingKeyStore";
 
@@ -28,7 +28,8 @@ export interface DecisionModule {
   pool: Pool;
   signers: ActiveSigners;
   recorder: DecisionRecorder;
-  snapshots: (request: SnapshotRequest) => Promise<DecisionSnapshot>;
+  /** A validation's key check and snapshot read, batched with concurrent validations' into one statement. */
+  admittedSnapshots: AdmittedSnapshotLoader;
   context(environment: Environment): EvaluationContext;
   /**
    * Start-up work, run once on the first decision request (dataPath waits for it): signing keys exist for
@@ -133,7 +134,7 @@ export function createDecisionModule(
     pool,
     signers: activeSigners(box),
     recorder: decisionRecorder(pool),
-    snapshots: snapshotLoader(pool, () => prepared),
+    admittedSnapshots: admittedSnapshotLoader(pool, () => prepared),
     context: (environment) => ({
       environment,
       configuredChains,

@@ -2,7 +2,7 @@
 // its holds (the chain mirror in production, sandbox holds in the sandbox), the service's own locks, launch
 // reports and guardian actions of the same environment, the chains' checkpoints and the active signing key
 // id. One round trip keeps the validation hot path short; the statement is one snapshot, so all parts agree
-// with each other. Concurrent validations share one statement (snapshotLoader).
+// with each other. Validations read theirs in their key check's statement (admittedSnapshots).
 // Mirror rows are found through the normalized_name index; the hashes stay the authority (they are the
 // on-chain keys).
 import type { Pool, PoolClient } from "pg";
@@ -16,7 +16,6 @@ import type {
   LaunchRecord,
   LockRecord,
 } from "../../core/status";
-import { batcher } from "../platform/batcher";
 import type { CheckpointedChain } from "./chainCatalogue";
 
 export interface DecisionSnapshot {
@@ -26,13 +25,15 @@ export interface DecisionSnapshot {
   activeKid: string | null;
 }
 
-// One row per requested identity, in request order. Outer columns are always qualified (`i.`): the record
+// One row per requested identity. Outer columns are always qualified (`i.`): the record
 // tables have columns of the same names. The requests come as one JSON array rather than arrays for unnest:
 // the planner cannot size a JSON parameter, so a named statement's generic plan costs the same as a custom
 // one and Postgres keeps the generic plan instead of planning every batch again (measured: planning was
 // most of the statement's cost).
-const SNAPSHOT_SQL = `
+/** The SnapshotRow of each request, reading the requests (snapshotParameter) from `parameter`, e.g. `$1`. */
+export const snapshotRows = (parameter: string) => `
 SELECT
+  i.position,
   CASE WHEN i.environment = 'production' THEN
     (SELECT json_agg(json_build_object('chain', chain, 'launcher', launcher, 'startsAt', reserved_at, 'expiresAt', expires_at))
        FROM chain_reservations
@@ -55,15 +56,17 @@ SELECT
       'indexedNumber', indexed_number, 'indexedBlockTime', indexed_block_time, 'indexedAt', indexed_at) ORDER BY chain)
      FROM chain_checkpoints WHERE i.chain IS NULL OR chain = i.chain) AS checkpoints,
   (SELECT kid FROM signing_keys WHERE environment = i.environment AND status = 'active') AS active_kid
-FROM json_to_recordset($1::json) AS i(position int, environment text, identity_key text, name_hash text,
-  ticker_hash text, chain text, normalized_name text)
-ORDER BY i.position`;
+FROM json_to_recordset(${parameter}::json) AS i(position int, environment text, identity_key text, name_hash text,
+  ticker_hash text, chain text, normalized_name text)`;
+
+const SNAPSHOT_SQL = `${snapshotRows("$1")} ORDER BY i.position`;
 
 type Json<T> = {
   [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
 };
 
-interface SnapshotRow {
+export interface SnapshotRow {
+  position: number;
   holds: Json<Omit<HoldRecord, "kind">>[] | null;
   locks: Json<LockRecord>[] | null;
   launches: Json<LaunchRecord>[] | null;
@@ -84,7 +87,7 @@ interface SnapshotRow {
 const date = (value: string) => new Date(value);
 const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
 
-function snapshotOf(row: SnapshotRow, environment: Environment): DecisionSnapshot {
+export function snapshotOf(row: SnapshotRow, environment: Environment): DecisionSnapshot {
   const holdKind = environment === "production" ? "reservation" : "sandbox_hold";
   return {
     records: {
@@ -128,6 +131,21 @@ export interface SnapshotRequest {
   chain: string | null;
 }
 
+/** The requests as the JSON parameter of snapshotRows. */
+export function snapshotParameter(requests: readonly SnapshotRequest[]): string {
+  return JSON.stringify(
+    requests.map(({ environment, identity, chain }, position) => ({
+      position,
+      environment,
+      identity_key: identity.identityKey,
+      name_hash: identity.nameHash,
+      ticker_hash: identity.tickerHash,
+      chain,
+      normalized_name: identity.normalizedName,
+    })),
+  );
+}
+
 /**
  * The snapshot of each request, in order, in one query (one statement snapshot for the whole batch).
  * `prepared` names the statement so a Postgres server plans it once per connection (about 40% of its cost);
@@ -141,19 +159,7 @@ export async function loadDecisionSnapshots(
   const { rows } = await db.query<SnapshotRow>({
     ...(prepared ? { name: "decisions.snapshots" } : {}),
     text: SNAPSHOT_SQL,
-    values: [
-      JSON.stringify(
-        requests.map(({ environment, identity, chain }, position) => ({
-          position,
-          environment,
-          identity_key: identity.identityKey,
-          name_hash: identity.nameHash,
-          ticker_hash: identity.tickerHash,
-          chain,
-          normalized_name: identity.normalizedName,
-        })),
-      ),
-    ],
+    values: [snapshotParameter(requests)],
   });
   return rows.map((row, index) => snapshotOf(row, (requests[index] as SnapshotRequest).environment));
 }
@@ -168,18 +174,4 @@ export async function loadDecisionSnapshot(
 ): Promise<DecisionSnapshot> {
   const [snapshot] = await loadDecisionSnapshots(db, [{ environment, identity, chain }], prepared);
   return snapshot as DecisionSnapshot;
-}
-
-/**
- * Concurrent snapshot loads (validations) share one statement; `prepared` is read per batch because it is
- * known only once the module has started.
- */
-export function snapshotLoader(
-  pool: Pool,
-  prepared: () => boolean,
-): (request: SnapshotRequest) => Promise<DecisionSnapshot> {
-  return batcher((requests) => loadDecisionSnapshots(pool, requests, prepared()), {
-    maxBatch: 256,
-    maxInFlight: 2,
-  });
 }

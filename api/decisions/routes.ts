@@ -2,8 +2,10 @@
 // and sandbox holds (partners). Handlers only gather input and format answers.
 import type { Response } from "express";
 import { ApiError } from "../../core/errors/catalogue";
+import type { NormalizedIdentity } from "../../core/fold";
 import type { PartnerContext } from "../platform/partnerAuth";
 import type { Platform } from "../platform/platform";
+import { admitWithSnapshot } from "./admittedSnapshots";
 import { checkIdentity, identityStatus } from "./identityCheck";
 import { normalizedOrReject } from "./identityInput";
 import { isValidKeeper, launchReportingEnabled } from "./keeperCredentials";
@@ -25,8 +27,7 @@ import {
   statusSchema,
   validateBody,
 } from "./schemas";
-import type { Caller } from "./validation";
-import { validateLaunch } from "./validation";
+import { type Caller, decideLaunch, validationIdentity } from "./validation";
 
 const KEEPER_HEADER = "x-service-keeper";
 const TAG = "Decisions";
@@ -126,11 +127,21 @@ function registerValidateRoute({ routes, idempotent }: Platform, module: Decisio
         "idempotency_in_progress",
       ],
     },
-    async ({ body, rawBody, headers, partner, route }) => {
+    async ({ body, rawBody, headers, admit, route }) => {
+      let identity: NormalizedIdentity;
+      try {
+        identity = validationIdentity(body);
+      } catch (error) {
+        await admit(); // admission answers before the field checks
+        throw error;
+      }
+      const { partner, snapshot } = await module.dataPath(() =>
+        admitWithSnapshot(admit, module.admittedSnapshots, identity, body.chain),
+      );
       const caller = callerOf(partner);
       return idempotent({ keyId: partner.keyId, route, headers, body: rawBody }, async () => ({
         status: 200,
-        body: await module.dataPath(() => validateLaunch(module, caller, body)),
+        body: await module.dataPath(() => decideLaunch(module, caller, body, identity, snapshot)),
       }));
     },
   );

@@ -6,6 +6,7 @@ import type { Pool } from "pg";
 import { DecisionFieldError, type SignedDecision } from "../../core/decision";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
+import type { NormalizedIdentity } from "../../core/fold";
 import type { ChainStatus } from "../../core/status";
 import type { ActiveSigners } from "./activeSigner";
 import type { DecisionRecorder } from "./decisionRecorder";
@@ -13,7 +14,7 @@ import { type EvaluationContext, evaluate } from "./evaluation";
 import { normalizedOrReject } from "./identityInput";
 import { assertLauncherFormat } from "./launcherFormat";
 import type { DomainEvent } from "./outbox";
-import type { DecisionSnapshot, SnapshotRequest } from "./recordLoader";
+import type { DecisionSnapshot } from "./recordLoader";
 
 export interface ValidationRequest {
   chain: string;
@@ -76,8 +77,6 @@ export interface ValidationDeps {
   pool: Pool;
   signers: ActiveSigners;
   recorder: DecisionRecorder;
-  /** The snapshot of one identity, loaded together with concurrent validations' (recordLoader). */
-  snapshots: (request: SnapshotRequest) => Promise<DecisionSnapshot>;
   context: (environment: Environment) => EvaluationContext;
   preparedStatements: () => boolean;
 }
@@ -115,17 +114,26 @@ function checkedStorable(request: ValidationRequest): void {
   }
 }
 
-/** Decides, signs and records one validation; returns the signed decision. */
-export async function validateLaunch(
-  deps: ValidationDeps,
-  caller: Caller,
-  request: ValidationRequest,
-): Promise<SignedDecision> {
+/** The folded identity of a validation whose fields pass the checks that need no data; else a 400. */
+export function validationIdentity(request: ValidationRequest): NormalizedIdentity {
   checkedStorable(request);
   const identity = normalizedOrReject(request.name, request.ticker);
   checkedNonce(request.nonce);
+  return identity;
+}
+
+/**
+ * Decides on the snapshot of `identity` (validationIdentity), signs and records one validation; returns the
+ * signed decision.
+ */
+export async function decideLaunch(
+  deps: ValidationDeps,
+  caller: Caller,
+  request: ValidationRequest,
+  identity: NormalizedIdentity,
+  snapshot: DecisionSnapshot,
+): Promise<SignedDecision> {
   const context = deps.context(caller.environment);
-  const snapshot = await deps.snapshots({ environment: caller.environment, identity, chain: request.chain });
   const { result, family } = evaluate(snapshot, context, request.chain, request.launcher);
   assertLauncherFormat(request.launcher, family, request.chain);
   if (result.decision === "unavailable") {

@@ -1,10 +1,10 @@
-// API keys in Postgres: issuing (hash only), listing, revoking with an audit entry, and the batched
-// authentication that also counts each request in its rate window (one statement per batch).
+// API keys in Postgres: issuing (hash only), listing and revoking with an audit entry. Authentication on
+// the request path is keyAuthentication.ts.
 import type { Pool, PoolClient } from "pg";
 import type { Environment } from "../../core/environment";
 import { withTransaction } from "../../storage/transaction";
-import { type RateState, rateWindowAt, SANDBOX_RATE_LIMIT } from "../platform/rateWindow";
-import { apiKeyHash, type IssuedApiKey, issueApiKey, newPartnerId } from "./apiKeyFormat";
+import { SANDBOX_RATE_LIMIT } from "../platform/rateWindow";
+import { type IssuedApiKey, issueApiKey, newPartnerId } from "./apiKeyFormat";
 import type { PartnerScope } from "./scopes";
 
 export interface ApiKeyRecord {
@@ -37,18 +37,6 @@ export interface NewApiKey {
   email?: string;
   /** Seals a signing secret issued with the key, bound to the new key id. */
   sealSigningSecret?: (keyId: string) => string;
-}
-
-/** What a request needs of its key: identity, scopes and limit (the hot path reads nothing else). */
-export type AuthenticatedKey = Pick<
-  ApiKeyRecord,
-  "keyId" | "partnerId" | "environment" | "scopes" | "rateLimitPerMinute"
->;
-
-export interface Authentication {
-  key: AuthenticatedKey;
-  /** Absent for a revoked key: revoked keys are not counted. */
-  rate?: RateState;
 }
 
 export class ApiKeyNotFoundError extends Error {
@@ -183,119 +171,6 @@ export async function writeAudit(
     "INSERT INTO audit_log (actor, action, subject, reason, details) VALUES ($1, $2, $3, $4, $5)",
     [entry.actor, entry.action, entry.subject, entry.reason, JSON.stringify(entry.details)],
   );
-}
-
-export interface AuthenticationAttempt {
-  /** The raw key as sent. */
-  raw: string;
-  /** The request's time; its clock minute is the rate window it counts in. */
-  nowMs: number;
-}
-
-/** The attempts of one key in one window, in arrival order: they take consecutive counts. */
-interface AttemptGroup {
-  hash: Buffer;
-  windowStart: Date;
-  /** Indexes into the attempts, in arrival order. */
-  members: number[];
-}
-
-function groupAttempts(attempts: readonly AuthenticationAttempt[]): AttemptGroup[] {
-  const groups = new Map<string, AttemptGroup>();
-  attempts.forEach((attempt, index) => {
-    const hash = apiKeyHash(attempt.raw);
-    const windowStart = rateWindowAt(attempt.nowMs).start;
-    const id = `${hash.toString("hex")}@${windowStart.getTime()}`;
-    const group = groups.get(id);
-    if (group === undefined) groups.set(id, { hash, windowStart, members: [index] });
-    else group.members.push(index);
-  });
-  return [...groups.values()];
-}
-
-type AuthenticationRow = Pick<
-  KeyRow,
-  "key_id" | "partner_id" | "environment" | "scopes" | "rate_limit_per_minute"
-> & {
-  position: number;
-  /** Null for a revoked key (not counted). */
-  request_count: number | null;
-};
-
-// The upsert counts each (key, window) once with the number of its attempts (an upsert cannot touch one
-// row twice) and returns the new total; rows are locked in key order, so concurrent batches from any
-// number of processes cannot deadlock and take disjoint, consecutive ranges of counts.
-// The attempts come as one JSON array: the planner cannot size it, so a named statement keeps its generic
-// plan (see recordLoader).
-const AUTHENTICATE_SQL = `
-WITH attempt AS (
-  SELECT position, decode(secret_hash, 'hex') AS secret_hash, window_start, attempts
-  FROM json_to_recordset($1::json) AS a(position int, secret_hash text, window_start timestamptz, attempts int)
-), found AS (
-  SELECT attempt.position, attempt.window_start, attempt.attempts, key_id, partner_id, environment, scopes,
-    rate_limit_per_minute, revoked_at IS NOT NULL AS revoked
-  FROM attempt JOIN api_keys USING (secret_hash)
-), counted AS (
-  INSERT INTO rate_limit_windows (subject, window_start, request_count)
-  SELECT key_id, window_start, attempts FROM found WHERE NOT revoked ORDER BY key_id, window_start
-  ON CONFLICT (subject, window_start)
-  DO UPDATE SET request_count = rate_limit_windows.request_count + EXCLUDED.request_count
-  RETURNING subject, window_start, request_count)
-SELECT found.position, key_id, partner_id, environment, scopes, rate_limit_per_minute, request_count FROM found
-LEFT JOIN counted ON counted.subject = found.key_id AND counted.window_start = found.window_start`;
-
-/**
- * Finds the key of each attempt and, unless it is revoked, counts the attempt in the key's current minute
- * window — one statement for the whole batch. Each attempt gets its exact position in its window's count,
- * as if it had been counted alone, so the limit holds across concurrent batches and processes.
- * `result[i]` answers `attempts[i]`; undefined for an unknown key. `named`: see platform/namedStatements.
- */
-export async function authenticateApiKeys(
-  pool: Pool,
-  attempts: readonly AuthenticationAttempt[],
-  named = false,
-): Promise<(Authentication | undefined)[]> {
-  const groups = groupAttempts(attempts);
-  const { rows } = await pool.query<AuthenticationRow>({
-    ...(named ? { name: "api_keys.authenticate" } : {}),
-    text: AUTHENTICATE_SQL,
-    values: [
-      JSON.stringify(
-        groups.map((group, position) => ({
-          position,
-          secret_hash: group.hash.toString("hex"),
-          window_start: group.windowStart,
-          attempts: group.members.length,
-        })),
-      ),
-    ],
-  });
-  const results: (Authentication | undefined)[] = attempts.map(() => undefined);
-  for (const row of rows) {
-    const group = groups[row.position] as AttemptGroup;
-    const key: AuthenticatedKey = {
-      keyId: row.key_id,
-      partnerId: row.partner_id,
-      environment: row.environment,
-      scopes: row.scopes,
-      rateLimitPerMinute: row.rate_limit_per_minute,
-    };
-    const total = row.request_count;
-    group.members.forEach((attemptIndex, order) => {
-      results[attemptIndex] = {
-        key,
-        rate:
-          total === null
-            ? undefined
-            : {
-                limit: key.rateLimitPerMinute,
-                count: total - group.members.length + 1 + order,
-                window: rateWindowAt((attempts[attemptIndex] as AuthenticationAttempt).nowMs),
-              },
-      };
-    });
-  }
-  return results;
 }
 
 /** Drops windows that ended before `beforeMs`; they can never count again. */

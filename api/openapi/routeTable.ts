@@ -5,7 +5,7 @@ import { type Request, type RequestHandler, type Response, Router } from "expres
 import { type ZodType, z } from "zod";
 import { ApiError, type ErrorCode, errorStatus } from "../../core/errors/catalogue";
 import type { PartnerScope } from "../keys/scopes";
-import type { PartnerContext } from "../platform/partnerAuth";
+import type { Authenticator, PartnerContext } from "../platform/partnerAuth";
 
 /** Who may call a route: anyone, anyone with an optional key (counted per key or per client), or a partner scope. */
 export type RouteAccess = "public" | "optional-key" | { scope: PartnerScope } | "partner";
@@ -69,7 +69,12 @@ export interface DirectInput<B extends ZodType> {
   /** The body as parsed JSON, before validation (idempotency hashes it as sent). */
   rawBody: unknown;
   headers: IncomingHttpHeaders;
-  partner: PartnerContext;
+  /**
+   * Admits the caller (key, host, rate limit, scope) and returns it; the handler calls it once, before any
+   * check of its own, so a refused caller learns only that. `authenticator` lets the key statement carry
+   * the route's own read (see PartnerAdmission).
+   */
+  admit: (authenticator?: Authenticator) => Promise<PartnerContext>;
   /** Method and route, e.g. `POST /api/v1/launches/validate`. */
   route: string;
 }

@@ -10,7 +10,7 @@ import { parsed } from "../openapi/routeTable";
 import { versioned } from "../responseVersion";
 import { type HostLists, hostClassOf } from "./hosts";
 import { readJsonBody } from "./jsonBody";
-import type { PartnerAdmission } from "./partnerAuth";
+import type { Authenticator, PartnerAdmission } from "./partnerAuth";
 
 export interface DirectRouteOptions {
   routes: RouteTable;
@@ -46,6 +46,14 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
     .end(text);
 }
 
+/** A handler answered without admitting its caller: a bug, and never an answer to give. */
+class UnadmittedAnswerError extends Error {
+  constructor(route: string) {
+    super(`The direct route ${route} answered without admitting its caller.`);
+    this.name = "UnadmittedAnswerError";
+  }
+}
+
 async function serve(
   options: DirectRouteOptions,
   direct: DirectRoute,
@@ -57,22 +65,29 @@ async function serve(
     options.housekeeping();
     const hostClass = hostClassOf(req.headers.host, options.hosts);
     const rawBody = await readJsonBody(req, options.bodyLimitBytes);
-    const { partner } = await options.admitPartner(
-      req.headers.authorization,
-      hostClass,
-      direct.spec.access.scope,
-      (name, value) => {
-        headers[name] = value;
-      },
-    );
-    const body = parsed(direct.spec, direct.spec.body, rawBody ?? {}, "body");
-    const result = await direct.handler({
-      body,
-      rawBody,
-      headers: req.headers,
-      partner,
-      route: direct.route,
-    });
+    let admitted = false;
+    const admit = async (authenticator?: Authenticator) => {
+      const { partner } = await options.admitPartner(
+        req.headers.authorization,
+        hostClass,
+        direct.spec.access.scope,
+        (name, value) => {
+          headers[name] = value;
+        },
+        authenticator,
+      );
+      admitted = true;
+      return partner;
+    };
+    let body: unknown;
+    try {
+      body = parsed(direct.spec, direct.spec.body, rawBody ?? {}, "body");
+    } catch (error) {
+      await admit(); // as on the Express routes, admission answers before the field checks
+      throw error;
+    }
+    const result = await direct.handler({ body, rawBody, headers: req.headers, admit, route: direct.route });
+    if (!admitted) throw new UnadmittedAnswerError(direct.route);
     send(res, result.status, result.body, { ...headers, ...result.headers });
   } catch (error) {
     const { status, body } = errorResponseOf(error, options.log);

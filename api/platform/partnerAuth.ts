@@ -6,7 +6,11 @@ import type { Pool } from "pg";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import { apiKeyEnvironment } from "../keys/apiKeyFormat";
-import { type Authentication, type AuthenticationAttempt, authenticateApiKeys } from "../keys/apiKeyStore";
+import {
+  type Authentication,
+  type AuthenticationAttempt,
+  authenticateApiKeys,
+} from "../keys/keyAuthentication";
 import type { PartnerScope } from "../keys/scopes";
 import type { AccessGuard, RouteAccess } from "../openapi/routeTable";
 import { AnonymousLimiter } from "./anonymousLimiter";
@@ -74,7 +78,7 @@ function enforceRate(rate: RateState, setHeader: HeaderSink): void {
 }
 
 /** Authenticates one attempt within the batch of concurrent ones: the key is read (never cached) each time. */
-type Authenticator = (attempt: AuthenticationAttempt) => Promise<Authentication | undefined>;
+export type Authenticator = (attempt: AuthenticationAttempt) => Promise<Authentication | undefined>;
 
 /**
  * Concurrent authentications share one statement. Two batches may run at once (one per core of a small
@@ -132,18 +136,21 @@ function assertScope(partner: PartnerContext, scope: PartnerScope): void {
 /**
  * Admits a partner call: the Authorization header's key, valid on this host, within its rate limit and
  * holding `scope` (any key when omitted). Rate-limit headers go to `setHeader`, on refusals too.
+ * `authenticator` replaces the batched key statement, for a route that reads its own data in the same
+ * statement (decisions/admittedSnapshots).
  */
 export type PartnerAdmission = (
   authorization: string | undefined,
   hostClass: HostClass,
   scope: PartnerScope | undefined,
   setHeader: HeaderSink,
+  authenticator?: Authenticator,
 ) => Promise<KeyedCall>;
 
 /** `requirePartner(scope)`: the middleware for partner routes; without a scope any valid key passes. */
 export function partnerGuard(options: PartnerAuthOptions) {
   const authenticator = batchedAuthenticator(options.pool);
-  const admitPartner: PartnerAdmission = async (authorization, hostClass, scope, setHeader) => {
+  const admitPartner: PartnerAdmission = async (authorization, hostClass, scope, setHeader, custom) => {
     const raw = bearerKey(authorization);
     if (raw === undefined) {
       throw new ApiError(
@@ -151,7 +158,7 @@ export function partnerGuard(options: PartnerAuthOptions) {
         "This endpoint needs an API key: send `Authorization: Bearer <API_KEY>`.",
       );
     }
-    const call = await authenticate(options, authenticator, raw, hostClass, setHeader);
+    const call = await authenticate(options, custom ?? authenticator, raw, hostClass, setHeader);
     if (scope) assertScope(call.partner, scope);
     return call;
   };

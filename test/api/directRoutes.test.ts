@@ -1,6 +1,8 @@
 // Launch validation is served without Express (platform/directRoutes). Its HTTP contract must be the one
 // every Express route keeps: the same body rule, security headers, envelope, rate headers and path matching.
 import { expect } from "chai";
+import { z } from "zod";
+import type { RouteModule } from "../../api/app";
 import { SECURITY_HEADERS } from "../../api/middleware/securityHeaders";
 import { RESPONSE_VERSION } from "../../api/responseVersion";
 import { CHAINS, EVM_OTHER, setCheckpoints } from "./decisions/support";
@@ -10,13 +12,30 @@ import { type HttpRequest, send } from "./support/http";
 const VALIDATE = "/api/v1/launches/validate";
 const CHECK = "/api/v1/identity/check"; // an Express route with a JSON body
 const GOOD = { chain: "hardhat", name: "Direct Coin", ticker: "DRC", launcher: EVM_OTHER };
+const UNADMITTED = "/api/v1/test/unadmitted";
+
+/** A direct route whose handler forgets to admit its caller: its answer must never go out. */
+const unadmittedRoute: RouteModule = ({ routes }) => {
+  routes.directRoute(
+    {
+      method: "post",
+      path: "/v1/test/unadmitted",
+      summary: "Test fixture: a handler that answers without admitting.",
+      tag: "Test fixtures",
+      access: { scope: "launch:validate" },
+      body: z.object({}),
+      responses: { 200: { description: "Never sent." } },
+    },
+    async () => ({ status: 200, body: { secret: "handed out without a key" } }),
+  );
+};
 
 describe("api: validation served directly keeps the HTTP contract of the Express routes", () => {
   let api: TestApi;
   let auth: Record<string, string>;
 
   before(async () => {
-    api = await startTestApi({ deps: { decisions: { chains: CHAINS } } });
+    api = await startTestApi({ deps: { decisions: { chains: CHAINS } }, extraRoutes: [unadmittedRoute] });
     await setCheckpoints(api.db.pool);
     auth = bearer((await issueKey(api, "production", { scopes: ["launch:validate"] })).secret);
   });
@@ -85,6 +104,10 @@ describe("api: validation served directly keeps the HTTP contract of the Express
       401,
       "unauthorized",
     );
+    // A name that folds out of bounds is a field error too, found after the key is checked.
+    const foldsEmpty = { ...GOOD, name: "\u200b" };
+    expectEnvelope(await api.call({ method: "POST", path: VALIDATE, body: foldsEmpty }), 401, "unauthorized");
+    expectEnvelope(await post(VALIDATE, { body: foldsEmpty }), 400, "invalid_request");
     const fieldsWrong = await post(VALIDATE, { body: { ...GOOD, ticker: 5 } });
     expectEnvelope(fieldsWrong, 400, "invalid_request");
     expect(fieldsWrong.headers["ratelimit-remaining"], "rate headers on refusals too").to.match(/^\d+$/);
@@ -100,5 +123,12 @@ describe("api: validation served directly keeps the HTTP contract of the Express
     expectEnvelope(last, 429, "rate_limited");
     expect(last.headers["retry-after"]).to.match(/^\d+$/);
     expect(last.headers["ratelimit-remaining"]).to.equal("0");
+  });
+
+  it("a handler that answers without admitting its caller fails closed with 500, its answer unsent", async () => {
+    // Sent past the conformance check: a 500 is never a documented answer.
+    const response = await send(api.url, { method: "POST", path: UNADMITTED, body: {} });
+    expectEnvelope(response, 500, "internal_error");
+    expect(response.text).not.to.contain("handed out");
   });
 });

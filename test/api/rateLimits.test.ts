@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { authenticateApiKeys, createApiKey, revokeApiKey } from "../../api/keys/apiKeyStore";
+import { createApiKey, revokeApiKey } from "../../api/keys/apiKeyStore";
+import { authenticateApiKeys } from "../../api/keys/keyAuthentication";
 import { startChildApi } from "./support/childApi";
 import { ExecutionCounter, FIXTURE_PATHS, fixtureRoutes } from "./support/fixtureRoutes";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "./support/harness";

@@ -1,10 +1,12 @@
 import { expect } from "chai";
+import { admittedSnapshotLoader } from "../../api/decisions/admittedSnapshots";
 import {
   type DecisionSnapshot,
   loadDecisionSnapshot,
   loadDecisionSnapshots,
 } from "../../api/decisions/recordLoader";
 import { ensureSigningKeys } from "../../api/decisions/signingKeyStore";
+import { revokeApiKey } from "../../api/keys/apiKeyStore";
 import { normalizeIdentity } from "../../core/fold";
 import { createSecretBox } from "../../core/secrets/secretBox";
 import {
@@ -72,6 +74,50 @@ describe("decisions: batched snapshots and concurrent validations", () => {
         await loadDecisionSnapshot(api.db.pool, request.environment, request.identity, request.chain),
       );
     }
+  });
+
+  it("one statement admits each key and reads each snapshot: exact counts, unknown and revoked keys", async () => {
+    const live = await issueKey(api, "production", { scopes: ["launch:validate"], rateLimitPerMinute: 10 });
+    const sandbox = await issueKey(api, "sandbox", { scopes: ["launch:validate"] });
+    const revoked = await issueKey(api, "production", { scopes: ["launch:validate"] });
+    await revokeApiKey(api.db.pool, revoked.keyId, { actor: "test", reason: "test" });
+    const reserved = normalizeIdentity("Batch Reserved", "BRS");
+    const free = normalizeIdentity("Batch Free", "BFR");
+    const load = admittedSnapshotLoader(api.db.pool, () => false);
+    const nowMs = Date.now();
+    const requests = [
+      { raw: live.secret, environment: "production" as const, identity: reserved },
+      { raw: sandbox.secret, environment: "sandbox" as const, identity: reserved },
+      { raw: `svc_live_${"A".repeat(43)}`, environment: "production" as const, identity: free },
+      { raw: live.secret, environment: "production" as const, identity: free },
+      { raw: revoked.secret, environment: "production" as const, identity: reserved },
+    ];
+    // Issued in one turn of the event loop, so they travel in one batch.
+    const answers = await Promise.all(
+      requests.map(({ raw, environment, identity }) =>
+        load({ attempt: { raw, nowMs }, snapshot: { environment, identity, chain: "hardhat" } }),
+      ),
+    );
+    expect(
+      answers.map(({ authentication }) =>
+        authentication === undefined
+          ? "unknown"
+          : `${authentication.key.keyId} ${authentication.rate?.count}`,
+      ),
+    ).to.deep.equal([
+      `${live.keyId} 1`,
+      `${sandbox.keyId} 1`,
+      "unknown",
+      `${live.keyId} 2`,
+      `${revoked.keyId} undefined`,
+    ]);
+    for (const [index, { environment, identity }] of requests.entries()) {
+      expect(answers[index]?.snapshot, `snapshot ${index}`).to.deep.equal(
+        await loadDecisionSnapshot(api.db.pool, environment, identity, "hardhat"),
+      );
+    }
+    expect(answers[0]?.snapshot.records.holds).to.have.length(1);
+    expect(answers[1]?.snapshot.records.holds, "the sandbox does not see the mirror").to.have.length(0);
   });
 
   it("a burst of concurrent validations: each answer is its own request's, signed, and recorded once", async () => {
