@@ -24,7 +24,7 @@ WITH input AS (
   SELECT * FROM json_to_recordset($1::json) AS r(
     request_id text, environment text, partner_id text, api_key_id text, identity_key text, chain text,
     launcher text, launchpad_id text, decision text, reason text, status text, signing_kid text, nonce text,
-    issued_at timestamptz, signed jsonb, events json)
+    issued_at timestamptz, signed json, events json)
 ), recorded AS (
   INSERT INTO decisions (request_id, environment, partner_id, api_key_id, identity_key, chain, launcher, launchpad_id,
                          decision, reason, status, signing_kid, nonce, issued_at, signed)
