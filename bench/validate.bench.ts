@@ -1,9 +1,9 @@
 // Launch validation throughput and latency: POST /api/v1/launches/validate through the whole app (partner
-// key auth with its Postgres rate count, validation, fold, one snapshot query, status engine, Ed25519
-// signing, one audit + outbox statement), beside a bare node:http server that signs the same canonical
+// key auth with its Postgres rate count and the identity's snapshot in one statement, validation, fold,
+// status engine, Ed25519 signing, one audit + outbox statement), beside a bare node:http server that signs the same canonical
 // bytes with the same key in the same run. Each server runs in its own process; the load generator runs
 // here (undici, the leanest Node client: the CPU it takes is CPU both servers lose on a small machine).
-// Then latency at half of the measured maximum rate (open loop), the figure the goal is set on. Each round
+// Then latency at half of the measured maximum rate (open loop, after settling), the figure the goal is set on. Each round
 // also reports where a validation's CPU goes: server, database and load generator, per request.
 //
 // Database: DATABASE_URL (a fresh schema, dropped afterwards). Without it: postgres://postgres@127.0.0.1/test.
@@ -33,6 +33,11 @@ const WARMUP_MS = 5_000;
 const ROUNDS = 5;
 const MEASURE_MS = 2_000;
 const RATE_MS = 5_000;
+// The max rounds leave Postgres a backlog to write back (tens of thousands of rows, their WAL and dirty
+// pages); for a few seconds after them a WAL fsync can stall ~100 ms on a cloud disk. Latency at half rate
+// is a steady-state figure, so the load runs at that rate for this long first; the p99 of that settling
+// window is reported on its own (`*_p99_settling`), not dropped.
+const SETTLE_MS = 5_000;
 /** Production keys are limited to 2000 requests a minute each; the load spreads over enough keys. */
 const API_KEYS = 100;
 const LAUNCHER = "0x1111111111111111111111111111111111111111";
@@ -237,16 +242,31 @@ interface Latency {
   p50Ms: number;
   p99Ms: number;
   errors: number;
+  settlingP99Ms: number;
 }
 
 const median = (values: readonly number[]) =>
   [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)] as number;
 
-/** Latency at a fixed rate (open loop). */
+function p99Of(sample: Sample): number {
+  return percentile(
+    sample.latencies.sort((left, right) => left - right),
+    0.99,
+  );
+}
+
+/** Latency at a fixed rate (open loop), measured after settling at that rate. */
 async function latencyAt(server: Server, rate: number): Promise<Latency> {
+  const settling = await openLoop(server.target, rate, SETTLE_MS);
   const sample = await openLoop(server.target, rate, RATE_MS);
   const sorted = sample.latencies.sort((left, right) => left - right);
-  return { rate, p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), errors: sample.errors };
+  return {
+    rate,
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
+    errors: sample.errors + settling.errors,
+    settlingP99Ms: p99Of(settling),
+  };
 }
 
 async function prepare(database: Database, masterKey: Buffer): Promise<string[]> {
@@ -350,7 +370,7 @@ export async function run(emit: Emit): Promise<void> {
         ["bare signer", bareHalf],
       ] as const) {
         process.stderr.write(
-          `${label} at ${latency.rate} req/s: p50 ${latency.p50Ms.toFixed(2)} ms, p99 ${latency.p99Ms.toFixed(2)} ms (${latency.errors} errors)\n`,
+          `${label} at ${latency.rate} req/s: p50 ${latency.p50Ms.toFixed(2)} ms, p99 ${latency.p99Ms.toFixed(2)} ms (p99 while settling ${latency.settlingP99Ms.toFixed(2)} ms; ${latency.errors} errors)\n`,
         );
       }
       emit("validate_max_throughput", Math.round(apiMax), "req/s");
@@ -371,9 +391,11 @@ export async function run(emit: Emit): Promise<void> {
       emit("validate_half_rate", apiHalf.rate, "req/s");
       emit("validate_p50_at_half_rate", Math.round(apiHalf.p50Ms * 100) / 100, "ms");
       emit("validate_p99_at_half_rate", Math.round(apiHalf.p99Ms * 100) / 100, "ms");
+      emit("validate_p99_settling", Math.round(apiHalf.settlingP99Ms * 100) / 100, "ms");
       emit("validate_errors_at_half_rate", apiHalf.errors, "requests");
       emit("bare_p50_at_half_rate", Math.round(bareHalf.p50Ms * 100) / 100, "ms");
       emit("bare_p99_at_half_rate", Math.round(bareHalf.p99Ms * 100) / 100, "ms");
+      emit("bare_p99_settling", Math.round(bareHalf.settlingP99Ms * 100) / 100, "ms");
     } finally {
       for (const server of servers) {
         server.target.close();
