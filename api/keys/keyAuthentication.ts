@@ -65,15 +65,12 @@ export interface AuthenticationRow {
 // number of processes cannot deadlock and take disjoint, consecutive ranges of counts.
 // The attempts come as one JSON array: the planner cannot size it, so a named statement keeps its generic
 // plan (see decisions/recordLoader). `counted` modifies data, so these CTEs must open a statement's WITH.
-// Counts need no durability: the statement's commit does not wait for the disk (synchronous_commit off for
-// its transaction), so a crash forgets at most the last fraction of a second of counts. Decision records
-// commit durably, and their flush carries any counts written before them.
+// rate_limit_windows is UNLOGGED: counting writes no WAL, so its commit does not wait for the disk.
 /** The CTEs `attempt`, `found` and `counted`, reading the attempts from the statement's parameter `$1`. */
 export const AUTHENTICATION_CTES = `
 attempt AS (
   SELECT position, decode(secret_hash, 'hex') AS secret_hash, window_start, attempts
-  FROM json_to_recordset($1::json) AS a(position int, secret_hash text, window_start timestamptz, attempts int),
-    (SELECT set_config('synchronous_commit', 'off', true)) AS commit_without_waiting_for_disk
+  FROM json_to_recordset($1::json) AS a(position int, secret_hash text, window_start timestamptz, attempts int)
 ), found AS (
   SELECT attempt.position, attempt.window_start, attempt.attempts, key_id, partner_id, environment, scopes,
     rate_limit_per_minute, revoked_at IS NOT NULL AS revoked
