@@ -150,7 +150,13 @@ export type PartnerAdmission = (
 /** `requirePartner(scope)`: the middleware for partner routes; without a scope any valid key passes. */
 export function partnerGuard(options: PartnerAuthOptions) {
   const authenticator = batchedAuthenticator(options.pool);
-  const admitPartner: PartnerAdmission = async (authorization, hostClass, scope, setHeader, custom) => {
+  const admitPartner: PartnerAdmission = async (
+    authorization,
+    hostClass,
+    scope,
+    setHeader,
+    routeAuthenticator,
+  ) => {
     const raw = bearerKey(authorization);
     if (raw === undefined) {
       throw new ApiError(
@@ -158,7 +164,7 @@ export function partnerGuard(options: PartnerAuthOptions) {
         "This endpoint needs an API key: send `Authorization: Bearer <API_KEY>`.",
       );
     }
-    const call = await authenticate(options, custom ?? authenticator, raw, hostClass, setHeader);
+    const call = await authenticate(options, routeAuthenticator ?? authenticator, raw, hostClass, setHeader);
     if (scope) assertScope(call.partner, scope);
     return call;
   };
