@@ -146,21 +146,12 @@ export function snapshotParameter(requests: readonly SnapshotRequest[]): string 
   );
 }
 
-/**
- * The snapshot of each request, in order, in one query (one statement snapshot for the whole batch).
- * `prepared` names the statement so a Postgres server plans it once per connection (about 40% of its cost);
- * never on the embedded database, whose connections share one session.
- */
+/** The snapshot of each request, in order, in one query (one statement snapshot for the whole batch). */
 export async function loadDecisionSnapshots(
   db: Pool | PoolClient,
   requests: readonly SnapshotRequest[],
-  prepared = false,
 ): Promise<DecisionSnapshot[]> {
-  const { rows } = await db.query<SnapshotRow>({
-    ...(prepared ? { name: "decisions.snapshots" } : {}),
-    text: SNAPSHOT_SQL,
-    values: [snapshotParameter(requests)],
-  });
+  const { rows } = await db.query<SnapshotRow>({ text: SNAPSHOT_SQL, values: [snapshotParameter(requests)] });
   return rows.map((row, index) => snapshotOf(row, (requests[index] as SnapshotRequest).environment));
 }
 
@@ -170,8 +161,7 @@ export async function loadDecisionSnapshot(
   environment: Environment,
   identity: NormalizedIdentity,
   chain: string | null,
-  prepared = false,
 ): Promise<DecisionSnapshot> {
-  const [snapshot] = await loadDecisionSnapshots(db, [{ environment, identity, chain }], prepared);
+  const [snapshot] = await loadDecisionSnapshots(db, [{ environment, identity, chain }]);
   return snapshot as DecisionSnapshot;
 }
