@@ -60,15 +60,18 @@ function rowOf(record: DecisionRecord): Record<string, unknown> {
 
 export interface DecisionRecorder {
   /** Resolves once the decision and its events are committed. */
-  record(record: DecisionRecord, prepared: boolean): Promise<void>;
+  record(record: DecisionRecord): Promise<void>;
 }
 
-export function decisionRecorder(pool: Pool): DecisionRecorder {
-  let named = false;
+/**
+ * `prepared` (named statements, see platform/namedStatements) is read per batch: it is known once the
+ * decision module has started.
+ */
+export function decisionRecorder(pool: Pool, prepared: () => boolean = () => false): DecisionRecorder {
   const write = batcher<Record<string, unknown>, void>(
     async (rows) => {
       await pool.query({
-        ...(named ? { name: "decisions.record" } : {}),
+        ...(prepared() ? { name: "decisions.record" } : {}),
         text: RECORD_SQL,
         values: [JSON.stringify(rows)],
       });
@@ -76,10 +79,5 @@ export function decisionRecorder(pool: Pool): DecisionRecorder {
     },
     { maxBatch: MAX_BATCH, maxInFlight: 2 },
   );
-  return {
-    record(record, prepared) {
-      named = prepared;
-      return write(rowOf(record));
-    },
-  };
+  return { record: (record) => write(rowOf(record)) };
 }

@@ -38,8 +38,6 @@ export interface DecisionModule {
    * are to be avoided.
    */
   ready(): Promise<void>;
-  /** Whether hot-path statements may be named (prepared once per connection): a real Postgres server. */
-  preparedStatements(): boolean;
   /** Waits for start-up, then runs data-path work within the timeout; data-path or signer failures become 503. */
   dataPath<T>(work: () => Promise<T>): Promise<T>;
 }
@@ -133,7 +131,7 @@ export function createDecisionModule(
   return {
     pool,
     signers: activeSigners(box),
-    recorder: decisionRecorder(pool),
+    recorder: decisionRecorder(pool, () => prepared),
     admittedSnapshots: admittedSnapshotLoader(pool, () => prepared),
     context: (environment) => ({
       environment,
@@ -142,7 +140,6 @@ export function createDecisionModule(
       now: new Date(now()),
     }),
     ready,
-    preparedStatements: () => prepared,
     dataPath,
   };
 }

@@ -78,7 +78,6 @@ export interface ValidationDeps {
   signers: ActiveSigners;
   recorder: DecisionRecorder;
   context: (environment: Environment) => EvaluationContext;
-  preparedStatements: () => boolean;
 }
 
 function checkedNonce(nonce: string | undefined): void {
@@ -164,15 +163,12 @@ export async function decideLaunch(
     }
     throw error;
   }
-  await deps.recorder.record(
-    {
-      decision,
-      partnerId: caller.partnerId,
-      apiKeyId: caller.keyId,
-      status: result.status,
-      events: validationEvents(decision, result, caller),
-    },
-    deps.preparedStatements(),
-  );
+  await deps.recorder.record({
+    decision,
+    partnerId: caller.partnerId,
+    apiKeyId: caller.keyId,
+    status: result.status,
+    events: validationEvents(decision, result, caller),
+  });
   return decision;
 }

@@ -47,7 +47,7 @@ describe("decisions: group-committed decision recorder", () => {
   it("records every concurrent decision with exactly its events", async () => {
     const recorder = decisionRecorder(db.pool);
     const records = Array.from({ length: 40 }, (_, index) => recordOf(index, (index % 3) as 0 | 1 | 2));
-    await Promise.all(records.map((record) => recorder.record(record, false)));
+    await Promise.all(records.map((record) => recorder.record(record)));
     const decisions = await db.pool.query("SELECT count(*)::int AS n FROM decisions");
     const events = await db.pool.query("SELECT count(*)::int AS n FROM domain_events");
     expect([decisions.rows[0].n, events.rows[0].n]).to.deep.equal([
@@ -70,7 +70,7 @@ describe("decisions: group-committed decision recorder", () => {
     unreachable.on("error", () => undefined);
     const recorder = decisionRecorder(unreachable);
     const outcomes = await Promise.allSettled(
-      [recordOf(100), recordOf(101)].map((record) => recorder.record(record, false)),
+      [recordOf(100), recordOf(101)].map((record) => recorder.record(record)),
     );
     expect(outcomes.map((outcome) => outcome.status)).to.deep.equal(["rejected", "rejected"]);
     await unreachable.end();
