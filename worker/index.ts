@@ -1,8 +1,9 @@
-// The reservation worker: reconcile passes in a loop. A failed pass is logged and the loop goes on (the next pass
-// retries everything it did not finish); stop() lets the running pass finish first. Several replicas may run:
-// reconcilePass claims its rows (reservations/reconcile.ts).
+// The reservation worker: reconcile passes in a loop. A failed pass is logged and the loop goes on after a
+// bounded backoff (core/retry/backoff.ts; the next pass retries everything it did not finish); stop() lets the
+// running pass finish first. Several replicas may run: reconcilePass claims its rows (reservations/reconcile.ts).
 import type { Pool } from "pg";
 import type { RegistryCatalogue } from "../chains/registryClient";
+import { type BackoffPolicy, backoffPolicy, createBackoff } from "../core/retry/backoff";
 import { type ReconcileCounts, reconcilePass } from "../reservations/reconcile";
 
 export interface WorkerOptions {
@@ -10,6 +11,8 @@ export interface WorkerOptions {
   registries: RegistryCatalogue;
   /** Pause between the end of one pass and the start of the next. */
   intervalMs: number;
+  /** Waits after failed passes: from `intervalMs` doubling to max(intervalMs, 5 s). */
+  backoff?: Partial<BackoffPolicy>;
   log: (line: string) => void;
   now?: () => Date;
   freshnessBoundSeconds?: number;
@@ -35,11 +38,16 @@ export function startWorker(options: WorkerOptions): Worker {
     now: options.now ?? (() => new Date()),
     freshnessBoundSeconds: options.freshnessBoundSeconds,
   };
+  const failures = createBackoff({
+    what: "reconcile pass",
+    log: options.log,
+    policy: backoffPolicy(options.intervalMs, options.backoff),
+  });
   let stopping = false;
   let wake: (() => void) | undefined;
-  const pause = () =>
+  const pause = (ms: number) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, options.intervalMs);
+      const timer = setTimeout(resolve, ms);
       wake = () => {
         clearTimeout(timer);
         resolve();
@@ -48,13 +56,15 @@ export function startWorker(options: WorkerOptions): Worker {
 
   const loop = (async () => {
     while (!stopping) {
+      let pauseMs = options.intervalMs;
       try {
         const summary = describeCounts(await reconcilePass(deps));
+        failures.succeeded();
         if (summary) options.log(`reconcile: ${summary}`);
       } catch (error) {
-        options.log(`reconcile pass failed (retrying next pass): ${(error as Error).message}`);
+        pauseMs = failures.failed(error);
       }
-      if (!stopping) await pause();
+      if (!stopping) await pause(pauseMs);
     }
   })();
 

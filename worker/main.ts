@@ -6,7 +6,7 @@ import { registryCatalogue } from "../chains/catalogue";
 import { loadConfig } from "../config";
 import { stopOnSignal } from "../indexer/role";
 import { readManifest } from "../localnet/manifest";
-import { openDatabase } from "../storage/database";
+import { openDatabaseWhenReachable } from "../storage/openWhenReachable";
 import { startWorker } from "./index";
 
 const log = (line: string) => console.error(`[worker] ${line}`);
@@ -26,8 +26,9 @@ async function main(): Promise<void> {
     );
   }
   const manifest = readManifest(manifestPath);
-  // Opening migrates (under an advisory lock), so a worker started before the API still finds its tables.
-  const database = await openDatabase(config.database);
+  // Opening migrates (under an advisory lock), so a worker started before the API still finds its tables; a
+  // database not reachable yet is waited for.
+  const database = await openDatabaseWhenReachable(config.database, { log });
   const worker = startWorker({
     pool: database.pool,
     registries: registryCatalogue(manifest),

@@ -1,14 +1,18 @@
 // `npm run indexer:evm`: the EVM indexer as a production role. Settings: DATABASE_URL, DEPLOYMENT_MANIFEST,
 // EVM_POLLING_INTERVAL_MS (default 1000), PONDER_PORT (default 42069), EVM_VIEWS_SCHEMA (default evm_mirror),
 // IDENTITY_MIRROR_SCHEMA (schema of the API's tables, default public).
-import { openDatabase } from "../../storage/database";
+import { openDatabaseWhenReachable } from "../../storage/openWhenReachable";
 import { roleSettings, stopOnSignal } from "../role";
 import { startEvmIndexer } from "./run";
 
 async function main(): Promise<void> {
   const { databaseUrl, manifestPath } = roleSettings("indexer:evm");
-  // Opening migrates (under an advisory lock), so a role started before the API still finds its tables.
-  const database = await openDatabase({ kind: "postgres", url: databaseUrl });
+  // Opening migrates (under an advisory lock), so a role started before the API still finds its tables; a
+  // database not reachable yet is waited for.
+  const database = await openDatabaseWhenReachable(
+    { kind: "postgres", url: databaseUrl },
+    { log: (line) => console.error(`[indexer:evm] ${line}`) },
+  );
   const { pool } = database;
   const indexer = await startEvmIndexer({
     databaseUrl,

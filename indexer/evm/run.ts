@@ -1,11 +1,18 @@
 // Runs the Ponder app as a child process (Ponder has no supported programmatic API) and keeps
 // `chain_checkpoints` current for every EVM chain it indexes. Used by `npm start` and by the
-// `npm run indexer:evm` production role.
+// `npm run indexer:evm` production role. Start-up, Ponder restarts and the checkpoint monitor all retry
+// with bounded backoff (core/retry/backoff.ts): an RPC or database that is down is waited for, not fatal.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Pool } from "pg";
 import { createPublicClient, http, type PublicClient } from "viem";
+import {
+  type BackoffPolicy,
+  backoffPolicy,
+  createBackoff,
+  retryUntilSuccess,
+} from "../../core/retry/backoff";
 import { resetChainIfHistoryChanged } from "../chainHistory";
 import { recordHead, setIndexed } from "../checkpoints";
 import { type EvmDeploymentEntry, readEvmDeployments } from "./chains";
@@ -30,6 +37,10 @@ export interface EvmIndexerOptions {
   pollingIntervalMs?: number;
   /** Restart Ponder when it exits on its own. Default true. */
   restartOnExit?: boolean;
+  /** Waits before restarting Ponder after exits: 1 s doubling to 5 s, reset once it has run 30 s. */
+  restartBackoff?: Partial<BackoffPolicy>;
+  /** Waits after failed start-up attempts and monitor ticks: from the tick interval doubling to 5 s. */
+  backoff?: Partial<BackoffPolicy>;
   log?: (line: string) => void;
 }
 
@@ -57,7 +68,8 @@ function ponderCliPath(): string {
   }
   throw new EvmIndexerError("The ponder package is not installed; run `npm install`.");
 }
-const RESTART_DELAY_MS = 2_000;
+/** A Ponder that has run this long without exiting is healthy: its restart delays start over. */
+const HEALTHY_RUN_MS = 30_000;
 const STOP_GRACE_MS = 10_000;
 
 async function chainIdentity(entry: EvmDeploymentEntry, client: PublicClient): Promise<ChainIdentity> {
@@ -79,23 +91,45 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
   const clients = new Map(
     deployments.map((entry) => [entry.chain, createPublicClient({ transport: http(entry.rpcUrl) })]),
   );
-  const identities = await Promise.all(
-    deployments.map((entry) => chainIdentity(entry, clients.get(entry.chain) as PublicClient)),
+  const pollingIntervalMs = options.pollingIntervalMs ?? 1000;
+  const monitorIntervalMs = Math.min(pollingIntervalMs, 1000);
+  // The deployment schema is named after the chains' identities, so Ponder cannot start before they are
+  // read; a wrong chain id is a misconfiguration and ends the start at once.
+  const identities = await retryUntilSuccess(
+    async () => {
+      const read = await Promise.all(
+        deployments.map((entry) => chainIdentity(entry, clients.get(entry.chain) as PublicClient)),
+      );
+      for (const identity of read) {
+        await resetChainIfHistoryChanged(
+          options.pool,
+          identity.chain,
+          `${identity.registry}@${identity.deployBlockHash}`,
+        );
+      }
+      return read;
+    },
+    {
+      backoff: createBackoff({
+        what: "EVM indexer start-up",
+        log,
+        policy: backoffPolicy(monitorIntervalMs, options.backoff),
+      }),
+      isFatal: (error) => error instanceof EvmIndexerError,
+    },
   );
-  for (const identity of identities) {
-    await resetChainIfHistoryChanged(
-      options.pool,
-      identity.chain,
-      `${identity.registry}@${identity.deployBlockHash}`,
-    );
-  }
   const deploymentSchema = options.deploymentSchema ?? deploymentSchemaName(identities);
   const port = options.port ?? 42069;
-  const pollingIntervalMs = options.pollingIntervalMs ?? 1000;
 
   let child: ChildProcess | undefined;
   let stopping = false;
   let restartTimer: NodeJS.Timeout | undefined;
+  let healthyTimer: NodeJS.Timeout | undefined;
+  const restarts = createBackoff({
+    what: "Ponder",
+    log,
+    policy: backoffPolicy(1000, options.restartBackoff),
+  });
 
   const launch = () => {
     child = spawn(
@@ -139,10 +173,13 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
     };
     child.stdout?.on("data", forward);
     child.stderr?.on("data", forward);
+    healthyTimer = setTimeout(() => restarts.succeeded(), HEALTHY_RUN_MS);
     child.once("exit", (code, signal) => {
+      clearTimeout(healthyTimer);
       if (stopping) return;
-      log(`Ponder exited (${signal ?? `code ${code}`}).`);
-      if (options.restartOnExit ?? true) restartTimer = setTimeout(launch, RESTART_DELAY_MS);
+      const exit = `exited (${signal ?? `code ${code}`})`;
+      if (options.restartOnExit ?? true) restartTimer = setTimeout(launch, restarts.failed(exit));
+      else log(`Ponder ${exit}.`);
     });
   };
   launch();
@@ -152,7 +189,8 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
     deploymentSchema,
     deployments,
     clients,
-    intervalMs: Math.min(pollingIntervalMs, 1000),
+    intervalMs: monitorIntervalMs,
+    backoff: options.backoff,
     log,
   });
 
@@ -165,6 +203,7 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
     async stop() {
       stopping = true;
       clearTimeout(restartTimer);
+      clearTimeout(healthyTimer);
       await monitor.stop();
       await stopChild(child);
     },
@@ -198,6 +237,7 @@ interface MonitorOptions {
   deployments: EvmDeploymentEntry[];
   clients: Map<string, PublicClient>;
   intervalMs: number;
+  backoff?: Partial<BackoffPolicy>;
   log: (line: string) => void;
 }
 
@@ -207,8 +247,13 @@ interface MonitorOptions {
  */
 function startCheckpointMonitor(options: MonitorOptions): { stop(): Promise<void> } {
   const checkpointTable = `${quote(options.deploymentSchema)}._ponder_checkpoint`;
+  const failures = createBackoff({
+    what: "EVM checkpoint monitor",
+    log: options.log,
+    policy: backoffPolicy(options.intervalMs, options.backoff),
+  });
   let stopped = false;
-  let lastError = "";
+  let wake: (() => void) | undefined;
   const tick = async () => {
     for (const entry of options.deployments) {
       const head = await (options.clients.get(entry.chain) as PublicClient).getBlockNumber({ cacheTime: 0 });
@@ -232,20 +277,27 @@ function startCheckpointMonitor(options: MonitorOptions): { stop(): Promise<void
   };
   const loop = (async () => {
     while (!stopped) {
+      let pauseMs = options.intervalMs;
       try {
         await tick();
-        lastError = "";
+        failures.succeeded();
       } catch (error) {
-        const message = (error as Error).message;
-        if (message !== lastError) options.log(`Checkpoint monitor: ${message}`);
-        lastError = message;
+        pauseMs = failures.failed(error);
       }
-      await new Promise((resolve) => setTimeout(resolve, options.intervalMs));
+      if (stopped) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pauseMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
     }
   })();
   return {
     async stop() {
       stopped = true;
+      wake?.();
       await loop;
     },
   };

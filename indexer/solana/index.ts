@@ -1,9 +1,11 @@
 // The Solana indexer: mirrors the identity_registry program into the API's read model over standard
 // JSON-RPC. It backfills from the program's deployment and follows the head with getSignaturesForAddress
 // cursors and getTransaction, only ever at the configured commitment, and resumes from its cursor after
-// a crash. A websocket logsSubscribe, when available, only wakes it up early.
+// a crash. A failed pass (RPC or database down) is retried with bounded backoff (core/retry/backoff.ts)
+// for as long as it takes. A websocket logsSubscribe, when available, only wakes it up early.
 import type { Pool } from "pg";
 import WebSocket from "ws";
+import { type BackoffPolicy, backoffPolicy, createBackoff } from "../../core/retry/backoff";
 import { withTransaction } from "../../storage/transaction";
 import { resetChainIfHistoryChanged } from "../chainHistory";
 import { recordHead, recordIndexed } from "../checkpoints";
@@ -29,11 +31,16 @@ export interface SolanaIndexerOptions {
   /** Pause between passes when nothing woke the indexer. Default 1000 ms. */
   pollIntervalMs?: number;
   retry?: RpcRetryPolicy;
+  /** Waits after failed passes: from the poll interval doubling to max(poll interval, 5 s). */
+  backoff?: Partial<BackoffPolicy>;
   log?: (line: string) => void;
 }
 
 export interface SolanaIndexer {
-  /** Resolves after the first complete pass (the backfill). */
+  /**
+   * Resolves after the first complete pass (the backfill), however many failed passes come before it;
+   * rejects only when the indexer is stopped before that.
+   */
   caughtUp: Promise<void>;
   /** Runs one pass now and resolves when it is done (tests and benches use it to wait). */
   sync(): Promise<void>;
@@ -59,42 +66,76 @@ const FETCH_BATCH = 50;
 export async function startSolanaIndexer(options: SolanaIndexerOptions): Promise<SolanaIndexer> {
   const { pool, manifestEntry: entry } = options;
   const commitment = options.commitment ?? "finalized";
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const log = options.log ?? ((line: string) => process.stderr.write(`[indexer:solana] ${line}\n`));
   const rpc = solanaRpc(entry.rpcUrl, options.retry);
   const decode = registryEventDecoder(entry.programId);
-  const genesis = await rpc<string>("getGenesisHash", []);
-  await resetChainIfHistoryChanged(pool, entry.chain, `${entry.programId}@${genesis}@${entry.deploySlot}`);
+  const failures = createBackoff({
+    what: `Solana indexer pass (${entry.chain})`,
+    log,
+    policy: backoffPolicy(pollIntervalMs, options.backoff),
+  });
+  let markCaughtUp: () => void = () => undefined;
+  let abandonCatchUp: (error: Error) => void = () => undefined;
+  const caughtUp = new Promise<void>((resolve, reject) => {
+    markCaughtUp = resolve;
+    abandonCatchUp = reject;
+  });
+  // Only callers that await it should hear that it was abandoned.
+  caughtUp.catch(() => undefined);
 
-  const pass = () =>
-    syncOnce({ pool, rpc, chain: entry.chain, programId: entry.programId, commitment, decode });
-  let stopped = false;
-  let wake: (() => void) | undefined;
+  // Identifying the chain belongs to the first pass that succeeds, so an RPC or a database that is down
+  // at start is retried like any pass instead of ending the role.
+  let identified = false;
+  const pass = async () => {
+    if (!identified) {
+      const genesis = await rpc<string>("getGenesisHash", []);
+      await resetChainIfHistoryChanged(
+        pool,
+        entry.chain,
+        `${entry.programId}@${genesis}@${entry.deploySlot}`,
+      );
+      identified = true;
+    }
+    await syncOnce({ pool, rpc, chain: entry.chain, programId: entry.programId, commitment, decode });
+    markCaughtUp();
+  };
+  // Passes never overlap, and a failed pass never stops the ones queued after it.
   let running: Promise<void> = Promise.resolve();
   const runPass = () => {
-    running = running.then(pass);
-    return running;
+    const next = running.then(pass);
+    running = next.catch(() => undefined);
+    return next;
   };
-  const caughtUp = runPass();
+
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   const loop = (async () => {
-    await caughtUp.catch((error: Error) => log(`Backfill pass failed, retrying: ${error.message}`));
-    let lastError = "";
     while (!stopped) {
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, options.pollIntervalMs ?? 1000);
-      });
-      if (stopped) break;
+      let pauseMs = pollIntervalMs;
       try {
         await runPass();
-        lastError = "";
+        failures.succeeded();
       } catch (error) {
-        const message = (error as Error).message;
-        if (message !== lastError) log(`Pass failed, retrying: ${message}`);
-        lastError = message;
+        pauseMs = failures.failed(error);
       }
+      if (!stopped) await pause(pauseMs);
     }
   })();
-  const hint = entry.wsUrl ? subscribeToProgramLogs(entry.wsUrl, entry.programId, () => wake?.()) : undefined;
+  // A log notification cuts a poll pause short, never a backoff.
+  const hint = entry.wsUrl
+    ? subscribeToProgramLogs(entry.wsUrl, entry.programId, () => {
+        if (failures.failures() === 0) wake?.();
+      })
+    : undefined;
 
   return {
     caughtUp,
@@ -104,7 +145,8 @@ export async function startSolanaIndexer(options: SolanaIndexerOptions): Promise
       hint?.close();
       wake?.();
       await loop;
-      await running.catch(() => undefined);
+      await running;
+      abandonCatchUp(new Error(`The Solana indexer of "${entry.chain}" was stopped before it caught up.`));
     },
   };
 }

@@ -2,7 +2,7 @@
 // Settings: DATABASE_URL, DEPLOYMENT_MANIFEST, SOLANA_COMMITMENT (finalized | confirmed, default finalized),
 // SOLANA_POLL_INTERVAL_MS (default 1000).
 import { readFileSync } from "node:fs";
-import { openDatabase } from "../../storage/database";
+import { openDatabaseWhenReachable } from "../../storage/openWhenReachable";
 import { roleSettings, stopOnSignal } from "../role";
 import { type Commitment, type SolanaManifestEntry, startSolanaIndexer } from "./index";
 
@@ -19,8 +19,12 @@ async function main(): Promise<void> {
   const entries = (JSON.parse(readFileSync(manifestPath, "utf8")) as { solana?: SolanaManifestEntry[] })
     .solana;
   if (!entries?.length) throw new Error(`The manifest at ${manifestPath} has no "solana" entries.`);
-  // Opening migrates (under an advisory lock), so a role started before the API still finds its tables.
-  const database = await openDatabase({ kind: "postgres", url: databaseUrl });
+  // Opening migrates (under an advisory lock), so a role started before the API still finds its tables; a
+  // database not reachable yet is waited for.
+  const database = await openDatabaseWhenReachable(
+    { kind: "postgres", url: databaseUrl },
+    { log: (line) => console.error(`[indexer:solana] ${line}`) },
+  );
   const { pool } = database;
   const indexers = await Promise.all(
     entries.map((manifestEntry) =>

@@ -1,0 +1,73 @@
+// The API's per-minute housekeeping (pruning finished rate windows and expired idempotency records) survives a
+// database outage: a tick that fails is logged, and the next minute's tick runs and prunes once the database is
+// back. The API's pool goes through a fault proxy (test/support/faultProxy.ts).
+import { expect } from "chai";
+import { createApp } from "../../api/app";
+import { listen, type RunningServer } from "../../api/server";
+import { type Database, openDatabase } from "../../storage/database";
+import { type FaultProxy, startFaultProxy } from "../support/faultProxy";
+import { createTestDatabase, type TestDatabase } from "../support/testDatabase";
+import { TEST_HOSTS } from "./support/harness";
+
+const MINUTE = 60_000;
+
+describe("API housekeeping across a database outage", () => {
+  let database: TestDatabase;
+  let proxy: FaultProxy;
+  let proxied: Database;
+  let server: RunningServer;
+  let clock = Math.floor(Date.now() / MINUTE) * MINUTE;
+  const lines: string[] = [];
+
+  before(async () => {
+    database = await createTestDatabase();
+    const { hostname, port } = new URL(database.url);
+    proxy = await startFaultProxy({ host: hostname, port: Number(port) });
+    proxied = await openDatabase({
+      kind: "postgres",
+      url: proxy.urlThrough(database.url),
+      schema: database.schema,
+    });
+    const app = createApp({
+      pool: proxied.pool,
+      startedAt: new Date(),
+      log: (line) => lines.push(line),
+      hosts: TEST_HOSTS,
+      now: () => clock,
+    });
+    server = await listen(app, "127.0.0.1", 0);
+  });
+  after(async () => {
+    proxy?.restore();
+    await server?.close();
+    await proxied?.close();
+    await proxy?.close();
+    await database?.close();
+  });
+
+  const request = () => fetch(`${server.url}/api/no-such-route`, { headers: { host: TEST_HOSTS.base[0] } });
+  const finishedWindows = async () =>
+    (await database.pool.query("SELECT count(*)::int AS n FROM rate_limit_windows")).rows[0].n as number;
+  const until = async (condition: () => Promise<boolean> | boolean, what: string) => {
+    for (let attempt = 0; attempt < 500; attempt++) {
+      if (await condition()) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`gave up waiting: ${what}`);
+  };
+
+  it("logs a failed tick and prunes on the next minute's tick once the database is back", async () => {
+    await database.pool.query(
+      "INSERT INTO rate_limit_windows (subject, window_start, request_count) VALUES ('old', to_timestamp(0), 1)",
+    );
+    proxy.cut();
+    await request();
+    await until(() => lines.some((line) => line.startsWith("housekeeping failed")), "the failure logged");
+
+    proxy.restore();
+    clock += MINUTE;
+    await request();
+    await until(async () => (await finishedWindows()) === 0, "the next tick's pruning");
+    expect(lines.filter((line) => line.startsWith("housekeeping failed"))).to.have.length(1);
+  });
+});

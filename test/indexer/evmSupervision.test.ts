@@ -1,0 +1,105 @@
+// The EVM indexer role recovers by itself: its database cut for several checkpoint-monitor ticks (Ponder and the
+// monitor both connect through a fault proxy, test/support/faultProxy.ts), then a Ponder process that exits,
+// and each time a reservation made afterwards reaches the mirror with no restart of the role. One test: every
+// Ponder start costs seconds.
+import { expect } from "chai";
+import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
+import { type Database, openDatabase } from "../../storage/database";
+import { type FaultProxy, startFaultProxy } from "../support/faultProxy";
+import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
+import { type HardhatChain, startHardhatChain } from "./support/hardhatChain";
+import { mirrorRows, waitFor } from "./support/readModel";
+
+const CHAIN = "hardhat-supervised";
+
+describe("EVM indexer supervision: database cut and Ponder exits", function () {
+  this.timeout(240_000);
+  let database: TestDatabase;
+  let chain: HardhatChain;
+  let databaseProxy: FaultProxy;
+  /** The runner's own pool, connected through `databaseProxy`. */
+  let proxied: Database;
+  let indexer: EvmIndexer | undefined;
+  const deploymentSchema = `evm_sup_${Date.now().toString(36)}`;
+  const lines: string[] = [];
+
+  before(async () => {
+    [database, chain] = await Promise.all([createTestDatabase(), startHardhatChain(CHAIN)]);
+    const { hostname, port } = new URL(database.url);
+    databaseProxy = await startFaultProxy({ host: hostname, port: Number(port) });
+    proxied = await openDatabase({
+      kind: "postgres",
+      url: databaseProxy.urlThrough(database.url),
+      schema: database.schema,
+    });
+  });
+
+  after(async () => {
+    databaseProxy?.restore();
+    await indexer?.stop();
+    await proxied?.close();
+    await databaseProxy?.close();
+    await chain?.stop();
+    if (database) {
+      for (const schema of [deploymentSchema, `${database.schema}_views`]) {
+        await database.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      }
+      await database.close();
+    }
+  });
+
+  const logged = (pattern: RegExp) => lines.some((line) => pattern.test(line));
+  const indexedBlock = async () => {
+    const { rows } = await database.pool.query(
+      "SELECT indexed_number FROM chain_checkpoints WHERE chain = $1",
+      [CHAIN],
+    );
+    return BigInt(rows[0]?.indexed_number ?? -1);
+  };
+  /** A reservation made now reaches the mirror, and the checkpoint reaches its block. */
+  const reservationIsMirrored = async (name: string) => {
+    const wallet = chain.wallets[lines.length % chain.wallets.length];
+    if (!wallet) throw new Error("no wallet");
+    const { hash, blockNumber } = await chain.reserve(wallet, name, "SUPV");
+    await waitFor(
+      () => mirrorRows(database.pool, CHAIN),
+      (rows) => rows.some((row) => row.tx_hash === hash),
+      90_000,
+    );
+    await waitFor(indexedBlock, (block) => block >= blockNumber, 30_000);
+  };
+
+  it("resumes the checkpoint monitor after a database cut and restarts Ponder when it exits", async () => {
+    indexer = await startEvmIndexer({
+      databaseUrl: databaseProxy.urlThrough(database.url),
+      pool: proxied.pool,
+      manifestPath: chain.manifestPath,
+      mirrorSchema: database.schema,
+      viewsSchema: `${database.schema}_views`,
+      deploymentSchema,
+      port: await freePort(),
+      pollingIntervalMs: 100,
+      backoff: { maxDelayMs: 300 },
+      restartBackoff: { initialDelayMs: 200, maxDelayMs: 500 },
+      log: (line) => lines.push(line),
+    });
+    await indexer.ready;
+    await reservationIsMirrored("before the cut");
+
+    databaseProxy.cut();
+    await waitFor(
+      async () => logged(/^EVM checkpoint monitor failed \(attempt 3\), retrying in \d+ ms: /),
+      (done) => done,
+    );
+    databaseProxy.restore();
+    await reservationIsMirrored("after the cut");
+    expect(logged(/^EVM checkpoint monitor resumed after \d+ failed attempts$/)).to.equal(true);
+
+    indexer.kill("SIGKILL");
+    await waitFor(
+      async () => logged(/^Ponder failed \(attempt \d+\), retrying in \d+ ms: exited \(SIGKILL\)$/),
+      (done) => done,
+    );
+    await reservationIsMirrored("after the exit");
+  });
+});
