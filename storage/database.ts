@@ -1,6 +1,7 @@
 // The one data path: a `pg` pool on either a real Postgres (DATABASE_URL) or the embedded PGlite server.
 import { Pool } from "pg";
 import { type EmbeddedServer, startEmbeddedServer } from "./embeddedServer";
+import { embeddedConnectionString, runningServerRecord } from "./embeddedServerRecord";
 import { migrate } from "./migrate";
 
 export type DatabaseSource =
@@ -24,12 +25,30 @@ export interface Database {
 export const EMBEDDED_MAX_CONNECTIONS = 32;
 const POOL_SIZE = { postgres: 10, embedded: 4 } as const;
 
-export async function openDatabase(source: DatabaseSource): Promise<Database> {
-  const embedded =
-    source.kind === "embedded"
-      ? await startEmbeddedServer({ ...source, maxConnections: EMBEDDED_MAX_CONNECTIONS })
-      : undefined;
-  const url = source.kind === "postgres" ? source.url : (embedded as EmbeddedServer).connectionString;
+export interface OpenOptions {
+  /**
+   * Embedded only: when another process already serves the data folder, connect to it as a plain Postgres
+   * client instead of refusing to start. For tools an operator runs beside the service (the operator CLI); a
+   * service keeps the default, so a second `npm start` on the same folder refuses and names the running one.
+   */
+  joinRunningEmbedded?: boolean;
+}
+
+/** The connection string of the embedded server this process joins or starts (`started` when it is ours). */
+async function embeddedServerFor(
+  source: Extract<DatabaseSource, { kind: "embedded" }>,
+  options: OpenOptions,
+): Promise<{ url: string; started?: EmbeddedServer }> {
+  const running = options.joinRunningEmbedded ? await runningServerRecord(source.dataDir) : undefined;
+  if (running) return { url: embeddedConnectionString(running.host, running.port) };
+  const started = await startEmbeddedServer({ ...source, maxConnections: EMBEDDED_MAX_CONNECTIONS });
+  return { url: started.connectionString, started };
+}
+
+export async function openDatabase(source: DatabaseSource, options: OpenOptions = {}): Promise<Database> {
+  const server = source.kind === "embedded" ? await embeddedServerFor(source, options) : undefined;
+  const embedded = server?.started;
+  const url = source.kind === "postgres" ? source.url : (server as { url: string }).url;
   const schema = source.kind === "postgres" ? source.schema : undefined;
   const pool = new Pool({
     connectionString: url,

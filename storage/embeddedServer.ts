@@ -3,10 +3,17 @@
 // pglite-socket's connection handler speaks the protocol; the session queue (./sessionQueue) decides
 // whose messages run, because PGlite has one session for all connections.
 import { mkdirSync } from "node:fs";
-import { createServer, type Server, type Socket } from "node:net";
+import { type AddressInfo, createServer, type Server, type Socket } from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketHandler, type PGLiteSocketHandlerOptions } from "@electric-sql/pglite-socket";
 import { assertPortFree } from "../net/ports";
+import {
+  EmbeddedServerRunningError,
+  embeddedConnectionString,
+  removeOwnServerRecord,
+  runningServerRecord,
+  writeServerRecord,
+} from "./embeddedServerRecord";
 import { SessionQueue } from "./sessionQueue";
 
 export interface EmbeddedServerOptions {
@@ -23,7 +30,10 @@ export interface EmbeddedServer {
   stop(): Promise<void>;
 }
 
+/** Starts the server; refuses (EmbeddedServerRunningError) while another one runs on the same data folder. */
 export async function startEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
+  const running = await runningServerRecord(options.dataDir);
+  if (running) throw new EmbeddedServerRunningError(options.dataDir, running);
   await assertPortFree(options.host, {
     port: options.port,
     service: "embedded database",
@@ -55,10 +65,18 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     server.once("error", reject);
     server.listen(options.port, options.host, resolve);
   });
+  const { port } = server.address() as AddressInfo;
+  writeServerRecord(options.dataDir, {
+    pid: process.pid,
+    host: options.host,
+    port,
+    startedAt: new Date().toISOString(),
+  });
 
   return {
-    connectionString: `postgres://postgres@${options.host}:${options.port}/postgres?sslmode=disable`,
+    connectionString: embeddedConnectionString(options.host, port),
     async stop() {
+      removeOwnServerRecord(options.dataDir);
       await Promise.all([...handlers].map((handler) => handler.detach(true)));
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();

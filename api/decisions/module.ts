@@ -5,6 +5,7 @@ import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import { createSecretBox } from "../../core/secrets/secretBox";
 import { DEFAULT_FRESHNESS_BOUND_SECONDS } from "../../core/status";
+import { DEFAULT_DATA_PATH_TIMEOUT_MS, withinDataPathBound } from "../../storage/dataPathBound";
 import { isDatabaseUnavailable } from "../../storage/unavailable";
 import { isPostgresServer } from "../platform/namedStatements";
 import { type ActiveSigners, activeSigners, SignerUnavailableError } from "./activeSigner";
@@ -42,21 +43,13 @@ export interface DecisionModule {
   dataPath<T>(work: () => Promise<T>): Promise<T>;
 }
 
-const DEFAULT_DATA_PATH_TIMEOUT_MS = 2000;
 /** Bound on the first-start work (keys, sandbox seeding) that the first decision request waits for. */
 const STARTUP_TIMEOUT_MS = 30_000;
-
-class DataPathTimeoutError extends Error {
-  constructor(timeoutMs: number) {
-    super(`The data path did not answer within ${timeoutMs} ms.`);
-    this.name = "DataPathTimeoutError";
-  }
-}
 
 /** Errors that mean the data path or signer failed (not the client, not a bug in a known branch). */
 function isUnavailable(error: unknown): boolean {
   if (error instanceof ApiError) return false;
-  if (error instanceof SignerUnavailableError || error instanceof DataPathTimeoutError) return true;
+  if (error instanceof SignerUnavailableError) return true;
   return isDatabaseUnavailable(error);
 }
 
@@ -101,23 +94,11 @@ export function createDecisionModule(
     return started;
   }
 
-  async function within<T>(work: Promise<T>, limitMs: number): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DataPathTimeoutError(limitMs)), limitMs);
-    });
-    try {
-      return await Promise.race([work, deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   async function dataPath<T>(work: () => Promise<T>): Promise<T> {
     try {
       // First-start work has its own, longer bound: it runs once and must not eat a request's budget.
-      await within(ready(), STARTUP_TIMEOUT_MS);
-      return await within(work(), timeoutMs);
+      await withinDataPathBound(ready(), STARTUP_TIMEOUT_MS);
+      return await withinDataPathBound(work(), timeoutMs);
     } catch (error) {
       if (isUnavailable(error)) {
         throw new ApiError("service_unavailable", undefined, {

@@ -7,6 +7,7 @@ import { type IdentityRecords, type SandboxChain, sandboxScenarios } from "../..
 import { withTransaction } from "../../storage/transaction";
 import type { EvaluationContext } from "./evaluation";
 import { evaluate } from "./evaluation";
+import { assertLauncherFormat } from "./launcherFormat";
 import { loadDecisionSnapshot } from "./recordLoader";
 
 async function insertScenario(
@@ -137,7 +138,8 @@ export async function insertSandboxHold(
     `identity:sandbox:${request.chain}:${identity.identityKey}`,
   ]);
   const snapshot = await loadDecisionSnapshot(client, "sandbox", identity, request.chain);
-  const { result } = evaluate(snapshot, context, request.chain, request.launcher);
+  const { result, family } = evaluate(snapshot, context, request.chain, request.launcher);
+  assertLauncherFormat(request.launcher, family, request.chain);
   if (result.decision !== "allow") {
     throw new ApiError("identity_held", undefined, {
       identityKey: identity.identityKey,

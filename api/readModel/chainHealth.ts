@@ -67,10 +67,19 @@ export function chainHealthOf(row: CheckpointRow, nowMs: number): ChainHealth {
   };
 }
 
-export async function readChainHealth(pool: Pool, nowMs: number): Promise<ChainHealth[]> {
-  const { rows } = await pool.query<CheckpointRow>(
-    `SELECT chain, family, head_number, indexed_number, indexed_block_time, indexed_at
+/**
+ * `queryTimeoutMs` (node-postgres `query_timeout`) fails the read after that long without an answer; the pool
+ * then discards the connection instead of keeping it busy with a statement a frozen server may never answer.
+ */
+export async function readChainHealth(
+  pool: Pool,
+  nowMs: number,
+  queryTimeoutMs?: number,
+): Promise<ChainHealth[]> {
+  const { rows } = await pool.query<CheckpointRow>({
+    text: `SELECT chain, family, head_number, indexed_number, indexed_block_time, indexed_at
      FROM chain_checkpoints ORDER BY chain`,
-  );
+    ...(queryTimeoutMs === undefined ? {} : { query_timeout: queryTimeoutMs }),
+  });
   return rows.map((row) => chainHealthOf(row, nowMs));
 }

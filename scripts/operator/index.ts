@@ -1,5 +1,6 @@
 // Operator CLI: `npm run operator -- <command> [--flag value …]`. Commands live in ./commands, one file per
-// area, each exporting `commands: OperatorCommand[]`. It works against the database the configuration names.
+// area, each exporting `commands: OperatorCommand[]`. It works against the database the configuration names;
+// on the embedded default it connects to the instance already running on DATA_DIR (`npm start`), if any.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, loadConfig } from "../../config";
@@ -37,7 +38,7 @@ async function main(): Promise<number> {
     return name && name !== "help" ? 2 : 0;
   }
   const config = loadConfig();
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, { joinRunningEmbedded: true });
   try {
     await command.run(args, {
       pool: database.pool,

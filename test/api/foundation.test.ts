@@ -97,7 +97,10 @@ describe("api: health when the database is down", () => {
       expect(response.status).to.equal(503);
       const body = await readBody(response);
       expectEnvelope(body, "service_unavailable");
-      expect(body.error?.details).to.deep.equal({ database: { ok: false } });
+      expect(body.error?.details).to.deep.equal({
+        database: { ok: false, reason: "unreachable" },
+        chains: "unavailable",
+      });
     } finally {
       await api.close();
       await deadPool.end();

@@ -5,7 +5,7 @@ import { seedSandboxScenarios } from "../../../api/decisions/sandbox";
 import { SANDBOX_DESIGNATED_LAUNCHER } from "../../../core/status";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../support/harness";
 import { startFaultyDatabaseProxy } from "./faultyDatabaseProxy";
-import { CHAINS, EVM_OTHER, outboxTypes, setCheckpoints } from "./support";
+import { CHAINS, EVM_OTHER, outboxTypes, SOL_OTHER, setCheckpoints } from "./support";
 
 const OPERATOR = { actor: "guardian-1", reason: "copycat of a graduated token" };
 const SANDBOX_HOST = "sandbox.test";
@@ -167,6 +167,43 @@ describe("api: identity check, status lookup, sandbox holds and guardian actions
         409,
         "identity_held",
       );
+    });
+    describe("launcher format per chain family, as in validate and prepare", () => {
+      const badLaunchers = [
+        "<script>alert(1)</script>",
+        "../../etc/passwd",
+        EVM_OTHER.slice(0, -1), // one hex digit short
+      ];
+      const cases = [
+        { chain: "hardhat", bad: [...badLaunchers, SOL_OTHER], good: EVM_OTHER },
+        {
+          chain: "solana",
+          bad: [...badLaunchers, EVM_OTHER, "0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OIl"],
+          good: SOL_OTHER,
+        },
+      ];
+      for (const { chain, bad, good } of cases) {
+        it(`${chain}: 400 naming launcher and chain for a malformed launcher, nothing stored; a good one is held`, async () => {
+          const pair = { chain, name: `Format Check ${chain}`, ticker: "FMT", durationSeconds: 86_400 };
+          for (const launcher of bad) {
+            const response = await reserve({ ...pair, launcher });
+            expectEnvelope(response, 400, "invalid_request");
+            expect((response.body as { error: { details: unknown } }).error.details, launcher).to.deep.equal({
+              field: "launcher",
+              chain,
+            });
+            expect(response.text).to.not.contain(launcher);
+          }
+          const accepted = await reserve({ ...pair, launcher: good });
+          expect(accepted.status, accepted.text).to.equal(201);
+          expect(accepted.body).to.include({ chain, launcher: good });
+          const stored = await api.db.pool.query(
+            "SELECT launcher FROM sandbox_holds WHERE identity_key = $1 AND chain = $2",
+            [(accepted.body as { identityKey: string }).identityKey, chain],
+          );
+          expect(stored.rows.map((row) => row.launcher)).to.deep.equal([good]);
+        });
+      }
     });
     it("403 sandbox_only for a production key", async () => {
       const response = await api.call({

@@ -1,0 +1,34 @@
+// The one bound on how long a request waits for the database: past it, the request answers 503 instead of
+// hanging with a frozen or unreachable server. The work itself is not cancelled; callers that may pile up
+// unfinished work on a frozen server cap it themselves (see api/routes/health.ts).
+
+/** Default bound on a request's data work; decisions take theirs from `decisions.dataPathTimeoutMs`. */
+export const DEFAULT_DATA_PATH_TIMEOUT_MS = 2000;
+
+export class DataPathTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`The data path did not answer within ${timeoutMs} ms.`);
+    this.name = "DataPathTimeoutError";
+  }
+}
+
+/** `work`'s result, or a DataPathTimeoutError once `limitMs` have passed without one. */
+export async function withinDataPathBound<T>(work: Promise<T>, limitMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DataPathTimeoutError(limitMs)), limitMs);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A DataPathTimeoutError, or node-postgres failing a query past its `query_timeout` (reported by message only). */
+export function isDataPathTimeout(error: unknown): boolean {
+  return (
+    error instanceof DataPathTimeoutError ||
+    (error as { message?: unknown })?.message === "Query read timeout"
+  );
+}
