@@ -66,6 +66,21 @@ async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T)
   }
 }
 
+async function withinTimeout<T>(what: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what}: no answer in ${SETUP_TIMEOUT_MS / 1000} s`)),
+      SETUP_TIMEOUT_MS,
+    );
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The manifest the service reads: the localnet's, with the Solana URLs going through the proxies. */
 function manifestThrough(manifest: DeploymentManifest, http: FaultProxy, ws: FaultProxy): DeploymentManifest {
   return {
@@ -241,10 +256,10 @@ export async function startSoakStack(options: StackOptions): Promise<SoakStack> 
       partnerId,
       publicKeys,
       async heads() {
-        const [block, slot] = await Promise.all([
-          evmNode.getBlockNumber({ cacheTime: 0 }),
-          solanaNode.getSlot(),
-        ]);
+        const [block, slot] = await withinTimeout(
+          "reading the chains' heads",
+          Promise.all([evmNode.getBlockNumber({ cacheTime: 0 }), solanaNode.getSlot()]),
+        );
         return new Map([
           [evm.chain, Number(block)],
           [solana.chain, slot],
