@@ -174,7 +174,7 @@ async function reserveDirectly(
   return wallet.signAndSend(prepared, { landEvenIfFailing: true });
 }
 
-function evmDriver(localnet: Localnet, registry: RegistryClient): ChainDriver & { test: TestClient } {
+export function evmDriver(localnet: Localnet, registry: RegistryClient): ChainDriver & { test: TestClient } {
   const entry = localnet.manifest.evm[0];
   if (entry === undefined) throw new Error("the localnet has no EVM chain");
   const chain = defineChain({
@@ -231,7 +231,7 @@ async function confirmedSignature(connection: Connection, signature: string): Pr
   );
 }
 
-function solanaDriver(localnet: Localnet, registry: RegistryClient): ChainDriver {
+export function solanaDriver(localnet: Localnet, registry: RegistryClient): ChainDriver {
   const entry = localnet.manifest.solana[0];
   if (entry === undefined) throw new Error("the localnet has no Solana chain");
   // HTTP only: confirmations are polled, so no websocket is ever opened.
