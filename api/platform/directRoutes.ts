@@ -4,12 +4,11 @@
 // admission with its rate headers, input validation, error envelope, security headers, responseVersion.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponseOf } from "../middleware/errors";
-import { SECURITY_HEADERS } from "../middleware/securityHeaders";
 import type { DirectRoute, RouteTable } from "../openapi/routeTable";
 import { parsed } from "../openapi/routeTable";
-import { versioned } from "../responseVersion";
 import { type HostLists, hostClassOf } from "./hosts";
 import { readJsonBody } from "./jsonBody";
+import { sendJson } from "./jsonResponse";
 import type { Authenticator, PartnerAdmission } from "./partnerAuth";
 
 export interface DirectRouteOptions {
@@ -32,18 +31,6 @@ function routeKeyOf(req: IncomingMessage): string {
   let path = query === -1 ? url : url.slice(0, query);
   if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
   return `${req.method} ${path}`.toLowerCase();
-}
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
-  const text = JSON.stringify(versioned(body));
-  res
-    .writeHead(status, {
-      ...SECURITY_HEADERS,
-      ...headers,
-      "Content-Type": "application/json; charset=utf-8",
-      "Content-Length": Buffer.byteLength(text),
-    })
-    .end(text);
 }
 
 /** A handler answered without admitting its caller: a bug, and never an answer to give. */
@@ -88,10 +75,10 @@ async function serve(
     }
     const result = await direct.handler({ body, rawBody, headers: req.headers, admit, route: direct.route });
     if (!admitted) throw new UnadmittedAnswerError(direct.route);
-    send(res, result.status, result.body, { ...headers, ...result.headers });
+    sendJson(res, result.status, result.body, { ...headers, ...result.headers });
   } catch (error) {
     const { status, body } = errorResponseOf(error, options.log);
-    if (!res.headersSent) send(res, status, body, headers);
+    if (!res.headersSent) sendJson(res, status, body, headers);
   }
 }
 
