@@ -1,13 +1,13 @@
 // Serves the routes declared with RouteTable.directRoute straight from node:http. Launch validation is the
 // hot path, and Express's middleware chain, body parser and response helpers cost about a third of its CPU.
-// The steps are the ones the Express routes take, from the same pieces: host rule, body rule, partner
+// The steps are the ones the Express routes take, from the same pieces: host rule, body and input rule, partner
 // admission with its rate headers, input validation, error envelope, security headers, responseVersion.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponseOf } from "../middleware/errors";
 import type { DirectRoute, RouteTable } from "../openapi/routeTable";
 import { parsed } from "../openapi/routeTable";
 import { type HostLists, hostClassOf } from "./hosts";
-import { readJsonBody } from "./jsonBody";
+import { readRequestInput } from "./inputRule";
 import { sendJson } from "./jsonResponse";
 import type { Authenticator, PartnerAdmission } from "./partnerAuth";
 
@@ -51,7 +51,7 @@ async function serve(
   try {
     options.housekeeping();
     const hostClass = hostClassOf(req.headers.host, options.hosts);
-    const rawBody = await readJsonBody(req, options.bodyLimitBytes);
+    const rawBody = await readRequestInput(req, options.bodyLimitBytes);
     let admitted = false;
     const admit = async (authenticator?: Authenticator) => {
       const { partner } = await options.admitPartner(
