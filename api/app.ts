@@ -13,7 +13,7 @@ import { RouteTable } from "./openapi/routeTable";
 import { directRouteListener } from "./platform/directRoutes";
 import { type HostLists, hostClassOf, hostEnvironmentOf } from "./platform/hosts";
 import { idempotency } from "./platform/idempotency";
-import { readJsonBody } from "./platform/jsonBody";
+import { readRequestInput } from "./platform/inputRule";
 import { partnerGuard } from "./platform/partnerAuth";
 import type { Platform } from "./platform/platform";
 import { RATE_WINDOW_SECONDS } from "./platform/rateWindow";
@@ -78,9 +78,9 @@ function housekeeping(platform: Platform, pruneIdempotency: () => Promise<void>)
   };
 }
 
-/** The shared body rule (platform/jsonBody) as Express middleware. */
-async function jsonBody(req: Request, _res: Response, next: NextFunction): Promise<void> {
-  req.body = await readJsonBody(req, BODY_LIMIT_BYTES);
+/** The shared body and input rule (platform/inputRule) as Express middleware. */
+async function requestInput(req: Request, _res: Response, next: NextFunction): Promise<void> {
+  req.body = await readRequestInput(req, BODY_LIMIT_BYTES);
   next();
 }
 
@@ -138,7 +138,7 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
     tick();
     next();
   });
-  app.use(jsonBody);
+  app.use(requestInput);
   app.use(wellKnownAlias);
 
   for (const register of [...ROUTE_MODULES, ...extraRoutes, registerOpenApiRoute]) register(platform);

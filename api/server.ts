@@ -1,8 +1,9 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { errorEnvelope } from "../core/errors/catalogue";
 import { assertPortFree } from "../net/ports";
 import type { ApiHandler } from "./app";
+import { sendJson } from "./platform/jsonResponse";
 import { RESPONSE_VERSION } from "./responseVersion";
 
 /**
@@ -29,6 +30,14 @@ function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): v
   );
 }
 
+/**
+ * Node answers an `Expect` other than 100-continue itself, with a bare 417 and no body, unless the server
+ * listens for it: answer with the envelope instead. The request is not served.
+ */
+function answerUnmetExpectation(_req: IncomingMessage, res: ServerResponse): void {
+  sendJson(res, 417, errorEnvelope("expectation_failed", undefined, { header: "Expect" }));
+}
+
 export interface RunningServer {
   url: string;
   close(): Promise<void>;
@@ -43,6 +52,7 @@ export async function listen(
   if (port !== 0) await assertPortFree(host, { port, service: "API", setting });
   const server: Server = createServer(app);
   server.on("clientError", answerMalformedRequest);
+  server.on("checkExpectation", answerUnmetExpectation);
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;

@@ -90,32 +90,8 @@ function checkedNonce(nonce: string | undefined): void {
   }
 }
 
-const UNPAIRED_SURROGATE = /\p{Cs}/u;
-
-/** NUL, which Postgres text cannot hold, or an unpaired UTF-16 surrogate, which its JSON input refuses. */
-function isUnstorable(value: string): boolean {
-  return value.includes("\u0000") || UNPAIRED_SURROGATE.test(value);
-}
-
-/**
- * Refuses text the database cannot store before it reaches a statement: the statements are shared by
- * concurrent requests (batches), so one such field would fail every request batched with it.
- */
-function checkedStorable(request: ValidationRequest): void {
-  for (const [field, value] of Object.entries(request)) {
-    if (typeof value === "string" && isUnstorable(value)) {
-      throw new ApiError(
-        "invalid_request",
-        `\`${field}\` contains a NUL character or an unpaired UTF-16 surrogate; send plain text.`,
-        { field },
-      );
-    }
-  }
-}
-
 /** The folded identity of a validation whose fields pass the checks that need no data; else a 400. */
 export function validationIdentity(request: ValidationRequest): NormalizedIdentity {
-  checkedStorable(request);
   const identity = normalizedOrReject(request.name, request.ticker);
   checkedNonce(request.nonce);
   return identity;

@@ -12,6 +12,7 @@ const COMMON_ERRORS: readonly ErrorCode[] = [
   "invalid_request",
   "payload_too_large",
   "unsupported_media_type",
+  "expectation_failed",
 ];
 const KEYED_ERRORS: readonly ErrorCode[] = [
   "unauthorized",

@@ -1,15 +1,14 @@
 // Serves the routes declared with RouteTable.directRoute straight from node:http. Launch validation is the
 // hot path, and Express's middleware chain, body parser and response helpers cost about a third of its CPU.
-// The steps are the ones the Express routes take, from the same pieces: host rule, body rule, partner
+// The steps are the ones the Express routes take, from the same pieces: host rule, body and input rule, partner
 // admission with its rate headers, input validation, error envelope, security headers, responseVersion.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponseOf } from "../middleware/errors";
-import { SECURITY_HEADERS } from "../middleware/securityHeaders";
 import type { DirectRoute, RouteTable } from "../openapi/routeTable";
 import { parsed } from "../openapi/routeTable";
-import { versioned } from "../responseVersion";
 import { type HostLists, hostClassOf } from "./hosts";
-import { readJsonBody } from "./jsonBody";
+import { readRequestInput } from "./inputRule";
+import { sendJson } from "./jsonResponse";
 import type { Authenticator, PartnerAdmission } from "./partnerAuth";
 
 export interface DirectRouteOptions {
@@ -34,18 +33,6 @@ function routeKeyOf(req: IncomingMessage): string {
   return `${req.method} ${path}`.toLowerCase();
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
-  const text = JSON.stringify(versioned(body));
-  res
-    .writeHead(status, {
-      ...SECURITY_HEADERS,
-      ...headers,
-      "Content-Type": "application/json; charset=utf-8",
-      "Content-Length": Buffer.byteLength(text),
-    })
-    .end(text);
-}
-
 /** A handler answered without admitting its caller: a bug, and never an answer to give. */
 class UnadmittedAnswerError extends Error {
   constructor(route: string) {
@@ -64,7 +51,7 @@ async function serve(
   try {
     options.housekeeping();
     const hostClass = hostClassOf(req.headers.host, options.hosts);
-    const rawBody = await readJsonBody(req, options.bodyLimitBytes);
+    const rawBody = await readRequestInput(req, options.bodyLimitBytes);
     let admitted = false;
     const admit = async (authenticator?: Authenticator) => {
       const { partner } = await options.admitPartner(
@@ -88,10 +75,10 @@ async function serve(
     }
     const result = await direct.handler({ body, rawBody, headers: req.headers, admit, route: direct.route });
     if (!admitted) throw new UnadmittedAnswerError(direct.route);
-    send(res, result.status, result.body, { ...headers, ...result.headers });
+    sendJson(res, result.status, result.body, { ...headers, ...result.headers });
   } catch (error) {
     const { status, body } = errorResponseOf(error, options.log);
-    if (!res.headersSent) send(res, status, body, headers);
+    if (!res.headersSent) sendJson(res, status, body, headers);
   }
 }
 

@@ -1,6 +1,8 @@
-// Reads a request's JSON body: the one body rule of the API, used by the Express routes and the direct
-// routes alike. UTF-8 JSON objects or arrays only, bounded in size, never compressed. A body that is not
-// declared as JSON is not read (undefined), so the route's own validation names the missing fields.
+// Reads a request's JSON body: the one body rule of the API, applied to the Express routes and the direct
+// routes alike through readRequestInput (platform/inputRule), which adds the text and nesting rule. UTF-8
+// JSON objects or arrays only, bounded in size, never compressed. A body that is not declared as JSON is
+// not read (undefined), so the route's own validation names the missing fields.
+import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import { parse as parseContentType } from "content-type";
 import { ApiError } from "../../core/errors/catalogue";
@@ -81,6 +83,13 @@ const notJson = () =>
     "The request body is not valid JSON. Send a JSON object with Content-Type: application/json.",
   );
 
+// Decoding would turn bytes that are not UTF-8 (an encoded lone surrogate, say) into U+FFFD silently.
+const notUtf8 = () =>
+  new ApiError(
+    "invalid_request",
+    "The request body is not valid UTF-8 (it may encode a lone surrogate); send the JSON encoded as UTF-8.",
+  );
+
 /** The parsed body, `{}` for an empty JSON body, or undefined when the request declares no JSON body. */
 export async function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<unknown> {
   if (!hasBody(req)) return undefined;
@@ -100,7 +109,9 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
     );
   }
   if (Number(req.headers["content-length"]) > limitBytes) return drainThenThrow(req, tooLarge(limitBytes));
-  const text = (await readLimited(req, limitBytes)).toString("utf8");
+  const bytes = await readLimited(req, limitBytes);
+  if (!isUtf8(bytes)) throw notUtf8();
+  const text = bytes.toString("utf8");
   if (text.length === 0) return {};
   // Strict: only an object or an array is a body (as in JSON APIs generally); a bare scalar is refused.
   const first = text.trimStart()[0];

@@ -63,7 +63,7 @@ export const ERROR_CATALOGUE = {
   reservation_not_found: { status: 404, message: "No reservation has this reservationId." },
   webhook_not_found: { status: 404, message: "No webhook endpoint of yours has this id." },
   delivery_not_found: { status: 404, message: "No webhook delivery of yours has this id." },
-  // 409 / 413 / 415 / 422: conflicts with the current state or with an earlier request.
+  // 409 / 413 / 415 / 417 / 422: conflicts with the current state or with an earlier request.
   idempotency_in_progress: {
     status: 409,
     message: "A request with this Idempotency-Key is still being processed; retry after it completes.",
@@ -98,6 +98,11 @@ export const ERROR_CATALOGUE = {
   unsupported_media_type: {
     status: 415,
     message: "Send the body as UTF-8 JSON (Content-Type: application/json; charset=utf-8).",
+  },
+  expectation_failed: {
+    status: 417,
+    message:
+      "This API meets no Expect expectation but 100-continue; send the request without the Expect header.",
   },
   idempotency_key_reused: {
     status: 422,

@@ -205,7 +205,7 @@ describe("decisions: batched snapshots and concurrent validations", () => {
     );
     expect(responses.map((response) => response.status)).to.deep.equal([200, 400, 400, 400, 200, 200]);
     expect(responses.map((response) => response.body)).to.have.nested.property(
-      "[1].error.details.field",
+      "[1].error.details.issues[0].path",
       "chain",
     );
   });
