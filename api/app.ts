@@ -4,25 +4,26 @@ import express, { type NextFunction, type Request, type Response } from "express
 import type { Pool } from "pg";
 import type { RegistryCatalogue } from "../chains/registryClient";
 import { parseConfig } from "../config";
-import { registerDecisionRoutes } from "./decisions/routes";
-import { pruneRateWindows } from "./keys/apiKeyStore";
-import { errorHandler, notFound } from "./middleware/errors";
-import { responseVersion } from "./middleware/responseVersion";
-import { securityHeaders } from "./middleware/securityHeaders";
-import { RouteTable } from "./openapi/routeTable";
+import { createServices, type DecisionOptions } from "../services";
+import { pruneRateWindows } from "../services/partners/apiKeyStore";
+import { RATE_WINDOW_SECONDS } from "../services/partners/rateWindow";
 import { directRouteListener } from "./platform/directRoutes";
+import { errorHandler, notFound } from "./platform/errors";
 import { type HostLists, hostClassOf, hostEnvironmentOf } from "./platform/hosts";
 import { idempotency } from "./platform/idempotency";
 import { readRequestInput } from "./platform/inputRule";
+import { RouteTable } from "./platform/openapi/routeTable";
 import { partnerGuard } from "./platform/partnerAuth";
 import type { Platform } from "./platform/platform";
-import { RATE_WINDOW_SECONDS } from "./platform/rateWindow";
-import { registerReservationRoutes } from "./reservations/routes";
+import { responseVersion } from "./platform/responseVersionMiddleware";
+import { securityHeaders } from "./platform/securityHeaders";
 import { registerChainRoutes } from "./routes/chains";
+import { registerDecisionRoutes } from "./routes/decisions";
 import { registerHealthRoutes } from "./routes/health";
 import { registerOpenApiRoute } from "./routes/openapi";
 import { registerProtectedIdentityRoutes } from "./routes/protectedIdentities";
 import { registerReservationListRoutes } from "./routes/reservationList";
+import { registerReservationRoutes } from "./routes/reservations";
 import { registerSandboxKeyRoutes } from "./routes/sandboxKeys";
 import { registerSigningKeyRoutes, WELL_KNOWN_SIGNING_KEYS_PATH } from "./routes/signingKeys";
 import { registerSolanaHelperRoutes } from "./routes/solanaHelpers";
@@ -42,6 +43,8 @@ export interface ApiDependencies {
   now?: () => number;
   /** The chains' registries (chains/catalogue.ts); without them reservation and Solana helper routes answer 503. */
   registries?: RegistryCatalogue;
+  /** Decision settings: chains, freshness bound, data-path timeout (services/dataPath.ts). */
+  decisions?: DecisionOptions;
 }
 
 /** Largest JSON body accepted; every documented request is far smaller. */
@@ -64,16 +67,20 @@ function wellKnownAlias(req: Request, _res: Response, next: NextFunction): void 
 }
 
 /** The per-request tick: once per clock minute per process, drops finished rate windows and expired idempotency records. */
-function housekeeping(platform: Platform, pruneIdempotency: () => Promise<void>): () => void {
+function housekeeping(
+  deps: ApiDependencies,
+  now: () => number,
+  pruneIdempotency: () => Promise<void>,
+): () => void {
   let lastMinute = 0;
   return () => {
-    const minute = Math.floor(platform.now() / (RATE_WINDOW_SECONDS * 1000));
+    const minute = Math.floor(now() / (RATE_WINDOW_SECONDS * 1000));
     if (minute !== lastMinute) {
       lastMinute = minute;
       Promise.all([
-        pruneRateWindows(platform.deps.pool, (minute - 1) * RATE_WINDOW_SECONDS * 1000),
+        pruneRateWindows(deps.pool, (minute - 1) * RATE_WINDOW_SECONDS * 1000),
         pruneIdempotency(),
-      ]).catch((error: Error) => platform.deps.log(`housekeeping failed: ${error.message}`));
+      ]).catch((error: Error) => deps.log(`housekeeping failed: ${error.message}`));
     }
   };
 }
@@ -93,8 +100,15 @@ export function createPlatform(deps: ApiDependencies): Platform {
   });
   const { idempotent, runIdempotent } = idempotency(deps.pool);
   return {
-    deps,
     routes: new RouteTable(auth.guard),
+    services: createServices({
+      pool: deps.pool,
+      masterKey: deps.masterKey,
+      now,
+      decisions: deps.decisions,
+      registries: deps.registries,
+    }),
+    startedAt: deps.startedAt,
     admitPartner: auth.admitPartner,
     requirePartner: auth.requirePartner,
     idempotent,
@@ -115,7 +129,8 @@ const ROUTE_MODULES: readonly RouteModule[] = [
   registerReservationListRoutes,
   registerSandboxKeyRoutes,
   registerSolanaHelperRoutes,
-  (platform) => registerReservationRoutes(platform, registerDecisionRoutes(platform)),
+  registerDecisionRoutes,
+  registerReservationRoutes,
 ];
 
 /** The service's request listener: direct routes first, then the Express app. */
@@ -125,7 +140,7 @@ export type ApiHandler = (req: IncomingMessage, res: ServerResponse) => void;
 export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModule[] = []): ApiHandler {
   const platform = createPlatform(deps);
   const hosts = deps.hosts ?? parseConfig({}).hosts;
-  const tick = housekeeping(platform, idempotency(deps.pool).pruneExpired);
+  const tick = housekeeping(deps, platform.now, idempotency(deps.pool).pruneExpired);
   const app = express();
   app.disable("x-powered-by");
   // Responses are per-request JSON; hashing every body for an ETag costs time and no client revalidates.

@@ -4,7 +4,7 @@ import { errorEnvelope } from "../core/errors/catalogue";
 import { assertPortFree } from "../net/ports";
 import type { ApiHandler } from "./app";
 import { sendJson } from "./platform/jsonResponse";
-import { RESPONSE_VERSION } from "./responseVersion";
+import { RESPONSE_VERSION } from "./platform/responseVersion";
 
 /**
  * Requests Node's HTTP parser rejects (bad framing, oversized headers) never reach Express; answer them with

@@ -12,9 +12,8 @@ import { Agent, createServer, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../api/app";
-import { checkIdentity } from "../api/decisions/identityCheck";
-import { createDecisionModule } from "../api/decisions/module";
 import { foldedHash, foldV1 } from "../core/fold";
+import { createServices } from "../services";
 import { type Database, openDatabase, quoteIdentifier } from "../storage/database";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
@@ -148,13 +147,17 @@ async function serve(mode: ServerMode): Promise<void> {
       });
       url = await listenOn(app);
     } else {
-      const module = createDecisionModule(database.pool, randomBytes(32), Date.now, { chains: CHAINS });
-      await module.ready();
+      const { identity } = createServices({
+        pool: database.pool,
+        masterKey: randomBytes(32),
+        now: Date.now,
+        decisions: { chains: CHAINS },
+      });
+      await identity.check("production", { name: "Warm", ticker: "UP" }); // start-up, once, before serving
       url = await listenOn(async (req, res) => {
-        // The same steps as the route handler: wait for start-up once, then check.
-        await module.dataPath(() => module.ready()).catch(() => undefined);
+        // The route handler's one call, without the framework around it.
         const query = new URL(req.url ?? "/", "http://bench").searchParams;
-        const result = await checkIdentity(database.pool, module.context("production"), {
+        const result = await identity.check("production", {
           name: query.get("name") ?? "",
           ticker: query.get("ticker") ?? "",
           chain: query.get("chain") ?? undefined,

@@ -1,8 +1,9 @@
 // Gas of the EVM IdentityRegistry on Hardhat's in-process network: `npm run bench -- gas`.
 import { type Hash, keccak256, toHex } from "viem";
+import { DEFAULT_LOCAL_PRICE_USD, usdToFeedAnswer } from "../chains/evm/settings";
 import { identityRegistryAbi } from "../contracts/abi/identityRegistry";
 import { localPriceFeedAbi } from "../contracts/abi/localPriceFeed";
-import { DEFAULT_LOCAL_PRICE_USD, deployWithClients, usdToFeedAnswer } from "../scripts/evm/deploy";
+import { deployWithClients } from "../scripts/evm/deploy";
 import { startInProcessNetwork } from "../scripts/evm/hardhat-network";
 import type { Emit } from "./run";
 

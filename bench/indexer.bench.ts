@@ -5,6 +5,7 @@
 import type { Keypair } from "@solana/web3.js";
 import type { Pool } from "pg";
 import { encodeFunctionData } from "viem";
+import { readManifest } from "../config/manifest";
 import { identityRegistryAbi } from "../contracts/abi/identityRegistry";
 import { startEvmIndexer } from "../indexer/evm/run";
 import { startSolanaIndexer } from "../indexer/solana";
@@ -35,6 +36,7 @@ async function evmLatency(emit: Emit): Promise<void> {
   const indexer = await startEvmIndexer({
     databaseUrl: database.url,
     pool: database.pool,
+    manifest: readManifest(chain.manifestPath),
     manifestPath: chain.manifestPath,
     mirrorSchema: database.schema,
     viewsSchema: `${database.schema}_views`,
@@ -139,6 +141,7 @@ async function evmBackfill(emit: Emit): Promise<void> {
     const indexer = await startEvmIndexer({
       databaseUrl: database.url,
       pool: database.pool,
+      manifest: readManifest(chain.manifestPath),
       manifestPath: chain.manifestPath,
       mirrorSchema: database.schema,
       viewsSchema: `${database.schema}_views`,

@@ -10,8 +10,8 @@ import {
   sendAndConfirmTransaction,
   Transaction,
 } from "@solana/web3.js";
-import { startLocalnet } from "../localnet";
-import { startSolanaRpc } from "../localnet/solana/server";
+import { startLocalnet } from "../scripts/localnet";
+import { startSolanaRpc } from "../scripts/localnet/solana/server";
 import type { Emit } from "./run";
 
 const CALLS = 400;

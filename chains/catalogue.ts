@@ -1,6 +1,6 @@
 // Every chain of a deployment manifest as a registry client per environment: real clients over the
 // manifest's RPC endpoints for production, simulated ones (same chain names, no RPC) for the sandbox.
-import type { DeploymentManifest } from "../localnet/manifest";
+import type { DeploymentManifest } from "../config/manifest";
 import { EvmRegistryClient } from "./evm/registryClient";
 import type { RegistryCatalogue, RegistryClient } from "./registryClient";
 import { SimulatedEvmRegistry, SimulatedSolanaRegistry } from "./simulated/registryClient";

@@ -2,6 +2,8 @@
 // registry itself reads, the wallet's active count, the pair's record, a creator-signable transaction, and
 // what became of a submitted transaction. One implementation per family (chains/evm, chains/solana) plus the
 // sandbox's simulated one (chains/simulated), which never touches a chain.
+
+import { ServiceError } from "../core/errors/serviceError";
 import type { NormalizedIdentity } from "../core/fold";
 import type { ReservationDuration } from "../core/reservation";
 import type { ChainFamily } from "../core/status";
@@ -110,18 +112,17 @@ export interface RegistryClient {
 }
 
 /** The registry's price feed is stale or invalid: no quote, and the registry would refuse the reservation too. */
-export class PriceUnavailableError extends Error {
+export class PriceUnavailableError extends ServiceError {
   constructor(
     readonly chain: string,
     readonly detail: string,
   ) {
     super(`The ${chain} price feed cannot be used: ${detail}`);
-    this.name = "PriceUnavailableError";
   }
 }
 
 /** The chain's RPC endpoint did not answer; callers answer 503 and never guess. */
-export class ChainUnavailableError extends Error {
+export class ChainUnavailableError extends ServiceError {
   constructor(
     readonly chain: string,
     cause: unknown,
@@ -129,7 +130,6 @@ export class ChainUnavailableError extends Error {
     super(
       `The ${chain} RPC endpoint did not answer: ${cause instanceof Error ? cause.message : String(cause)}`,
     );
-    this.name = "ChainUnavailableError";
   }
 }
 

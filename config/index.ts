@@ -1,14 +1,16 @@
 // One typed configuration, read from the environment once at start and validated as a whole.
 import { resolve } from "node:path";
-import type { DatabaseSource } from "../storage/database";
+import { ServiceError } from "../core/errors/serviceError";
+import type { DatabaseSource } from "./databaseSource";
+import { localManifestPath } from "./manifest";
 import { type Settings, settingsSchema } from "./settings";
 
+export type { DatabaseSource } from "./databaseSource";
 export { SETTING_DOCS } from "./settings";
 
-export class ConfigError extends Error {
+export class ConfigError extends ServiceError {
   constructor(readonly problems: string[]) {
     super(`The service cannot start with this configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
-    this.name = "ConfigError";
   }
 }
 
@@ -30,15 +32,23 @@ export interface Config {
   indexers: {
     ponderPort: number;
     evmPollingIntervalMs: number | undefined;
+    evmViewsSchema: string;
+    /** Schema of the service's tables, which the EVM indexer (Ponder's process) writes the mirror into. */
+    mirrorSchema: string;
     solanaCommitment: Settings["SOLANA_COMMITMENT"];
+    solanaPollIntervalMs: number;
   };
   /** Pause between two reconcile passes of the reservation worker. */
   worker: { intervalMs: number };
-  logLevel: Settings["LOG_LEVEL"];
+}
+
+export interface ConfigOptions {
+  /** Whether the process decrypts secrets at rest (the API, the worker, scripts). The indexers never do. */
+  usesMasterKey?: boolean;
 }
 
 /** Validates every setting at once; throws a ConfigError naming each bad setting and how to fix it. */
-export function parseConfig(env: Record<string, string | undefined>): Config {
+export function parseConfig(env: Record<string, string | undefined>, options: ConfigOptions = {}): Config {
   const present = Object.fromEntries(
     Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
   );
@@ -47,7 +57,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`));
   }
   const settings = parsed.data;
-  const problems = crossSettingProblems(settings);
+  const problems = crossSettingProblems(settings, options.usesMasterKey ?? true);
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = resolve(settings.DATA_DIR);
   return {
@@ -72,16 +82,18 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     indexers: {
       ponderPort: settings.PONDER_PORT,
       evmPollingIntervalMs: settings.EVM_POLLING_INTERVAL_MS,
+      evmViewsSchema: settings.EVM_VIEWS_SCHEMA,
+      mirrorSchema: settings.IDENTITY_MIRROR_SCHEMA,
       solanaCommitment: settings.SOLANA_COMMITMENT,
+      solanaPollIntervalMs: settings.SOLANA_POLL_INTERVAL_MS,
     },
     worker: { intervalMs: settings.WORKER_INTERVAL_MS },
-    logLevel: settings.LOG_LEVEL,
   };
 }
 
-function crossSettingProblems(settings: Settings): string[] {
+function crossSettingProblems(settings: Settings, usesMasterKey: boolean): string[] {
   const problems: string[] = [];
-  if (settings.DATABASE_URL && !settings.MASTER_KEY) {
+  if (usesMasterKey && settings.DATABASE_URL && !settings.MASTER_KEY) {
     problems.push(
       "MASTER_KEY is required when DATABASE_URL is set (a shared database needs a key managed outside this machine); generate one with: openssl rand -base64 32",
     );
@@ -103,6 +115,11 @@ function crossSettingProblems(settings: Settings): string[] {
   return problems;
 }
 
-export function loadConfig(): Config {
-  return parseConfig(process.env);
+export function loadConfig(options: ConfigOptions = {}): Config {
+  return parseConfig(process.env, options);
+}
+
+/** The manifest of the chains to serve: DEPLOYMENT_MANIFEST, or the one `npm start` writes for local chains. */
+export function manifestPathOf(config: Config): string {
+  return config.chains.manifestPath ?? localManifestPath(config.dataDir);
 }

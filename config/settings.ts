@@ -3,6 +3,12 @@
 import { z } from "zod";
 import { parseMasterKey } from "../core/secrets/secretBox";
 
+/** A Postgres schema name as the indexers create and quote it. */
+const schemaName = (fallback: string) =>
+  z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lowercase schema name: letters, digits and _")
+    .default(fallback);
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const hostList = (fallback: string) =>
   z
@@ -53,8 +59,10 @@ export const settingsSchema = z.object({
   LOCAL_SOLANA_PORT: port(8899),
   PONDER_PORT: port(42069),
   EVM_POLLING_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).optional(),
+  EVM_VIEWS_SCHEMA: schemaName("evm_mirror"),
+  IDENTITY_MIRROR_SCHEMA: schemaName("public"),
   SOLANA_COMMITMENT: z.enum(["confirmed", "finalized"]).default("finalized"),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  SOLANA_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
   KEYLESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
   WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
 });
@@ -82,8 +90,12 @@ export const SETTING_DOCS: Record<keyof Settings, string> = {
   PONDER_PORT: "Port of the EVM indexer's (Ponder's) health server.",
   EVM_POLLING_INTERVAL_MS:
     "How often the EVM indexer polls for blocks. Default 1000 ms, 200 ms with local chains.",
+  EVM_VIEWS_SCHEMA: "Schema where the EVM indexer publishes stable views of Ponder's tables for operators.",
+  IDENTITY_MIRROR_SCHEMA:
+    "Schema of the service's tables (the mirror the EVM indexer writes): where DATABASE_URL's search_path puts them.",
   SOLANA_COMMITMENT: "Commitment the Solana indexer applies and checkpoints at: finalized or confirmed.",
-  LOG_LEVEL: "debug, info, warn or error.",
+  SOLANA_POLL_INTERVAL_MS:
+    "Pause of the Solana indexer between two passes when no websocket notice woke it earlier.",
   KEYLESS_RATE_LIMIT_PER_MINUTE:
     "Keyless calls (identity checks, Solana helpers, embed reservations) per client address per minute, counted in each API process (0: off).",
   WORKER_INTERVAL_MS:

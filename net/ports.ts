@@ -1,8 +1,9 @@
 // Binding ports with a clear message when one is taken; used by the embedded database, the API and the
 // local chains.
 import { createServer, type Server } from "node:net";
+import { ServiceError } from "../core/errors/serviceError";
 
-export class PortInUseError extends Error {
+export class PortInUseError extends ServiceError {
   constructor(
     readonly port: number,
     readonly service: string,
@@ -11,7 +12,6 @@ export class PortInUseError extends Error {
     super(
       `Port ${port} (${service}) is already in use. Stop the process that holds it, or pick another port with ${setting}.`,
     );
-    this.name = "PortInUseError";
   }
 }
 

@@ -5,16 +5,16 @@
 // dev wallets. It creates a production API key labelled "demo" (printed, with how to revoke it).
 import { randomInt } from "node:crypto";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { Connection, Transaction } from "@solana/web3.js";
 import { Pool } from "pg";
 import { type BaseError, createPublicClient, createWalletClient, defineChain, type Hash, http } from "viem";
-import { createApiKey } from "../api/keys/apiKeyStore";
-import { PARTNER_SCOPES } from "../api/keys/scopes";
 import type { EvmTransactionRequest, SolanaTransactionRequest } from "../chains/registryClient";
-import { type Config, ConfigError, loadConfig } from "../config";
-import { type DevWalletName, devWallet } from "../localnet/devWallets";
-import { type EvmManifestEntry, readManifest, type SolanaManifestEntry } from "../localnet/manifest";
+import { type Config, ConfigError, loadConfig, manifestPathOf } from "../config";
+import { type EvmManifestEntry, readManifest, type SolanaManifestEntry } from "../config/manifest";
+import { ServiceError } from "../core/errors/serviceError";
+import { createApiKey } from "../services/partners/apiKeyStore";
+import { PARTNER_SCOPES } from "../services/partners/scopes";
+import { type DevWalletName, devWallet } from "./localnet/devWallets";
 
 const START_HINT = "start the service first: npm start";
 const DAY = 86_400;
@@ -25,7 +25,7 @@ const LAUNCHERS: readonly DevWalletName[] = ["creator", "launcher", "operator", 
 const FAMILY_NAMES = { evm: "EVM", solana: "Solana" } as const;
 
 /** A problem the user can fix; printed without a stack. */
-class DemoError extends Error {}
+class DemoError extends ServiceError {}
 
 const print = (line = "") => console.log(line);
 const step = (label: string, text: string) => print(`  ${label.padEnd(10)} ${text}`);
@@ -302,7 +302,7 @@ async function runChain(api: ReturnType<typeof client>, side: ChainSide): Promis
 async function main(): Promise<void> {
   const config = loadConfig();
   const baseUrl = apiBaseUrl(config);
-  const manifestPath = config.chains.manifestPath ?? join(config.dataDir, "deployments", "local.json");
+  const manifestPath = manifestPathOf(config);
   if (!existsSync(manifestPath)) {
     throw new DemoError(`No deployment manifest at ${manifestPath}: ${START_HINT}`);
   }

@@ -2,22 +2,17 @@
 // embedded database, local chains with both registries deployed, both indexers, the API. With
 // DATABASE_URL and DEPLOYMENT_MANIFEST the same code runs against real Postgres and real chains.
 // Ctrl-C stops everything in reverse order of start.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { createApp } from "../api/app";
-import { manifestChains } from "../api/decisions/chainCatalogue";
-import { prepareDecisionData } from "../api/decisions/module";
-import { listen } from "../api/server";
+import { serveApi } from "../api/serve";
 import { registryCatalogue } from "../chains/catalogue";
 import { type Config, ConfigError, loadConfig } from "../config";
+import { type DeploymentManifest, localManifestPath, ManifestError, readManifest } from "../config/manifest";
 import { resolveMasterKey } from "../config/masterKey";
 import { SANDBOX_DESIGNATED_LAUNCHER } from "../core/status/sandboxScenarios";
 import { startEvmIndexer } from "../indexer/evm/run";
-import { type SolanaManifestEntry, startSolanaIndexer } from "../indexer/solana";
-import { startLocalnet } from "../localnet";
-import { readManifest } from "../localnet/manifest";
+import { startSolanaIndexer } from "../indexer/solana";
 import { type Database, openDatabase } from "../storage/database";
 import { startWorker } from "../worker";
+import { startLocalnet } from "./localnet";
 
 type Stop = () => Promise<void>;
 type Row = [label: string, value: string];
@@ -26,10 +21,19 @@ const log = (line: string) => console.error(line);
 /** Local chains make blocks every few hundred ms; polling faster keeps the mirror within a second. */
 const LOCAL_EVM_POLLING_MS = 200;
 
-/** The deployment manifest to index: the configured one, or local chains started here. */
-async function chainsOf(config: Config, stops: Stop[]): Promise<{ manifestPath: string; rows: Row[] }> {
-  if (config.chains.manifestPath) return { manifestPath: config.chains.manifestPath, rows: [] };
-  const manifestPath = join(config.dataDir, "deployments", "local.json");
+interface Chains {
+  manifest: DeploymentManifest;
+  manifestPath: string;
+  rows: Row[];
+}
+
+/** The deployment manifest to serve, read once: the configured one, or that of local chains started here. */
+async function chainsOf(config: Config, stops: Stop[]): Promise<Chains> {
+  if (config.chains.manifestPath) {
+    const manifestPath = config.chains.manifestPath;
+    return { manifest: readManifest(manifestPath), manifestPath, rows: [] };
+  }
+  const manifestPath = localManifestPath(config.dataDir);
   const localnet = await startLocalnet({
     evmPort: config.chains.localEvmPort,
     solanaPort: config.chains.localSolanaPort,
@@ -38,6 +42,7 @@ async function chainsOf(config: Config, stops: Stop[]): Promise<{ manifestPath: 
   });
   stops.push(() => localnet.stop());
   return {
+    manifest: localnet.manifest,
     manifestPath,
     rows: [
       ["EVM chain (Hardhat)", `${localnet.evm.rpcUrl}  registry ${localnet.manifest.evm[0]?.registry}`],
@@ -47,23 +52,27 @@ async function chainsOf(config: Config, stops: Stop[]): Promise<{ manifestPath: 
   };
 }
 
-async function startIndexers(config: Config, database: Database, manifestPath: string, stops: Stop[]) {
+async function startIndexers(config: Config, database: Database, chains: Chains, stops: Stop[]) {
   const local = config.chains.manifestPath === undefined;
   const evm = await startEvmIndexer({
     databaseUrl: database.url,
     pool: database.pool,
-    manifestPath,
+    manifest: chains.manifest,
+    manifestPath: chains.manifestPath,
     port: config.indexers.ponderPort,
     pollingIntervalMs: config.indexers.evmPollingIntervalMs ?? (local ? LOCAL_EVM_POLLING_MS : undefined),
+    viewsSchema: config.indexers.evmViewsSchema,
+    mirrorSchema: config.indexers.mirrorSchema,
+    environment: process.env,
     log,
   });
   stops.push(() => evm.stop());
-  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { solana?: SolanaManifestEntry[] };
-  for (const entry of manifest.solana ?? []) {
+  for (const entry of chains.manifest.solana) {
     const solana = await startSolanaIndexer({
       pool: database.pool,
       manifestEntry: entry,
       commitment: config.indexers.solanaCommitment,
+      pollIntervalMs: config.indexers.solanaPollIntervalMs,
       log,
     });
     stops.push(() => solana.stop());
@@ -87,22 +96,17 @@ async function main(): Promise<void> {
     stops.push(() => database.close());
 
     const chains = await chainsOf(config, stops);
-    await startIndexers(config, database, chains.manifestPath, stops);
+    await startIndexers(config, database, chains, stops);
 
-    const decisionChains = manifestChains(chains.manifestPath);
-    await prepareDecisionData(database.pool, masterKey, decisionChains);
-    const registries = registryCatalogue(readManifest(chains.manifestPath));
-    const app = createApp({
+    const registries = registryCatalogue(chains.manifest);
+    const api = await serveApi({
+      config,
       pool: database.pool,
-      startedAt: new Date(),
-      log,
-      hosts: config.hosts,
-      masterKey,
-      anonymousRateLimitPerMinute: config.keylessRateLimitPerMinute,
-      decisions: { chains: decisionChains },
+      manifest: chains.manifest,
       registries,
+      masterKey,
+      log,
     });
-    const api = await listen(app, config.api.host, config.api.port);
     stops.push(() => api.close());
     const worker = startWorker({
       pool: database.pool,
@@ -146,6 +150,7 @@ function printScreen(rows: Row[]): void {
 }
 
 main().catch((error: Error) => {
-  console.error(error instanceof ConfigError ? error.message : `Could not start: ${error.message}`);
+  const known = error instanceof ConfigError || error instanceof ManifestError;
+  console.error(known ? error.message : `Could not start: ${error.message}`);
   process.exit(1);
 });

@@ -1,14 +1,14 @@
 // The one bound on how long a request waits for the database: past it, the request answers 503 instead of
 // hanging with a frozen or unreachable server. The work itself is not cancelled; callers that may pile up
 // unfinished work on a frozen server cap it themselves (see api/routes/health.ts).
+import { ServiceError } from "../core/errors/serviceError";
 
 /** Default bound on a request's data work; decisions take theirs from `decisions.dataPathTimeoutMs`. */
 export const DEFAULT_DATA_PATH_TIMEOUT_MS = 2000;
 
-export class DataPathTimeoutError extends Error {
+export class DataPathTimeoutError extends ServiceError {
   constructor(readonly timeoutMs: number) {
     super(`The data path did not answer within ${timeoutMs} ms.`);
-    this.name = "DataPathTimeoutError";
   }
 }
 
@@ -23,12 +23,4 @@ export async function withinDataPathBound<T>(work: Promise<T>, limitMs: number):
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** A DataPathTimeoutError, or node-postgres failing a query past its `query_timeout` (reported by message only). */
-export function isDataPathTimeout(error: unknown): boolean {
-  return (
-    error instanceof DataPathTimeoutError ||
-    (error as { message?: unknown })?.message === "Query read timeout"
-  );
 }

@@ -1,17 +1,12 @@
 // The one data path: a `pg` pool on either a real Postgres (DATABASE_URL) or the embedded PGlite server.
-import { Pool } from "pg";
+import type { Pool } from "pg";
+import type { DatabaseSource } from "../config/databaseSource";
 import { type EmbeddedServer, startEmbeddedServer } from "./embeddedServer";
 import { embeddedConnectionString, runningServerRecord } from "./embeddedServerRecord";
 import { migrate } from "./migrate";
+import { createPool } from "./pool";
 
-export type DatabaseSource =
-  /**
-   * `schema`, when given, is created if missing and set as every connection's search_path. Tests use it to
-   * isolate themselves. On the embedded server all connections share one session, so only one schema can be
-   * in use there at a time.
-   */
-  | { kind: "postgres"; url: string; schema?: string }
-  | { kind: "embedded"; dataDir: string; host: string; port: number };
+export type { DatabaseSource } from "../config/databaseSource";
 
 export interface Database {
   pool: Pool;
@@ -50,7 +45,7 @@ export async function openDatabase(source: DatabaseSource, options: OpenOptions 
   const embedded = server?.started;
   const url = source.kind === "postgres" ? source.url : (server as { url: string }).url;
   const schema = source.kind === "postgres" ? source.schema : undefined;
-  const pool = new Pool({
+  const pool = createPool({
     connectionString: url,
     max: POOL_SIZE[source.kind],
     ...(schema ? { options: `-c search_path=${quoteIdentifier(schema)}` } : {}),

@@ -5,6 +5,7 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
+import { ServiceError } from "../core/errors/serviceError";
 
 export interface EmbeddedServerRecord {
   pid: number;
@@ -17,12 +18,11 @@ const RECORD_FILE = "embedded-server.json";
 /** How long a connection attempt to the recorded address may take before the server counts as busy, not gone. */
 const PROBE_TIMEOUT_MS = 2000;
 
-export class EmbeddedServerRunningError extends Error {
+export class EmbeddedServerRunningError extends ServiceError {
   constructor(dataDir: string, record: EmbeddedServerRecord) {
     super(
       `Another instance is already running on the embedded database in ${dataDir} (pid ${record.pid}, listening on ${record.host}:${record.port} since ${record.startedAt}). Stop it first, or give this one its own DATA_DIR. The operator CLI connects to the running instance by itself.`,
     );
-    this.name = "EmbeddedServerRunningError";
   }
 }
 

@@ -4,7 +4,8 @@
 import type { Pool } from "pg";
 import type { RegistryCatalogue } from "../chains/registryClient";
 import { type BackoffPolicy, backoffPolicy, createBackoff } from "../core/retry/backoff";
-import { type ReconcileCounts, reconcilePass } from "../reservations/reconcile";
+import { startPassLoop } from "../core/retry/passLoop";
+import { type ReconcileCounts, reconcilePass } from "../services/reservations/reconcile";
 
 export interface WorkerOptions {
   pool: Pool;
@@ -43,36 +44,13 @@ export function startWorker(options: WorkerOptions): Worker {
     log: options.log,
     policy: backoffPolicy(options.intervalMs, options.backoff),
   });
-  let stopping = false;
-  let wake: (() => void) | undefined;
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
-  const loop = (async () => {
-    while (!stopping) {
-      let pauseMs = options.intervalMs;
-      try {
-        const summary = describeCounts(await reconcilePass(deps));
-        failures.succeeded();
-        if (summary) options.log(`reconcile: ${summary}`);
-      } catch (error) {
-        pauseMs = failures.failed(error);
-      }
-      if (!stopping) await pause(pauseMs);
-    }
-  })();
-
-  return {
-    async stop() {
-      stopping = true;
-      wake?.();
-      await loop;
+  const loop = startPassLoop({
+    pass: async () => {
+      const summary = describeCounts(await reconcilePass(deps));
+      if (summary) options.log(`reconcile: ${summary}`);
     },
-  };
+    intervalMs: options.intervalMs,
+    backoff: failures,
+  });
+  return { stop: () => loop.stop() };
 }

@@ -2,7 +2,7 @@
 // windows as keys. Keys are counted exactly in Postgres across processes; keyless calls are counted here, in
 // memory, so the public identity check costs no extra database round trip: with N API processes a client can
 // make up to N times the keyless limit, and an edge proxy should carry any stricter public limit.
-import { type RateState, rateWindowAt } from "./rateWindow";
+import { type RateState, rateWindowAt } from "../../services/partners/rateWindow";
 
 /** Distinct clients tracked per minute; beyond it new clients share one bucket, so memory stays bounded. */
 export const ANONYMOUS_CLIENTS_MAX = 100_000;

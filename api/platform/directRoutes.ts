@@ -3,13 +3,15 @@
 // The steps are the ones the Express routes take, from the same pieces: host rule, body and input rule, partner
 // admission with its rate headers, input validation, error envelope, security headers, responseVersion.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errorResponseOf } from "../middleware/errors";
-import type { DirectRoute, RouteTable } from "../openapi/routeTable";
-import { parsed } from "../openapi/routeTable";
+import { ServiceError } from "../../core/errors/serviceError";
+import type { Authenticator } from "../../services/partners/keyAuthentication";
+import { errorResponseOf } from "./errors";
 import { type HostLists, hostClassOf } from "./hosts";
 import { readRequestInput } from "./inputRule";
 import { sendJson } from "./jsonResponse";
-import type { Authenticator, PartnerAdmission } from "./partnerAuth";
+import type { DirectRoute, RouteTable } from "./openapi/routeTable";
+import { parsed } from "./openapi/routeTable";
+import type { PartnerAdmission } from "./partnerAuth";
 
 export interface DirectRouteOptions {
   routes: RouteTable;
@@ -34,10 +36,9 @@ function routeKeyOf(req: IncomingMessage): string {
 }
 
 /** A handler answered without admitting its caller: a bug, and never an answer to give. */
-class UnadmittedAnswerError extends Error {
+class UnadmittedAnswerError extends ServiceError {
   constructor(route: string) {
     super(`The direct route ${route} answered without admitting its caller.`);
-    this.name = "UnadmittedAnswerError";
   }
 }
 

@@ -7,8 +7,8 @@
 import type { IncomingMessage } from "node:http";
 import { type ParsedUrlQuery, parse as parseQueryString } from "node:querystring";
 import { ApiError } from "../../core/errors/catalogue";
-import type { InputIssue } from "../openapi/routeTable";
 import { readJsonBody } from "./jsonBody";
+import type { InputIssue } from "./openapi/routeTable";
 
 /** Deepest nesting of objects/arrays a request body may have (the body itself is 1); documented bodies are flat. */
 export const MAX_NESTING_DEPTH = 32;

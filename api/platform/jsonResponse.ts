@@ -1,8 +1,8 @@
 // A JSON answer written straight to node:http, with what Express's routes add to theirs: the security
 // headers and `responseVersion`. For answers given outside Express (direct routes, the HTTP server itself).
 import type { ServerResponse } from "node:http";
-import { SECURITY_HEADERS } from "../middleware/securityHeaders";
-import { versioned } from "../responseVersion";
+import { versioned } from "./responseVersion";
+import { SECURITY_HEADERS } from "./securityHeaders";
 
 export function sendJson(
   res: ServerResponse,

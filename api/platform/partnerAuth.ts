@@ -1,31 +1,28 @@
 // Authentication of partner keys: Bearer key -> host/environment rule -> key lookup and rate count (one query
-// per batch of concurrent requests) -> revocation -> rate limit -> scope. Sets `res.locals.partner` and the
-// rate-limit headers.
+// per batch of concurrent requests) -> revocation -> rate limit -> scope. This is the HTTP side (header, host
+// rule, rate-limit headers, `res.locals.partner`); the key rules are services/partners (admission, keyAuthentication).
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Pool } from "pg";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
-import { apiKeyEnvironment } from "../keys/apiKeyFormat";
 import {
-  type Authentication,
-  type AuthenticationAttempt,
-  authenticateApiKeys,
-} from "../keys/keyAuthentication";
-import type { PartnerScope } from "../keys/scopes";
-import type { AccessGuard, RouteAccess } from "../openapi/routeTable";
+  assertScope,
+  type KeyedCall,
+  keyEnvironmentOf,
+  keyedCallOf,
+  type PartnerContext,
+} from "../../services/partners/admission";
+import { type Authenticator, batchedAuthenticator } from "../../services/partners/keyAuthentication";
+import {
+  isOverLimit,
+  type RateState,
+  rateLimitedError,
+  rateLimitHeaders,
+} from "../../services/partners/rateWindow";
+import type { PartnerScope } from "../../services/partners/scopes";
 import { AnonymousLimiter } from "./anonymousLimiter";
-import { batcher } from "./batcher";
 import type { HostClass } from "./hosts";
-import { namedStatementsOn } from "./namedStatements";
-import { isOverLimit, type RateState, rateLimitedError, rateLimitHeaders } from "./rateWindow";
-
-/** The authenticated caller, on `res.locals.partner`. */
-export interface PartnerContext {
-  keyId: string;
-  partnerId: string;
-  environment: Environment;
-  scopes: readonly PartnerScope[];
-}
+import type { AccessGuard, RouteAccess } from "./openapi/routeTable";
 
 declare global {
   namespace Express {
@@ -77,26 +74,6 @@ function enforceRate(rate: RateState, setHeader: HeaderSink): void {
   if (isOverLimit(rate)) throw rateLimitedError(rate);
 }
 
-/** Authenticates one attempt within the batch of concurrent ones: the key is read (never cached) each time. */
-export type Authenticator = (attempt: AuthenticationAttempt) => Promise<Authentication | undefined>;
-
-/**
- * Concurrent authentications share one statement. Two batches may run at once (one per core of a small
- * database server); a batch is bounded so one statement stays short.
- */
-function batchedAuthenticator(pool: Pool): Authenticator {
-  const named = namedStatementsOn(pool);
-  return batcher(async (attempts) => authenticateApiKeys(pool, attempts, await named()), {
-    maxBatch: 256,
-    maxInFlight: 2,
-  });
-}
-
-interface KeyedCall {
-  partner: PartnerContext;
-  rate: RateState;
-}
-
 async function authenticate(
   options: PartnerAuthOptions,
   authenticator: Authenticator,
@@ -104,33 +81,10 @@ async function authenticate(
   hostClass: HostClass,
   setHeader: HeaderSink,
 ): Promise<KeyedCall> {
-  const keyEnvironment = apiKeyEnvironment(raw);
-  if (keyEnvironment === null) {
-    throw new ApiError(
-      "unauthorized",
-      "This is not a valid API key. Keys start with svc_sbx_ (sandbox) or svc_live_ (production).",
-    );
-  }
-  assertHostAccepts(hostClass, keyEnvironment);
-  const found = await authenticator({ raw, nowMs: options.now() });
-  if (found === undefined)
-    throw new ApiError("unauthorized", "This API key is not known; check it was copied whole.");
-  if (found.rate === undefined) throw new ApiError("key_revoked");
-  enforceRate(found.rate, setHeader);
-  const { key } = found;
-  return {
-    partner: { keyId: key.keyId, partnerId: key.partnerId, environment: key.environment, scopes: key.scopes },
-    rate: found.rate,
-  };
-}
-
-function assertScope(partner: PartnerContext, scope: PartnerScope): void {
-  if (!partner.scopes.includes(scope)) {
-    throw new ApiError("scope_missing", `This API key lacks the scope ${scope} that this endpoint needs.`, {
-      requiredScope: scope,
-      keyScopes: partner.scopes,
-    });
-  }
+  assertHostAccepts(hostClass, keyEnvironmentOf(raw));
+  const call = keyedCallOf(await authenticator({ raw, nowMs: options.now() }));
+  enforceRate(call.rate, setHeader);
+  return call;
 }
 
 /**

@@ -1,15 +1,17 @@
 // What every route module is given: the route table (validation + OpenAPI), partner authentication,
-// idempotency, and the service's dependencies.
+// idempotency, and the use cases as one service object per context (services/index.ts).
 import type { RequestHandler } from "express";
-import type { ApiDependencies } from "../app";
-import type { PartnerScope } from "../keys/scopes";
-import type { RouteTable } from "../openapi/routeTable";
+import type { Services } from "../../services";
+import type { PartnerScope } from "../../services/partners/scopes";
 import type { Idempotency } from "./idempotency";
+import type { RouteTable } from "./openapi/routeTable";
 import type { PartnerAdmission } from "./partnerAuth";
 
 export interface Platform {
-  deps: ApiDependencies;
   routes: RouteTable;
+  services: Services;
+  /** When this process started serving (GET /v1/health). */
+  startedAt: Date;
   /** Middleware: a valid key for this host, within its rate limit, holding `scope` (any key when omitted). */
   requirePartner: (scope?: PartnerScope) => RequestHandler;
   /** The admission behind requirePartner, for direct routes (platform/directRoutes). */

@@ -1,10 +1,9 @@
 // The registry of chains the service indexes, with live index health.
 import { z } from "zod";
-import { chainHealthSchema } from "../openapi/schemas";
+import { chainHealthSchema } from "../platform/openapi/schemas";
 import type { Platform } from "../platform/platform";
-import { readChainHealth } from "../readModel/chainHealth";
 
-export function registerChainRoutes({ routes, deps, now }: Platform): void {
+export function registerChainRoutes({ routes, services }: Platform): void {
   routes.route(
     {
       method: "get",
@@ -21,7 +20,7 @@ export function registerChainRoutes({ routes, deps, now }: Platform): void {
       errors: [],
     },
     async ({ res }) => {
-      res.json({ chains: await readChainHealth(deps.pool, now()) });
+      res.json({ chains: await services.mirror.chainHealth() });
     },
   );
 }

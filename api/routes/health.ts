@@ -2,15 +2,9 @@
 // within the data-path bound: a frozen or unreachable database is a 503 that says so, never a hung request.
 import { z } from "zod";
 import { ApiError } from "../../core/errors/catalogue";
-import {
-  DEFAULT_DATA_PATH_TIMEOUT_MS,
-  isDataPathTimeout,
-  withinDataPathBound,
-} from "../../storage/dataPathBound";
-import { chainHealthSchema } from "../openapi/schemas";
+import type { UnavailableReason } from "../../services/mirror";
+import { chainHealthSchema } from "../platform/openapi/schemas";
 import type { Platform } from "../platform/platform";
-import { sharedInFlight } from "../platform/sharedInFlight";
-import { readChainHealth } from "../readModel/chainHealth";
 
 const healthSchema = z.object({
   status: z.enum(["ok", "degraded"]),
@@ -20,30 +14,18 @@ const healthSchema = z.object({
   uptimeSeconds: z.number(),
 });
 
-function databaseDown(error: unknown, boundMs: number): ApiError {
-  const timedOut = isDataPathTimeout(error);
+function databaseDown(reason: UnavailableReason, boundMs: number): ApiError {
   return new ApiError(
     "service_unavailable",
-    timedOut
+    reason === "timeout"
       ? `The database did not answer within ${boundMs} ms; treat every decision as do-not-launch.`
       : "The database is unreachable; treat every decision as do-not-launch.",
     // Chain telemetry is read from the database, so none is known while it is down.
-    { database: { ok: false, reason: timedOut ? "timeout" : "unreachable" }, chains: "unavailable" },
+    { database: { ok: false, reason }, chains: "unavailable" },
   );
 }
 
-export function registerHealthRoutes({ routes, deps, now }: Platform): void {
-  const boundMs = deps.decisions?.dataPathTimeoutMs ?? DEFAULT_DATA_PATH_TIMEOUT_MS;
-  // A timed-out pg query keeps its connection busy until the server answers, and a frozen server runs no
-  // statement_timeout. So concurrent callers share one probe (health holds at most one pool connection,
-  // however often it is asked), and the probe's own query_timeout ends it at the bound (the pool then
-  // discards that connection), so the next caller after the bound starts a fresh probe.
-  const probe = sharedInFlight(async () => {
-    const started = performance.now();
-    const chains = await readChainHealth(deps.pool, now(), boundMs);
-    return { chains, latencyMs: Math.round((performance.now() - started) * 100) / 100 };
-  });
-
+export function registerHealthRoutes({ routes, services, startedAt, now }: Platform): void {
   routes.route(
     {
       method: "get",
@@ -57,15 +39,15 @@ export function registerHealthRoutes({ routes, deps, now }: Platform): void {
       errors: ["service_unavailable"],
     },
     async ({ res }) => {
-      const { chains, latencyMs } = await withinDataPathBound(probe(), boundMs).catch((error: unknown) => {
-        throw databaseDown(error, boundMs);
-      });
+      const probe = await services.mirror.health();
+      if (!probe.ok) throw databaseDown(probe.reason, probe.boundMs);
+      const { chains, latencyMs } = probe;
       res.json({
         status: chains.every((chain) => chain.status === "ok") ? "ok" : "degraded",
         database: { ok: true, latencyMs },
         chains,
-        startedAt: deps.startedAt.toISOString(),
-        uptimeSeconds: Math.floor((now() - deps.startedAt.getTime()) / 1000),
+        startedAt: startedAt.toISOString(),
+        uptimeSeconds: Math.floor((now() - startedAt.getTime()) / 1000),
       });
     },
   );

@@ -1,6 +1,6 @@
 // GET /v1/openapi: the OpenAPI 3.1.0 document of every registered route.
 import { z } from "zod";
-import { openApiDocument } from "../openapi/document";
+import { openApiDocument } from "../platform/openapi/document";
 import type { Platform } from "../platform/platform";
 
 export function registerOpenApiRoute({ routes }: Platform): void {

@@ -1,17 +1,16 @@
 // GET /v1/protected-identities: production protection records newest first, keyset-paginated (see
-// api/readModel/protectedRows.ts for what each source contributes).
+// services/mirror/protectedRows.ts for what each source contributes).
 import { z } from "zod";
 import { ApiError } from "../../core/errors/catalogue";
 import { foldV1 } from "../../core/fold";
-import type { Platform } from "../platform/platform";
 import {
   type PageCursor,
   PROTECTION_SOURCES,
   PROTECTION_STATUSES,
   type ProtectionRow,
   type ProtectionStatus,
-  protectionPage,
-} from "../readModel/protectedRows";
+} from "../../services/mirror";
+import type { Platform } from "../platform/platform";
 
 export const PAGE_SIZE_MAX = 50;
 const PAGE_SIZE_DEFAULT = 20;
@@ -81,7 +80,7 @@ function decodeCursor(text: string): PageCursor {
   );
 }
 
-export function registerProtectedIdentityRoutes({ routes, deps, now }: Platform): void {
+export function registerProtectedIdentityRoutes({ routes, services }: Platform): void {
   routes.route(
     {
       method: "get",
@@ -98,13 +97,12 @@ export function registerProtectedIdentityRoutes({ routes, deps, now }: Platform)
       },
     },
     async ({ query: input, res }) => {
-      const rows = await protectionPage(deps.pool, {
+      const rows = await services.mirror.protectionPage({
         contains: input.q === undefined ? undefined : foldV1(input.q),
         chain: input.chain,
         statuses: STATUS_FILTERS[input.status] ?? [],
         after: input.cursor === undefined ? undefined : decodeCursor(input.cursor),
         limit: input.limit,
-        now: new Date(now()),
       });
       const shown = rows.slice(0, input.limit);
       res.json({

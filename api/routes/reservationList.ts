@@ -2,7 +2,6 @@
 import { z } from "zod";
 import { ApiError } from "../../core/errors/catalogue";
 import type { Platform } from "../platform/platform";
-import { reservationsOfWallet } from "../readModel/reservationRows";
 
 const WALLET_PATTERN = /^[A-Za-z0-9]{3,64}$/;
 
@@ -35,7 +34,7 @@ const listSchema = z.object({
   records: z.array(recordSchema),
 });
 
-export function registerReservationListRoutes({ routes, deps, now }: Platform): void {
+export function registerReservationListRoutes({ routes, services, now }: Platform): void {
   routes.route(
     {
       method: "get",
@@ -56,7 +55,7 @@ export function registerReservationListRoutes({ routes, deps, now }: Platform): 
     },
     async ({ query: input, res }) => {
       const at = new Date(now());
-      const rows = await reservationsOfWallet(deps.pool, input.wallet);
+      const rows = await services.mirror.walletReservations(input.wallet);
       const records = rows.map((row) => ({
         chain: row.chain,
         identityKey: `${row.normalized_name}::${row.normalized_ticker}`,

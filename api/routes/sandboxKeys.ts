@@ -1,13 +1,8 @@
 // Self-serve sandbox keys: create (raw key and signing secret shown once), introspect and revoke the calling key.
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { ApiError } from "../../core/errors/catalogue";
-import { createSecretBox } from "../../core/secrets/secretBox";
-import { createApiKey, findApiKey, revokeApiKey } from "../keys/apiKeyStore";
-import { PARTNER_SCOPES } from "../keys/scopes";
-import type { PartnerContext } from "../platform/partnerAuth";
+import { PARTNER_SCOPES, type PartnerContext, remainingOf } from "../../services/partners";
 import type { Platform } from "../platform/platform";
-import { remainingOf } from "../platform/rateWindow";
 
 const createBody = z.strictObject({
   organization: z.string().trim().min(1).max(200),
@@ -40,16 +35,7 @@ const introspectionSchema = z.object({
   createdAt: z.string(),
 });
 
-/** Signing secret issued with a sandbox key (sealed at rest under the master key). */
-function newSigningSecret(): string {
-  return `svc_sigsec_${randomBytes(32).toString("base64url")}`;
-}
-
-function signingSecretContext(keyId: string): string {
-  return `sandbox-signing-secret:${keyId}`;
-}
-
-export function registerSandboxKeyRoutes({ routes, deps }: Platform): void {
+export function registerSandboxKeyRoutes({ routes, services }: Platform): void {
   routes.route(
     {
       method: "post",
@@ -65,26 +51,9 @@ export function registerSandboxKeyRoutes({ routes, deps }: Platform): void {
       if (res.locals.hostClass === "production") {
         throw new ApiError("sandbox_only", "Create sandbox keys on the sandbox or canonical host.");
       }
-      if (deps.masterKey === undefined) {
-        throw new ApiError(
-          "service_unavailable",
-          "This API runs without a master key, so it cannot issue signing secrets.",
-        );
-      }
-      const box = createSecretBox(deps.masterKey);
-      const signingSecret = newSigningSecret();
-      const { record, issued } = await createApiKey(deps.pool, {
-        environment: "sandbox",
-        scopes: PARTNER_SCOPES,
-        rateLimitPerMinute: 60,
-        label: body.label ?? "",
-        organization: body.organization,
-        email: body.email,
-        createdBy: "self-serve",
-        sealSigningSecret: (keyId) => box.seal(signingSecret, signingSecretContext(keyId)),
-      });
+      const { apiKey, signingSecret, record } = await services.partners.createSandboxKey(body);
       res.status(201).json({
-        apiKey: issued.secret,
+        apiKey,
         signingSecret,
         environment: "sandbox",
         keyId: record.keyId,
@@ -107,7 +76,7 @@ export function registerSandboxKeyRoutes({ routes, deps }: Platform): void {
     },
     async ({ res }) => {
       const partner = sandboxPartner(res.locals.partner);
-      const key = await findApiKey(deps.pool, partner.keyId);
+      const key = await services.partners.key(partner.keyId);
       const rate = res.locals.rateLimit;
       if (key === undefined || rate === undefined) throw new ApiError("unauthorized");
       res.json({
@@ -141,10 +110,7 @@ export function registerSandboxKeyRoutes({ routes, deps }: Platform): void {
     },
     async ({ res }) => {
       const partner = sandboxPartner(res.locals.partner);
-      const key = await revokeApiKey(deps.pool, partner.keyId, {
-        actor: `key:${partner.keyId}`,
-        reason: "revoked by its holder (DELETE /v1/sandbox/keys)",
-      });
+      const key = await services.partners.revokeByHolder(partner.keyId);
       res.json({ keyId: key.keyId, revoked: true, revokedAt: (key.revokedAt ?? new Date()).toISOString() });
     },
   );

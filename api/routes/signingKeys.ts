@@ -1,9 +1,8 @@
 // Public decision-signing keys: GET /v1/keys and the well-known document (also at the host root).
 import { z } from "zod";
 import { SIGNING_KEY_STATUSES } from "../../core/keyring";
-import { environmentSchema } from "../openapi/schemas";
+import { environmentSchema } from "../platform/openapi/schemas";
 import type { Platform } from "../platform/platform";
-import { readPublicKeys } from "../readModel/signingKeys";
 
 export const WELL_KNOWN_SIGNING_KEYS_PATH = "/.well-known/service-signing-keys.json";
 /** Verifiers cache keys for about 5 minutes (spec: Limits). */
@@ -30,7 +29,7 @@ const keysQuery = z.object({
     ),
 });
 
-export function registerSigningKeyRoutes({ routes, deps }: Platform): void {
+export function registerSigningKeyRoutes({ routes, services }: Platform): void {
   const description =
     "Signing keys: active first, then retiring (still accepted), then revoked (listed so verifiers answer revoked_key).";
   routes.route(
@@ -46,7 +45,7 @@ export function registerSigningKeyRoutes({ routes, deps }: Platform): void {
     async ({ query, res }) => {
       const environment = query.environment ?? res.locals.hostEnvironment;
       res.setHeader("Cache-Control", KEYS_CACHE_CONTROL);
-      res.json({ environment, keys: await readPublicKeys(deps.pool, environment) });
+      res.json({ environment, keys: await services.signing.publicKeys(environment) });
     },
   );
   routes.route(
@@ -61,7 +60,7 @@ export function registerSigningKeyRoutes({ routes, deps }: Platform): void {
     async ({ res }) => {
       const environment = res.locals.hostEnvironment;
       res.setHeader("Cache-Control", KEYS_CACHE_CONTROL);
-      res.json({ environment, keys: await readPublicKeys(deps.pool, environment) });
+      res.json({ environment, keys: await services.signing.publicKeys(environment) });
     },
   );
 }

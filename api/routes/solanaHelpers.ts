@@ -8,14 +8,12 @@ import { z } from "zod";
 import { publicKeyOrNull } from "../../chains/solana/addresses";
 import { isSignature } from "../../chains/solana/outcome";
 import { priceUsdOf } from "../../chains/solana/price";
-import { SolanaRegistryClient } from "../../chains/solana/registryClient";
 import { REGISTRY_COMPUTE_UNIT_LIMIT } from "../../chains/solana/transaction";
 import { ApiError } from "../../core/errors/catalogue";
 import { MAX_ACTIVE_PER_WALLET, RESERVATION_DURATIONS } from "../../core/reservation";
-import { normalizedOrReject } from "../decisions/identityInput";
-import { durationSecondsQuery, rawName, rawTicker } from "../openapi/fields";
+import { normalizedOrReject } from "../../services/identity";
+import { durationSecondsQuery, rawName, rawTicker } from "../platform/openapi/fields";
 import type { Platform } from "../platform/platform";
-import { fromChain } from "../reservations/chainAccess";
 
 const TAG = "Solana helpers";
 const LAMPORTS_DECIMALS = 9;
@@ -148,46 +146,6 @@ function usdText(usdMicros: bigint): string {
   return `${whole}.${fraction.padEnd(2, "0")}`;
 }
 
-/** The production Solana registry named by `chain`, or the only one when `chain` is omitted. */
-function solanaRegistry(platform: Platform, chain: string | undefined): SolanaRegistryClient {
-  const registries = platform.deps.registries?.production;
-  if (registries === undefined) {
-    throw new ApiError("service_unavailable", "No chain registries are configured on this service.", {
-      cause: "registries",
-    });
-  }
-  const solana = [...registries.values()].filter(
-    (client): client is SolanaRegistryClient => client instanceof SolanaRegistryClient,
-  );
-  const names = solana.map((client) => client.chain);
-  if (chain !== undefined) {
-    const found = solana.find((client) => client.chain === chain);
-    if (found) return found;
-    throw new ApiError(
-      "invalid_request",
-      `${chain} is not a Solana chain of this service; use one of: ${names.join(", ") || "(none)"}.`,
-      { field: "chain", chains: names },
-    );
-  }
-  const [only, ...others] = solana;
-  if (only === undefined) {
-    throw new ApiError("service_unavailable", "This service serves no Solana chain.", {
-      cause: "registries",
-    });
-  }
-  if (others.length > 0) {
-    throw new ApiError(
-      "invalid_request",
-      `Several Solana chains are served; pass chain (${names.join(", ")}).`,
-      {
-        field: "chain",
-        chains: names,
-      },
-    );
-  }
-  return only;
-}
-
 /** A wallet signs with an Ed25519 key; an address off the curve (a PDA) can never sign a reservation. */
 function walletKey(launcher: string): PublicKey {
   const key = publicKeyOrNull(launcher);
@@ -206,8 +164,8 @@ function walletKey(launcher: string): PublicKey {
   return key;
 }
 
-export function registerSolanaHelperRoutes(platform: Platform): void {
-  const { routes } = platform;
+export function registerSolanaHelperRoutes({ routes, services }: Platform): void {
+  const { reservations } = services;
   routes.route(
     {
       method: "get",
@@ -221,8 +179,7 @@ export function registerSolanaHelperRoutes(platform: Platform): void {
       errors: ["price_unavailable", "service_unavailable"],
     },
     async ({ query, res }) => {
-      const registry = solanaRegistry(platform, query.chain);
-      const quote = await fromChain(registry.quote(query.durationSeconds));
+      const quote = await reservations.solanaQuote(query.chain, query.durationSeconds);
       res.json({
         chain: quote.chain,
         durationSeconds: quote.durationSeconds,
@@ -251,14 +208,13 @@ export function registerSolanaHelperRoutes(platform: Platform): void {
     async ({ query, res }) => {
       const identity = normalizedOrReject(query.name, query.ticker);
       const launcher = walletKey(query.launcher);
-      const registry = solanaRegistry(platform, query.chain);
-      const context = await fromChain(registry.reserveContext(identity, launcher));
+      const { chain, context } = await reservations.solanaReserveContext(query.chain, identity, launcher);
       const { price, reservation } = context;
       const addresses = Object.fromEntries(
         Object.entries(context.accounts).map(([name, key]) => [name, key.toBase58()]),
       );
       res.json({
-        chain: registry.chain,
+        chain,
         programId: context.programId.toBase58(),
         chainTime: context.chainTime.toISOString(),
         identity: {
@@ -334,9 +290,8 @@ export function registerSolanaHelperRoutes(platform: Platform): void {
       errors: ["service_unavailable"],
     },
     async ({ query, res }) => {
-      const registry = solanaRegistry(platform, query.chain);
-      const recent = await fromChain(registry.latestBlockhash());
-      res.json({ chain: registry.chain, ...recent, commitment: "confirmed" });
+      const { chain, blockhash } = await reservations.solanaBlockhash(query.chain);
+      res.json({ chain, ...blockhash, commitment: "confirmed" });
     },
   );
 
@@ -353,10 +308,9 @@ export function registerSolanaHelperRoutes(platform: Platform): void {
       errors: ["service_unavailable"],
     },
     async ({ query, res }) => {
-      const registry = solanaRegistry(platform, query.chain);
-      const outcome = await fromChain(registry.transactionOutcome(query.signature));
+      const { chain, outcome } = await reservations.solanaTransaction(query.chain, query.signature);
       res.json({
-        chain: registry.chain,
+        chain,
         signature: query.signature,
         state: outcome.state,
         slot: outcome.state === "succeeded" || outcome.state === "failed" ? outcome.blockNumber : null,

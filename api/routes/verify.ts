@@ -1,12 +1,9 @@
 // POST /v1/decisions/verify: the server-side verifier over the published keys. Verification reasons are
 // results (200), not HTTP errors.
 import { z } from "zod";
-import { verifyDecision } from "../../core/decision";
 import { type Environment, isEnvironment } from "../../core/environment";
-import { publicKeyEntries } from "../../core/keyring";
 import type { HostClass } from "../platform/hosts";
 import type { Platform } from "../platform/platform";
-import { readSigningKeyRecords } from "../readModel/signingKeys";
 
 const optionalString = z.string().optional();
 const decisionBody = z
@@ -46,7 +43,7 @@ function verifyingEnvironment(hostClass: HostClass, claimed: unknown): Environme
   return isEnvironment(claimed) ? claimed : "production";
 }
 
-export function registerVerifyRoutes({ routes, deps, now }: Platform): void {
+export function registerVerifyRoutes({ routes, services }: Platform): void {
   routes.route(
     {
       method: "post",
@@ -61,8 +58,7 @@ export function registerVerifyRoutes({ routes, deps, now }: Platform): void {
     },
     async ({ body, res }) => {
       const environment = verifyingEnvironment(res.locals.hostClass, body.environment);
-      const keys = publicKeyEntries(await readSigningKeyRecords(deps.pool), environment);
-      res.json(verifyDecision(body, { keys, environment, now: now() }));
+      res.json(await services.signing.verify(body, environment));
     },
   );
 }

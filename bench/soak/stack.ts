@@ -11,12 +11,12 @@ import { join } from "node:path";
 import { Connection, Keypair } from "@solana/web3.js";
 import { createPublicClient, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { createApiKey } from "../../api/keys/apiKeyStore";
 import { registryCatalogue } from "../../chains/catalogue";
 import type { PreparedTransaction, RegistryClient } from "../../chains/registryClient";
+import { type DeploymentManifest, writeManifestEntries } from "../../config/manifest";
 import type { PublicKeyEntry } from "../../core/keyring/publicKeyEntry";
-import { type Localnet, startLocalnet } from "../../localnet";
-import { type DeploymentManifest, writeManifest } from "../../localnet/manifest";
+import { type Localnet, startLocalnet } from "../../scripts/localnet";
+import { createApiKey } from "../../services/partners/apiKeyStore";
 import { openDatabase } from "../../storage/database";
 import { type ChainDriver, DAY, evmDriver, solanaDriver, uniquePair } from "../../test/e2e/support";
 import { type FaultProxy, startFaultProxy } from "../../test/support/faultProxy";
@@ -88,7 +88,7 @@ function manifestThrough(manifest: DeploymentManifest, http: FaultProxy, ws: Fau
     solana: manifest.solana.map((entry) => ({
       ...entry,
       rpcUrl: http.urlThrough(entry.rpcUrl),
-      wsUrl: ws.urlThrough(entry.wsUrl),
+      ...(entry.wsUrl === undefined ? {} : { wsUrl: ws.urlThrough(entry.wsUrl) }),
     })),
   };
 }
@@ -177,10 +177,11 @@ export async function startSoakStack(options: StackOptions): Promise<SoakStack> 
     const port = (url: string) => Number(new URL(url).port);
     const httpProxy = await startFaultProxy({ host: "127.0.0.1", port: port(solanaEntry.rpcUrl) });
     stops.push(() => httpProxy.close());
+    if (solanaEntry.wsUrl === undefined) throw new Error("the localnet's Solana chain has no websocket");
     const wsProxy = await startFaultProxy({ host: "127.0.0.1", port: port(solanaEntry.wsUrl) });
     stops.push(() => wsProxy.close());
     const manifestPath = join(folder, "deployment.json");
-    writeManifest(manifestPath, manifestThrough(localnet.manifest, httpProxy, wsProxy));
+    writeManifestEntries(manifestPath, manifestThrough(localnet.manifest, httpProxy, wsProxy));
 
     const apiPort = await freePort();
     const logPath = join(tmpdir(), `bench-soak-service-${Date.now()}.log`);

@@ -17,10 +17,11 @@ import {
   TransactionReceiptNotFoundError,
   zeroAddress,
 } from "viem";
+import type { EvmManifestEntry } from "../../config/manifest";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
+import { onChainKey } from "../../core/address/equality";
 import type { NormalizedIdentity } from "../../core/fold";
 import type { ReservationDuration } from "../../core/reservation";
-import type { EvmManifestEntry } from "../../localnet/manifest";
 import {
   ChainUnavailableError,
   type OnChainReservation,
@@ -180,7 +181,7 @@ export class EvmRegistryClient implements RegistryClient {
       kind: event.eventName === "Reserved" ? "reserve" : "renew",
       nameHash: event.args.nameHash.toLowerCase() as `0x${string}`,
       tickerHash: event.args.tickerHash.toLowerCase() as `0x${string}`,
-      launcher: event.args.launcher.toLowerCase(),
+      launcher: onChainKey("evm", event.args.launcher),
       expiresAt: secondsToDate(event.args.expiresAt),
       feePaid: event.args.feeWei,
     };

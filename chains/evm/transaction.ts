@@ -2,9 +2,9 @@
 // ABI, the launcher as sender, and the quote plus headroom as value (the registry refunds every wei above its
 // fee in the same call). Shared by the real and the simulated client.
 import { encodeFunctionData, getAddress } from "viem";
+import type { EvmManifestEntry } from "../../config/manifest";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
 import { EVM_VALUE_HEADROOM_BPS } from "../../core/reservation";
-import type { EvmManifestEntry } from "../../localnet/manifest";
 import type { EvmTransactionRequest, ReserveRequest } from "../registryClient";
 
 const BPS = 10_000n;

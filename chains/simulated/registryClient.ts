@@ -6,18 +6,17 @@
 // and every transaction `not_found`. Sandbox holds, availability and wallet counts live in the sandbox's own tables,
 // which the API reads; a simulated prepare is confirmed by POST /v1/reservations/sandbox-confirm, never by a chain.
 import { PublicKey } from "@solana/web3.js";
+import type { EvmManifestEntry, SolanaManifestEntry } from "../../config/manifest";
 import type { NormalizedIdentity } from "../../core/fold";
-import { RESERVATION_DURATIONS, type ReservationDuration } from "../../core/reservation";
+import { defaultTierPriceUsdMicros, type ReservationDuration } from "../../core/reservation";
 import type { ChainFamily } from "../../core/status";
-import type { EvmManifestEntry, SolanaManifestEntry } from "../../localnet/manifest";
+import { feeWei } from "../evm/fee";
 import {
   DEFAULT_LOCAL_PRICE_USD,
   DEFAULT_MAX_PRICE_AGE_SECONDS,
-  DEFAULT_TIER_PRICES_USD_MICROS,
   LOCAL_FEED_DECIMALS,
   usdToFeedAnswer,
-} from "../../scripts/evm/deploy";
-import { feeWei } from "../evm/fee";
+} from "../evm/settings";
 import { registryTransaction as evmTransaction, isTransactionHash } from "../evm/transaction";
 import type {
   OnChainReservation,
@@ -31,7 +30,7 @@ import type {
 import { publicKeyOrNull } from "../solana/addresses";
 import { isSignature } from "../solana/outcome";
 import { feeLamports, priceUsdOf } from "../solana/price";
-import { DEFAULT_MAX_PRICE_AGE_SECS, DEFAULT_TIER_USD_MICROS } from "../solana/settings";
+import { DEFAULT_MAX_PRICE_AGE_SECS } from "../solana/settings";
 import {
   instructionArgs,
   registryInstructionAccounts,
@@ -51,12 +50,6 @@ export const SIMULATED_BLOCKHASH = PublicKey.default.toBase58();
 export interface SimulatedRegistryOptions {
   /** Clock in ms since the epoch (the reference price is always published "now"); defaults to Date.now. */
   now?: () => number;
-}
-
-function tierPrice(prices: readonly (bigint | number)[], durationSeconds: ReservationDuration): bigint {
-  const price = prices[RESERVATION_DURATIONS.indexOf(durationSeconds)];
-  if (price === undefined) throw new RangeError(`No tier for ${durationSeconds} s.`);
-  return BigInt(price);
 }
 
 abstract class SimulatedRegistry implements RegistryClient {
@@ -109,7 +102,7 @@ export class SimulatedEvmRegistry extends SimulatedRegistry {
   }
 
   async quote(durationSeconds: ReservationDuration): Promise<RegistryQuote> {
-    const usdMicros = tierPrice(DEFAULT_TIER_PRICES_USD_MICROS, durationSeconds);
+    const usdMicros = defaultTierPriceUsdMicros(durationSeconds);
     return {
       chain: this.chain,
       durationSeconds,
@@ -143,7 +136,7 @@ export class SimulatedSolanaRegistry extends SimulatedRegistry {
   }
 
   async quote(durationSeconds: ReservationDuration): Promise<RegistryQuote> {
-    const usdMicros = tierPrice(DEFAULT_TIER_USD_MICROS, durationSeconds);
+    const usdMicros = defaultTierPriceUsdMicros(durationSeconds);
     const { price, exponent } = SIMULATED_SOL_PRICE;
     return {
       chain: this.chain,

@@ -3,6 +3,7 @@
 // wallet's accounts, unsigned reserve/renew transactions, and signature statuses. Beyond RegistryClient it
 // answers the public Solana helper endpoints (reserve context, recent blockhash).
 import { type AccountInfo, Connection, PublicKey, SYSVAR_CLOCK_PUBKEY } from "@solana/web3.js";
+import type { SolanaManifestEntry } from "../../config/manifest";
 import type { NormalizedIdentity } from "../../core/fold";
 import {
   isInRenewalWindow,
@@ -10,8 +11,6 @@ import {
   RESERVATION_DURATIONS,
   type ReservationDuration,
 } from "../../core/reservation";
-import { type RegistryEvent, registryEventDecoder } from "../../indexer/solana/events";
-import type { SolanaManifestEntry } from "../../localnet/manifest";
 import {
   ChainUnavailableError,
   type OnChainReservation,
@@ -35,6 +34,7 @@ import {
   type ReservationAccount,
 } from "./accounts";
 import { configAddress, publicKeyOrNull, reservationAddress, walletAddress } from "./addresses";
+import { type RegistryEvent, registryEventDecoder } from "./events";
 import { isSignature, outcomeOfStatus } from "./outcome";
 import { checkPrice, feeLamports, type PriceCheck, priceUsdOf } from "./price";
 import { tierIndex } from "./settings";

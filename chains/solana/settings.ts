@@ -1,10 +1,9 @@
 // The program's tier order and the registry settings a deployment starts with (scripts/solana/deploy.ts).
+// Tier prices are shared with EVM: core/reservation/policy.ts.
 import { RESERVATION_DURATIONS, type ReservationDuration } from "../../core/reservation";
 
 /** Durations (seconds) of the four tiers, in the order of the config's `tier_usd_micros`. */
 export const TIER_DURATIONS = RESERVATION_DURATIONS;
-/** Same tier prices as the EVM registry: USD with 6 decimals. */
-export const DEFAULT_TIER_USD_MICROS = [5_000_000, 12_000_000, 25_000_000, 80_000_000] as const;
 /** Pyth's push feeds update far more often; 60 s keeps a local price usable while refusing stale ones. */
 export const DEFAULT_MAX_PRICE_AGE_SECS = 60;
 

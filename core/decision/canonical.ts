@@ -1,15 +1,16 @@
 // Canonical signed bytes: the 13 fields in spec order, LF-joined, UTF-8, launcher lower-cased, "" for an
 // absent nonce. Browser-safe.
+
+import { ServiceError } from "../errors/serviceError";
 import { SIGNED_FIELD_ORDER, type SignedFields } from "./format";
 
 /** Thrown when a field cannot be signed unambiguously (it would change the meaning of the LF-joined text). */
-export class DecisionFieldError extends Error {
+export class DecisionFieldError extends ServiceError {
   constructor(
     readonly field: string,
     message: string,
   ) {
     super(message);
-    this.name = "DecisionFieldError";
   }
 }
 

@@ -21,7 +21,6 @@ export {
 } from "./sign";
 export {
   type ExpectedRequest,
-  launcherMatches,
   type VerificationReason,
   type VerificationResult,
   type VerifyOptions,

@@ -1,6 +1,7 @@
 // Server-side decision signing with node:crypto Ed25519 (OpenSSL; ~7x noble's speed on the hot path).
 import { type KeyObject, sign } from "node:crypto";
 import type { Environment } from "../environment";
+import { ServiceError } from "../errors/serviceError";
 import { IDENTITY_KEY_SEPARATOR } from "../fold";
 import { canonicalDecisionBytes, DecisionFieldError } from "./canonical";
 import {
@@ -23,10 +24,9 @@ export interface DecisionSigningKey {
 export type DecisionSigner = (request: DecisionRequest) => SignedDecision;
 
 /** Thrown when a key handed to the signer cannot sign decisions. */
-export class SigningKeyError extends Error {
+export class SigningKeyError extends ServiceError {
   constructor(message: string) {
     super(message);
-    this.name = "SigningKeyError";
   }
 }
 

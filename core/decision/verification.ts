@@ -1,7 +1,9 @@
 // Verification rules shared by the node:crypto and the noble verifier, so both give identical answers;
 // they differ only in the Ed25519 primitive. Browser-safe.
+import { sameAddress } from "../address/equality";
 import { decodeBase64Strict } from "../encoding/base64";
 import { type Environment, isEnvironment } from "../environment";
+import { ServiceError } from "../errors/serviceError";
 import type { PublicKeyEntry } from "../keyring/publicKeyEntry";
 import { canonicalDecisionBytes, unsignableFieldProblem } from "./canonical";
 import {
@@ -58,10 +60,9 @@ export interface VerifyOptions {
 }
 
 /** Thrown for a verifier misconfiguration (a programming error, not a verification result). */
-export class VerifyOptionsError extends Error {
+export class VerifyOptionsError extends ServiceError {
   constructor(message: string) {
     super(message);
-    this.name = "VerifyOptionsError";
   }
 }
 
@@ -175,15 +176,6 @@ export function checkBeforeSignature(input: unknown, options: VerifyOptions): Pr
   return { check: { decision, key, message: canonicalDecisionBytes(decision), signature, publicKey } };
 }
 
-/** EVM hex addresses compare case-insensitively; every other address (Solana base58) exactly. */
-export function launcherMatches(decisionLauncher: string, requestLauncher: string): boolean {
-  const evmAddress = /^0x[0-9a-fA-F]{40}$/;
-  if (evmAddress.test(decisionLauncher) && evmAddress.test(requestLauncher)) {
-    return decisionLauncher.toLowerCase() === requestLauncher.toLowerCase();
-  }
-  return decisionLauncher === requestLauncher;
-}
-
 /** Everything after a valid signature: environment binding, freshness, and the request match. */
 export function checkAfterSignature(check: SignatureCheck, options: VerifyOptions): VerificationResult {
   const { decision, key } = check;
@@ -203,7 +195,7 @@ export function checkAfterSignature(check: SignatureCheck, options: VerifyOption
   }
   if (expected.chain !== undefined && expected.chain !== decision.chain)
     return { valid: false, reason: "chain_mismatch" };
-  if (expected.launcher !== undefined && !launcherMatches(decision.launcher, expected.launcher)) {
+  if (expected.launcher !== undefined && !sameAddress(decision.launcher, expected.launcher)) {
     return { valid: false, reason: "launcher_mismatch" };
   }
   return { valid: true, reason: "ok" };

@@ -1,5 +1,6 @@
 // The one catalogue of API error codes, their HTTP statuses and default messages, and the envelope every
 // non-2xx response carries: `{ error: { code, message, details } }`. Codes are stable; messages may improve.
+import { ServiceError } from "./serviceError";
 
 interface ErrorSpec {
   status: number;
@@ -135,7 +136,7 @@ export interface ErrorEnvelope {
 }
 
 /** An error that the HTTP layer turns into its status and envelope. */
-export class ApiError extends Error {
+export class ApiError extends ServiceError {
   readonly status: number;
 
   constructor(
@@ -144,7 +145,6 @@ export class ApiError extends Error {
     readonly details: unknown = null,
   ) {
     super(message ?? ERROR_CATALOGUE[code].message);
-    this.name = "ApiError";
     this.status = ERROR_CATALOGUE[code].status;
   }
 

@@ -1,16 +1,16 @@
 // On-chain keys: keccak256 of the folded UTF-8 string (the folded form is ASCII, so bytes = characters).
 import { keccak256 } from "js-sha3";
+import { ServiceError } from "../errors/serviceError";
 import { isFolded } from "./fold";
 
 export type Hex32 = `0x${string}`;
 
 /** Thrown when a raw (unfolded) string is passed where an on-chain key is computed. */
-export class NotFoldedError extends Error {
+export class NotFoldedError extends ServiceError {
   constructor(readonly value: string) {
     super(
       `Cannot hash ${JSON.stringify(value)}: on-chain keys are computed from folded strings only (A-Z, 2, 6, 9). Pass foldV1(value) instead.`,
     );
-    this.name = "NotFoldedError";
   }
 }
 

@@ -2,6 +2,7 @@
 // Lifecycle per environment: one `active` key signs; rotation makes the previous one `retiring` (still
 // published and accepted during the overlap); revocation marks a kid `revoked` (published, rejected).
 import type { Environment } from "../environment";
+import { ServiceError } from "../errors/serviceError";
 import type { PublicKeyEntry, SigningKeyStatus } from "./publicKeyEntry";
 
 export interface SigningKeyRecord {
@@ -13,10 +14,9 @@ export interface SigningKeyRecord {
   createdAt: Date;
 }
 
-export class KeyRingError extends Error {
+export class KeyRingError extends ServiceError {
   constructor(message: string) {
     super(message);
-    this.name = "KeyRingError";
   }
 }
 

@@ -9,6 +9,25 @@ export function isReservationDuration(value: unknown): value is ReservationDurat
   return (RESERVATION_DURATIONS as readonly unknown[]).includes(value);
 }
 
+/** USD prices with 6 decimals of the four tiers, in RESERVATION_DURATIONS order. */
+export type TierPricesUsdMicros = readonly [bigint, bigint, bigint, bigint];
+
+/**
+ * The tier prices both registries are deployed with (the EVM constructor, the Solana program's config) and
+ * the sandbox quotes: 5, 12, 25 and 80 USD. An owner can change them on-chain; quotes read the chain.
+ */
+export const DEFAULT_TIER_PRICES_USD_MICROS: TierPricesUsdMicros = [
+  5_000_000n,
+  12_000_000n,
+  25_000_000n,
+  80_000_000n,
+];
+
+/** The default price of a tier, in USD with 6 decimals. */
+export function defaultTierPriceUsdMicros(durationSeconds: ReservationDuration): bigint {
+  return DEFAULT_TIER_PRICES_USD_MICROS[RESERVATION_DURATIONS.indexOf(durationSeconds)] as bigint;
+}
+
 /** Active reservations a wallet may hold at once on one chain; a fourth waits for an expiry. */
 export const MAX_ACTIVE_PER_WALLET = 3;
 

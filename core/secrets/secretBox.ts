@@ -3,6 +3,7 @@
 // only opens for the row it was sealed for. Sealed text: `svcbox1.<masterKeyId>.<iv>.<ciphertext+tag>`
 // (base64url parts). The master key id lets a box hold previous master keys during a rotation.
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
+import { ServiceError } from "../errors/serviceError";
 
 const FORMAT = "svcbox1";
 const MASTER_KEY_LENGTH = 32;
@@ -20,18 +21,16 @@ export interface SecretBox {
   needsReseal(sealed: string): boolean;
 }
 
-export class SecretBoxError extends Error {
+export class SecretBoxError extends ServiceError {
   constructor(message: string) {
     super(message);
-    this.name = "SecretBoxError";
   }
 }
 
 /** Thrown when configured master key text is not 32 bytes as hex or base64. */
-export class MasterKeyError extends Error {
+export class MasterKeyError extends ServiceError {
   constructor(message: string) {
     super(message);
-    this.name = "MasterKeyError";
   }
 }
 

@@ -1,7 +1,9 @@
 // The one function that decides an identity's status on a chain from its records, a launcher and an
 // instant. The HTTP layer only gathers records and formats the answer.
+
+import { sameAddress } from "../address/equality";
 import type { ChainFreshness } from "./freshness";
-import { isLive, isSameLauncher, liveHold, longestLiveLock } from "./locks";
+import { isLive, liveHold, longestLiveLock } from "./locks";
 import type { GuardianRecord, IdentityRecords } from "./records";
 import type { CheckDecision, IdentityStatus, StatusReason } from "./values";
 
@@ -83,7 +85,7 @@ function protectionOutcome(
       ? { ...common, status: idle, decision: "block", reason }
       : { ...common, status: idle, decision: "allow_authorized_only", reason };
   }
-  if (authorizedLauncher !== null && isSameLauncher(authorizedLauncher, launcher)) {
+  if (authorizedLauncher !== null && sameAddress(authorizedLauncher, launcher)) {
     return { ...common, status: "authorized", decision: "allow", reason: "authorized_launcher" };
   }
   return { ...common, status: "blocked", decision: "block", reason };

@@ -10,7 +10,6 @@ export {
 export {
   extendLock,
   isLive,
-  isSameLauncher,
   LOCK_SECONDS,
   type LockExtension,
   liveHold,

@@ -1,5 +1,4 @@
 // Copycat lock lengths and the longest-lock rule (spec: "Identity status and locks", "Limits").
-import { launcherMatches } from "../decision/verification";
 import type { HoldRecord, IdentityRecords, LockRecord } from "./records";
 
 const HOUR = 3600;
@@ -96,9 +95,4 @@ export function lockAuthorizedLauncher(records: IdentityRecords, chain: string, 
     .filter((launch) => launch.chain === chain && launch.at.getTime() <= at.getTime())
     .sort((left, right) => right.at.getTime() - left.at.getTime());
   return launches[0]?.launcher ?? null;
-}
-
-/** EVM addresses compare case-insensitively, Solana addresses exactly. */
-export function isSameLauncher(authorized: string, supplied: string): boolean {
-  return launcherMatches(authorized, supplied);
 }

@@ -1,15 +1,16 @@
 // Identities are per chain. A check without `chain` evaluates every chain; the most restrictive answer
 // wins and names the deciding chain.
+
+import { ServiceError } from "../errors/serviceError";
 import { type ChainStatus, decideChainStatus } from "./decide";
 import type { ChainFreshness } from "./freshness";
 import type { IdentityRecords } from "./records";
 import { DECISION_RESTRICTIVENESS } from "./values";
 
 /** Thrown when there is no chain to decide on: a configuration problem, not a user error. */
-export class NoChainsError extends Error {
+export class NoChainsError extends ServiceError {
   constructor() {
     super("No chains are configured, so no identity can be decided; add chains to the deployment manifest.");
-    this.name = "NoChainsError";
   }
 }
 

@@ -6,10 +6,11 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { EvmDeploymentEntry } from "./chains";
+import type { EvmManifestEntry } from "../../config/manifest";
 
 /** What makes one chain's indexed history what it is. */
-export interface ChainIdentity extends Omit<EvmDeploymentEntry, "rpcUrl"> {
+export interface ChainIdentity
+  extends Pick<EvmManifestEntry, "chain" | "chainId" | "registry" | "deployBlock"> {
   deployBlockHash: string;
 }
 

@@ -1,8 +1,10 @@
 // Ponder configuration, built from the deployment manifest named by IDENTITY_MANIFEST. Started by run.ts,
-// which sets the environment read here; see docs/indexers.md.
+// which sets the environment read here; Ponder's process reads (and validates) the manifest itself. See
+// docs/indexers.md.
 import { createConfig } from "ponder";
+import { readManifest } from "../../config/manifest";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
-import { LOCAL_CHAIN_IDS, readEvmDeployments } from "./chains";
+import { evmChainsToIndex, LOCAL_CHAIN_IDS } from "./chains";
 
 const manifestPath = process.env.IDENTITY_MANIFEST;
 const databaseUrl = process.env.DATABASE_URL;
@@ -12,7 +14,7 @@ if (!manifestPath || !databaseUrl) {
   );
 }
 const pollingInterval = Number(process.env.EVM_POLLING_INTERVAL_MS ?? 1000);
-const deployments = readEvmDeployments(manifestPath);
+const deployments = evmChainsToIndex(readManifest(manifestPath), manifestPath);
 
 export default createConfig({
   database: { kind: "postgres", connectionString: databaseUrl, poolConfig: { max: 8 } },

@@ -7,15 +7,18 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Pool } from "pg";
 import { createPublicClient, http, type PublicClient } from "viem";
+import type { DeploymentManifest, EvmManifestEntry } from "../../config/manifest";
+import { ServiceError } from "../../core/errors/serviceError";
 import {
   type BackoffPolicy,
   backoffPolicy,
   createBackoff,
   retryUntilSuccess,
 } from "../../core/retry/backoff";
+import { startPassLoop } from "../../core/retry/passLoop";
 import { resetChainIfHistoryChanged } from "../chainHistory";
 import { recordHead, setIndexed } from "../checkpoints";
-import { type EvmDeploymentEntry, readEvmDeployments } from "./chains";
+import { evmChainsToIndex } from "./chains";
 import { type ChainIdentity, deploymentSchemaName, EVM_APP_DIR } from "./deploymentSchema";
 
 export interface EvmIndexerOptions {
@@ -23,7 +26,9 @@ export interface EvmIndexerOptions {
   databaseUrl: string;
   /** The service's pool: used to write checkpoints and to read Ponder's progress. */
   pool: Pool;
-  /** Path of the deployment manifest whose `evm` entries are indexed. */
+  /** The deployment manifest whose `evm` entries are indexed, as the entry point read it at start. */
+  manifest: DeploymentManifest;
+  /** Its path: Ponder's own process reads the manifest from there. */
   manifestPath: string;
   /** Schema that holds `chain_reservations` and `chain_checkpoints`. Default "public". */
   mirrorSchema?: string;
@@ -35,6 +40,11 @@ export interface EvmIndexerOptions {
   port?: number;
   /** How often Ponder polls each chain for new blocks. Default 1000 ms; local chains want 100-250. */
   pollingIntervalMs?: number;
+  /**
+   * Variables Ponder's process inherits besides the settings set here: entry points pass their own
+   * environment (PATH, proxies, CA certificates). Default none.
+   */
+  environment?: Readonly<Record<string, string | undefined>>;
   /** Restart Ponder when it exits on its own. Default true. */
   restartOnExit?: boolean;
   /** Waits before restarting Ponder after exits: 1 s doubling to 5 s, reset once it has run 30 s. */
@@ -53,10 +63,9 @@ export interface EvmIndexer {
   stop(): Promise<void>;
 }
 
-export class EvmIndexerError extends Error {
+export class EvmIndexerError extends ServiceError {
   constructor(message: string) {
     super(message);
-    this.name = "EvmIndexerError";
   }
 }
 
@@ -72,22 +81,22 @@ function ponderCliPath(): string {
 const HEALTHY_RUN_MS = 30_000;
 const STOP_GRACE_MS = 10_000;
 
-async function chainIdentity(entry: EvmDeploymentEntry, client: PublicClient): Promise<ChainIdentity> {
-  const chainId = await client.getChainId();
-  if (chainId !== entry.chainId) {
+async function chainIdentity(entry: EvmManifestEntry, client: PublicClient): Promise<ChainIdentity> {
+  const reported = await client.getChainId();
+  if (reported !== entry.chainId) {
     throw new EvmIndexerError(
-      `The RPC of chain "${entry.chain}" reports chain id ${chainId}, the manifest says ${entry.chainId}. Fix the manifest or the RPC URL.`,
+      `The RPC of chain "${entry.chain}" reports chain id ${reported}, the manifest says ${entry.chainId}. Fix the manifest or the RPC URL.`,
     );
   }
   const block = await client.getBlock({ blockNumber: BigInt(entry.deployBlock) });
-  const { rpcUrl: _rpcUrl, ...rest } = entry;
-  return { ...rest, deployBlockHash: block.hash };
+  const { chain, chainId, registry, deployBlock } = entry;
+  return { chain, chainId, registry, deployBlock, deployBlockHash: block.hash };
 }
 
 export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIndexer> {
   const log = options.log ?? ((line: string) => process.stderr.write(`[indexer:evm] ${line}\n`));
   const mirrorSchema = options.mirrorSchema ?? "public";
-  const deployments = readEvmDeployments(options.manifestPath);
+  const deployments = evmChainsToIndex(options.manifest, options.manifestPath);
   const clients = new Map(
     deployments.map((entry) => [entry.chain, createPublicClient({ transport: http(entry.rpcUrl) })]),
   );
@@ -155,7 +164,7 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
       {
         cwd: EVM_APP_DIR,
         env: {
-          ...process.env,
+          ...options.environment,
           PONDER_TELEMETRY_DISABLED: "true",
           // Ponder prefers PORT over --port; the service's own PORT (the API's) must not reach it.
           PORT: String(port),
@@ -234,7 +243,7 @@ async function waitForHealth(port: number, cancelled: () => boolean): Promise<vo
 interface MonitorOptions {
   pool: Pool;
   deploymentSchema: string;
-  deployments: EvmDeploymentEntry[];
+  deployments: EvmManifestEntry[];
   clients: Map<string, PublicClient>;
   intervalMs: number;
   backoff?: Partial<BackoffPolicy>;
@@ -252,8 +261,6 @@ function startCheckpointMonitor(options: MonitorOptions): { stop(): Promise<void
     log: options.log,
     policy: backoffPolicy(options.intervalMs, options.backoff),
   });
-  let stopped = false;
-  let wake: (() => void) | undefined;
   const tick = async () => {
     for (const entry of options.deployments) {
       const head = await (options.clients.get(entry.chain) as PublicClient).getBlockNumber({ cacheTime: 0 });
@@ -275,32 +282,8 @@ function startCheckpointMonitor(options: MonitorOptions): { stop(): Promise<void
       );
     }
   };
-  const loop = (async () => {
-    while (!stopped) {
-      let pauseMs = options.intervalMs;
-      try {
-        await tick();
-        failures.succeeded();
-      } catch (error) {
-        pauseMs = failures.failed(error);
-      }
-      if (stopped) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pauseMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-  })();
-  return {
-    async stop() {
-      stopped = true;
-      wake?.();
-      await loop;
-    },
-  };
+  const loop = startPassLoop({ pass: tick, intervalMs: options.intervalMs, backoff: failures });
+  return { stop: () => loop.stop() };
 }
 
 /** Ponder's checkpoint string: 10 digits block timestamp, 16 chain id, 16 block number, then the event. */

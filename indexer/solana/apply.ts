@@ -1,7 +1,7 @@
 // Applies program transactions to the read model exactly once: each signature is recorded in the same
 // database transaction as its effects and the cursor, so a crash or a repeated pass cannot apply it twice.
 import type { PoolClient } from "pg";
-import type { RegistryEvent } from "./events";
+import type { RegistryEvent } from "../../chains/solana/events";
 
 export interface ProgramTransaction {
   signature: string;

@@ -5,27 +5,27 @@
 // for as long as it takes. A websocket logsSubscribe, when available, only wakes it up early.
 import type { Pool } from "pg";
 import WebSocket from "ws";
+import { type RegistryEvent, registryEventDecoder } from "../../chains/solana/events";
+import type { SolanaManifestEntry } from "../../config/manifest";
 import { type BackoffPolicy, backoffPolicy, createBackoff } from "../../core/retry/backoff";
+import { startPassLoop } from "../../core/retry/passLoop";
 import { withTransaction } from "../../storage/transaction";
 import { resetChainIfHistoryChanged } from "../chainHistory";
 import { recordHead, recordIndexed } from "../checkpoints";
 import { applyTransactions, type ProgramTransaction } from "./apply";
-import { type RegistryEvent, registryEventDecoder } from "./events";
 import { type RpcCall, type RpcRetryPolicy, solanaRpc } from "./rpc";
 
-export interface SolanaManifestEntry {
-  chain: string;
-  rpcUrl: string;
-  wsUrl?: string;
-  programId: string;
-  deploySlot: number;
-}
+/** What the indexer needs of a manifest's Solana entry. */
+export type IndexedProgram = Pick<
+  SolanaManifestEntry,
+  "chain" | "rpcUrl" | "wsUrl" | "programId" | "deploySlot"
+>;
 
 export type Commitment = "confirmed" | "finalized";
 
 export interface SolanaIndexerOptions {
   pool: Pool;
-  manifestEntry: SolanaManifestEntry;
+  manifestEntry: IndexedProgram;
   /** Only transactions at this commitment are applied and checkpointed. Default "finalized". */
   commitment?: Commitment;
   /** Pause between passes when nothing woke the indexer. Default 1000 ms. */
@@ -108,43 +108,16 @@ export async function startSolanaIndexer(options: SolanaIndexerOptions): Promise
     return next;
   };
 
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  const loop = (async () => {
-    while (!stopped) {
-      let pauseMs = pollIntervalMs;
-      try {
-        await runPass();
-        failures.succeeded();
-      } catch (error) {
-        pauseMs = failures.failed(error);
-      }
-      if (!stopped) await pause(pauseMs);
-    }
-  })();
+  const loop = startPassLoop({ pass: runPass, intervalMs: pollIntervalMs, backoff: failures });
   // A log notification cuts a poll pause short, never a backoff.
-  const hint = entry.wsUrl
-    ? subscribeToProgramLogs(entry.wsUrl, entry.programId, () => {
-        if (failures.failures() === 0) wake?.();
-      })
-    : undefined;
+  const hint = entry.wsUrl ? subscribeToProgramLogs(entry.wsUrl, entry.programId, loop.wake) : undefined;
 
   return {
     caughtUp,
     sync: runPass,
     async stop() {
-      stopped = true;
       hint?.close();
-      wake?.();
-      await loop;
+      await loop.stop();
       await running;
       abandonCatchUp(new Error(`The Solana indexer of "${entry.chain}" was stopped before it caught up.`));
     },

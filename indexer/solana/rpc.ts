@@ -1,5 +1,6 @@
 // A minimal Solana JSON-RPC client for the indexer: every call retries with exponential backoff on
 // 429, 5xx, timeouts and dropped connections, because hosted RPC providers and busy nodes do all of these.
+import { ServiceError } from "../../core/errors/serviceError";
 export interface RpcRetryPolicy {
   attempts: number;
   initialDelayMs: number;
@@ -15,28 +16,26 @@ export const DEFAULT_RETRY: RpcRetryPolicy = {
 };
 
 /** A JSON-RPC error answer: the request was understood and refused, so retrying it cannot help. */
-export class SolanaRpcError extends Error {
+export class SolanaRpcError extends ServiceError {
   constructor(
     readonly method: string,
     readonly code: number,
     message: string,
   ) {
     super(`${method} failed: ${message} (code ${code})`);
-    this.name = "SolanaRpcError";
   }
 }
 
 /** The RPC stayed unreachable or overloaded through every retry. */
-export class RpcUnavailableError extends Error {
+export class RpcUnavailableError extends ServiceError {
   constructor(method: string, cause: string) {
     super(
       `${method}: the Solana RPC stayed unavailable after retries (${cause}); check the RPC URL or provider.`,
     );
-    this.name = "RpcUnavailableError";
   }
 }
 
-class RetryableError extends Error {}
+class RetryableError extends ServiceError {}
 
 export type RpcCall = <T>(method: string, params: unknown[]) => Promise<T>;
 

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import type { Abi, Hex } from "viem";
+import { ServiceError } from "../../core/errors/serviceError";
 
 export const REPO_ROOT = resolve(__dirname, "../..");
 
@@ -21,13 +22,12 @@ export interface ContractArtifact {
   bytecode: Hex;
 }
 
-export class MissingArtifactError extends Error {
+export class MissingArtifactError extends ServiceError {
   constructor(contractName: ContractName, path: string) {
     super(
       `No compiled artifact for ${contractName} at ${path}. Run \`npm run compile:contracts\` ` +
         "(offline: it uses the solc-js compiler from the solc npm package).",
     );
-    this.name = "MissingArtifactError";
   }
 }
 
@@ -43,10 +43,9 @@ export function readArtifact(contractName: ContractName): ContractArtifact {
   return { contractName, abi: artifact.abi, bytecode: artifact.bytecode };
 }
 
-export class CompileError extends Error {
+export class CompileError extends ServiceError {
   constructor(output: string) {
     super(`hardhat compile failed; fix the contracts and rerun \`npm run compile:contracts\`:\n${output}`);
-    this.name = "CompileError";
   }
 }
 

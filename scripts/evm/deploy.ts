@@ -1,33 +1,19 @@
-// Deploys the IdentityRegistry (and, unless an existing Chainlink feed is given, a LocalPriceFeed) to any
-// EVM JSON-RPC endpoint with viem.
-//
-// Library: `deployIdentityRegistry({ rpcUrl, deployerPrivateKey, ... })`.
-// CLI:     `npm run deploy:evm -- [--rpc-url URL] [--chain NAME] [--out FILE] [--price-feed ADDRESS]`
-//          with the key in EVM_DEPLOYER_PRIVATE_KEY (on a Hardhat node, chain id 31337, its first
-//          well-known development account is used when none is given). Prints the manifest entry and
-//          merges it into the manifest file.
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Address, getAddress, type Hex, isAddress, isHex } from "viem";
+import {
+  DEFAULT_LOCAL_PRICE_USD,
+  DEFAULT_MAX_PRICE_AGE_SECONDS,
+  LOCAL_FEED_DECIMALS,
+  usdToFeedAnswer,
+} from "../../chains/evm/settings";
+import { DEFAULT_MANIFEST_PATH, type EvmManifestEntry, writeManifestEntries } from "../../config/manifest";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
 import { localPriceFeedAbi } from "../../contracts/abi/localPriceFeed";
-import { compileContracts, REPO_ROOT, readArtifact } from "./artifacts";
+import { ServiceError } from "../../core/errors/serviceError";
+import { DEFAULT_TIER_PRICES_USD_MICROS, type TierPricesUsdMicros } from "../../core/reservation";
+import { compileContracts, readArtifact } from "./artifacts";
 import { connectEvm, type EvmClients, readChainId } from "./clients";
-import { type EvmManifestEntry, writeEvmManifestEntry } from "./manifest";
 
-/** USD prices with 6 decimals of the 1, 3, 7 and 30 day tiers (the registry's order). */
-export type TierPricesUsdMicros = readonly [bigint, bigint, bigint, bigint];
-
-export const DEFAULT_TIER_PRICES_USD_MICROS: TierPricesUsdMicros = [
-  5_000_000n,
-  12_000_000n,
-  25_000_000n,
-  80_000_000n,
-];
-/** Chainlink ETH/USD on Ethereum has a one-hour heartbeat; 15 minutes of margin avoids false staleness. */
-export const DEFAULT_MAX_PRICE_AGE_SECONDS = 4_500;
-export const LOCAL_FEED_DECIMALS = 8;
-export const DEFAULT_LOCAL_PRICE_USD = 3_000;
 /** Hardhat's first development account: public knowledge, funded only on local Hardhat chains. */
 export const HARDHAT_DEV_PRIVATE_KEY: Hex =
   "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
@@ -59,10 +45,9 @@ export interface EvmDeployment {
   deployBlock: number;
 }
 
-export class DeploymentError extends Error {
+export class DeploymentError extends ServiceError {
   constructor(message: string) {
     super(message);
-    this.name = "DeploymentError";
   }
 }
 
@@ -129,14 +114,6 @@ async function deployLocalPriceFeed(
   return getAddress(receipt.contractAddress);
 }
 
-/** A USD price as the LocalPriceFeed's fixed-point answer. */
-export function usdToFeedAnswer(priceUsd: number): bigint {
-  if (!Number.isFinite(priceUsd) || priceUsd <= 0) {
-    throw new DeploymentError(`The local ETH price must be a positive number of USD, got ${priceUsd}.`);
-  }
-  return BigInt(Math.round(priceUsd * 10 ** LOCAL_FEED_DECIMALS));
-}
-
 export function manifestEntry(chain: string, rpcUrl: string, deployment: EvmDeployment): EvmManifestEntry {
   return { chain, rpcUrl, ...deployment };
 }
@@ -168,7 +145,7 @@ async function main(): Promise<void> {
     options: {
       "rpc-url": { type: "string", default: "http://127.0.0.1:8545" },
       chain: { type: "string", default: "hardhat" },
-      out: { type: "string", default: join(REPO_ROOT, "data/deployments/local.json") },
+      out: { type: "string", default: DEFAULT_MANIFEST_PATH },
       "price-feed": { type: "string" },
       "max-price-age": { type: "string" },
     },
@@ -186,7 +163,7 @@ async function main(): Promise<void> {
     maxPriceAgeSeconds: parseMaxPriceAge(values["max-price-age"]),
   });
   const entry = manifestEntry(values.chain, rpcUrl, deployment);
-  writeEvmManifestEntry(values.out, entry);
+  writeManifestEntries(values.out, { evm: [entry] });
   process.stdout.write(`${JSON.stringify(entry)}\n`);
   console.error(`IdentityRegistry ${entry.registry} on chain ${chainId}; manifest: ${values.out}`);
 }

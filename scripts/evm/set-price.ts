@@ -1,14 +1,10 @@
-// Publishes a fresh answer on a LocalPriceFeed, so local reservations keep passing the registry's
-// staleness bound. Library: `refreshLocalPrice(...)`; CLI: `npm run price:evm -- [--usd 3000]
-// [--manifest FILE] [--chain NAME]` (key in EVM_DEPLOYER_PRIVATE_KEY or Hardhat's dev key).
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { Address, Hex } from "viem";
+import { DEFAULT_LOCAL_PRICE_USD, usdToFeedAnswer } from "../../chains/evm/settings";
+import { DEFAULT_MANIFEST_PATH, readManifest } from "../../config/manifest";
 import { localPriceFeedAbi } from "../../contracts/abi/localPriceFeed";
-import { REPO_ROOT } from "./artifacts";
 import { connectEvm } from "./clients";
-import { DEFAULT_LOCAL_PRICE_USD, deployerKeyFromEnvironment, usdToFeedAnswer } from "./deploy";
-import { readManifest } from "./manifest";
+import { deployerKeyFromEnvironment } from "./deploy";
 
 export interface RefreshLocalPriceOptions {
   rpcUrl: string;
@@ -36,7 +32,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       usd: { type: "string", default: String(DEFAULT_LOCAL_PRICE_USD) },
-      manifest: { type: "string", default: join(REPO_ROOT, "data/deployments/local.json") },
+      manifest: { type: "string", default: DEFAULT_MANIFEST_PATH },
       chain: { type: "string", default: "hardhat" },
     },
   });

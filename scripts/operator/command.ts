@@ -1,5 +1,6 @@
 import type { Pool } from "pg";
 import type { Config } from "../../config";
+import { ServiceError } from "../../core/errors/serviceError";
 
 export interface OperatorContext {
   pool: Pool;
@@ -18,9 +19,8 @@ export interface OperatorCommand {
 }
 
 /** Thrown for bad command-line input: printed with the command's usage, exit code 2. */
-export class UsageError extends Error {
+export class UsageError extends ServiceError {
   constructor(message: string) {
     super(message);
-    this.name = "UsageError";
   }
 }

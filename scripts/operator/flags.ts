@@ -1,6 +1,7 @@
 // Command-line flags shared by every operator command.
-import type { Actor } from "../../api/decisions/audit";
+
 import { type Environment, isEnvironment } from "../../core/environment";
+import type { Actor } from "../../storage/audit";
 import { UsageError } from "./command";
 
 export type Flags = Map<string, string | true>;

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ServiceError } from "../../core/errors/serviceError";
 import { linkSbf } from "./link";
 
 export const PROGRAM_DIR = join(__dirname, "..", "..", "programs", "identity_registry");
@@ -31,13 +32,12 @@ export const CLANG_FLAGS = [
   "-c",
 ];
 
-export class ClangMissingError extends Error {
+export class ClangMissingError extends ServiceError {
   constructor() {
     super(
       `${CLANG} was not found. Install it (Debian/Ubuntu: apt-get install -y clang-16) or set SBF_CLANG; ` +
         "tests and deploys use the committed programs/identity_registry/build/identity_registry.so instead.",
     );
-    this.name = "ClangMissingError";
   }
 }
 

@@ -1,5 +1,6 @@
 // ELF64 little-endian constants and a reader for the relocatable objects clang emits for `-target bpf`.
 // Only what the SBF linker needs: sections, symbols and REL relocations.
+import { ServiceError } from "../../core/errors/serviceError";
 
 export const EM_BPF = 247;
 export const ET_REL = 1;
@@ -62,10 +63,9 @@ export const SYMBOL_SIZE = 24;
 export const REL_SIZE = 16;
 export const DYN_SIZE = 16;
 
-export class ElfFormatError extends Error {
+export class ElfFormatError extends ServiceError {
   constructor(file: string, problem: string) {
     super(`${file}: ${problem}`);
-    this.name = "ElfFormatError";
   }
 }
 

@@ -5,6 +5,8 @@
 //   ELF header | program headers | .text | .rodata | .dynamic .dynsym .dynstr .rel.dyn | .shstrtab | shdrs
 // Internal calls are resolved to pc-relative immediates; syscalls stay `call -1` with an R_BPF_64_32
 // relocation naming them; every lddw of an address gets an R_BPF_64_RELATIVE relocation.
+
+import { ServiceError } from "../../core/errors/serviceError";
 import {
   DF_TEXTREL,
   DT_FLAGS,
@@ -56,10 +58,9 @@ import {
 } from "./elf";
 import { KNOWN_SYSCALLS } from "./syscalls";
 
-export class LinkError extends Error {
+export class LinkError extends ServiceError {
   constructor(message: string) {
     super(message);
-    this.name = "LinkError";
   }
 }
 export class UnsupportedInstructionError extends LinkError {}

@@ -9,6 +9,7 @@ import {
   SystemProgram,
   Transaction,
 } from "@solana/web3.js";
+import { ServiceError } from "../../core/errors/serviceError";
 import {
   configAddress,
   initializeRegistry,
@@ -34,10 +35,9 @@ import {
 /** Program bytes per Write instruction: keeps each transaction under the 1232-byte packet limit. */
 const WRITE_CHUNK = 900;
 
-export class ProgramAlreadyDeployedError extends Error {
+export class ProgramAlreadyDeployedError extends ServiceError {
   constructor(programId: string) {
     super(`program ${programId} is already deployed; use a new program keypair or upgrade it instead`);
-    this.name = "ProgramAlreadyDeployedError";
   }
 }
 

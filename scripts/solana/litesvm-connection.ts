@@ -12,16 +12,16 @@ import {
   type Transaction,
 } from "@solana/web3.js";
 import { Clock, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from "litesvm";
+import { ServiceError } from "../../core/errors/serviceError";
 
 /** A failed transaction, with the runtime's logs (Anchor's error translation reads `logs`). */
-export class LiteSvmTransactionError extends Error {
+export class LiteSvmTransactionError extends ServiceError {
   constructor(
     readonly reason: string,
     readonly logs: string[],
   ) {
     // Anchor maps `custom program error: 0x..` in the message to the IDL error; the logs carry the rest.
     super(`Transaction failed: ${reason}\n${logs.join("\n")}`);
-    this.name = "LiteSvmTransactionError";
   }
 }
 

@@ -7,7 +7,8 @@ import { BN, type Idl, Program, type Provider } from "@coral-xyz/anchor";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { configAddress, localPriceAddress, treasuryAddress } from "../../chains/solana/addresses";
 import { loadIdl } from "../../chains/solana/idl";
-import { DEFAULT_MAX_PRICE_AGE_SECS, DEFAULT_TIER_USD_MICROS } from "../../chains/solana/settings";
+import { DEFAULT_MAX_PRICE_AGE_SECS } from "../../chains/solana/settings";
+import { DEFAULT_TIER_PRICES_USD_MICROS } from "../../core/reservation";
 import type { IdentityRegistry } from "../../programs/identity_registry/idl/identity_registry";
 import { programDataAddress } from "./upgradeable-loader";
 
@@ -20,11 +21,7 @@ export {
 } from "../../chains/solana/addresses";
 export { IDL_PATH, loadIdl } from "../../chains/solana/idl";
 export { feeLamports } from "../../chains/solana/price";
-export {
-  DEFAULT_MAX_PRICE_AGE_SECS,
-  DEFAULT_TIER_USD_MICROS,
-  TIER_DURATIONS,
-} from "../../chains/solana/settings";
+export { DEFAULT_MAX_PRICE_AGE_SECS, TIER_DURATIONS } from "../../chains/solana/settings";
 export { RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
 
 export const PROGRAM_DIR = join(__dirname, "..", "..", "programs", "identity_registry");
@@ -81,7 +78,7 @@ export function localSettings(programId: PublicKey): RegistrySettings {
     priceOwner: programId,
     feedId: SOL_USD_FEED_ID,
     maxPriceAgeSecs: DEFAULT_MAX_PRICE_AGE_SECS,
-    tierUsdMicros: DEFAULT_TIER_USD_MICROS,
+    tierUsdMicros: DEFAULT_TIER_PRICES_USD_MICROS.map(Number),
   };
 }
 

@@ -3,9 +3,9 @@
 import { expect } from "chai";
 import { z } from "zod";
 import type { RouteModule } from "../../api/app";
-import { SECURITY_HEADERS } from "../../api/middleware/securityHeaders";
-import { RESPONSE_VERSION } from "../../api/responseVersion";
-import { CHAINS, EVM_OTHER, setCheckpoints } from "./decisions/support";
+import { RESPONSE_VERSION } from "../../api/platform/responseVersion";
+import { SECURITY_HEADERS } from "../../api/platform/securityHeaders";
+import { CHAINS, EVM_OTHER, setCheckpoints } from "./routes/decisions/support";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "./support/harness";
 import { type HttpRequest, send } from "./support/http";
 

@@ -1,8 +1,9 @@
 import { expect } from "chai";
-import { Pool } from "pg";
+import type { Pool } from "pg";
 import { BODY_LIMIT_BYTES, createApp } from "../../api/app";
-import { RESPONSE_VERSION } from "../../api/responseVersion";
+import { RESPONSE_VERSION } from "../../api/platform/responseVersion";
 import { listen, type RunningServer } from "../../api/server";
+import { createPool } from "../../storage/pool";
 import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
 
 async function startApi(pool: Pool): Promise<RunningServer> {
@@ -87,7 +88,7 @@ describe("api: foundation over HTTP", () => {
 
 describe("api: health when the database is down", () => {
   it("answers 503 service_unavailable, never ok", async () => {
-    const deadPool = new Pool({
+    const deadPool = createPool({
       connectionString: `postgres://postgres@127.0.0.1:${await freePort()}/none`,
       max: 1,
     });

@@ -2,8 +2,9 @@
 // envelope within health's bound that says the database is down, no pile-up of pool connections behind the
 // frozen server, and 200 again once the database is back.
 import { expect } from "chai";
-import { Pool } from "pg";
+import type { Pool } from "pg";
 import { quoteIdentifier } from "../../storage/database";
+import { createPool } from "../../storage/pool";
 import { type FaultProxy, startFaultProxy } from "../support/faultProxy";
 import { createTestDatabase, type TestDatabase } from "../support/testDatabase";
 import { expectEnvelope, startTestApi, type TestApi } from "./support/harness";
@@ -21,7 +22,7 @@ describe("api: health while the database is frozen or cut", () => {
     db = await createTestDatabase();
     const target = new URL(db.url);
     proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    pool = new Pool({
+    pool = createPool({
       connectionString: proxy.urlThrough(db.url),
       options: `-c search_path=${quoteIdentifier(db.schema)}`,
       max: POOL_SIZE,

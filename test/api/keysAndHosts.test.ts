@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { createApiKey, revokeApiKey } from "../../api/keys/apiKeyStore";
+import { createApiKey, revokeApiKey } from "../../services/partners/apiKeyStore";
 import { ExecutionCounter, FIXTURE_PATHS, fixtureRoutes } from "./support/fixtureRoutes";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "./support/harness";
 

@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { createApiKey, revokeApiKey } from "../../api/keys/apiKeyStore";
-import { authenticateApiKeys } from "../../api/keys/keyAuthentication";
+import { createApiKey, revokeApiKey } from "../../services/partners/apiKeyStore";
+import { authenticateApiKeys } from "../../services/partners/keyAuthentication";
 import { startChildApi } from "./support/childApi";
 import { ExecutionCounter, FIXTURE_PATHS, fixtureRoutes } from "./support/fixtureRoutes";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "./support/harness";

@@ -8,11 +8,11 @@ import { expect } from "chai";
 import { registerSolanaHelperRoutes } from "../../api/routes/solanaHelpers";
 import { registryCatalogue } from "../../chains/catalogue";
 import { configAddress } from "../../chains/solana/addresses";
+import type { SolanaManifestEntry } from "../../config/manifest";
 import { RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
-import { devWallet, type Localnet, startLocalnet } from "../../localnet";
-import type { SolanaManifestEntry } from "../../localnet/manifest";
+import { devWallet, type Localnet, startLocalnet } from "../../scripts/localnet";
 import { registryProgram } from "../../scripts/solana/registry";
-import { letWebsocketIdle } from "../localnet/rpcClient";
+import { letWebsocketIdle } from "../scripts/localnet/rpcClient";
 import { expectEnvelope, startTestApi, type TestApi } from "./support/harness";
 
 const DAY = 86_400;

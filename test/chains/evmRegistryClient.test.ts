@@ -21,11 +21,11 @@ import {
   type PreparedTransaction,
   PriceUnavailableError,
 } from "../../chains/registryClient";
+import type { EvmManifestEntry } from "../../config/manifest";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
 import { normalizeIdentity } from "../../core/fold";
 import { newReservationId, partnerRefOf, RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
-import { devWallet, type Localnet, startLocalnet } from "../../localnet";
-import type { EvmManifestEntry } from "../../localnet/manifest";
+import { devWallet, type Localnet, startLocalnet } from "../../scripts/localnet";
 
 const DAY = 86_400;
 /** The deploy defaults: 5 USD for a day, 3,000 USD per ETH with 8 feed decimals, 4,500 s price age. */

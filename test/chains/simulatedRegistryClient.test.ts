@@ -15,11 +15,11 @@ import {
 import { reservationAddress } from "../../chains/solana/addresses";
 import { registryCoder } from "../../chains/solana/idl";
 import { SolanaRegistryClient } from "../../chains/solana/registryClient";
+import type { DeploymentManifest } from "../../config/manifest";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
 import { normalizeIdentity } from "../../core/fold";
 import { newReservationId, partnerRefOf } from "../../core/reservation";
-import { devWallet } from "../../localnet";
-import type { DeploymentManifest } from "../../localnet/manifest";
+import { devWallet } from "../../scripts/localnet";
 
 /** Nothing listens on these URLs: a simulated client that touched them would fail. */
 const MANIFEST: DeploymentManifest = {

@@ -28,11 +28,11 @@ import {
 import { registryCoder } from "../../chains/solana/idl";
 import { feeLamports } from "../../chains/solana/price";
 import { SolanaRegistryClient } from "../../chains/solana/registryClient";
+import type { SolanaManifestEntry } from "../../config/manifest";
 import { normalizeIdentity } from "../../core/fold";
 import { newReservationId, partnerRefOf, RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
-import { devWallet, type Localnet, startLocalnet } from "../../localnet";
-import type { SolanaManifestEntry } from "../../localnet/manifest";
-import { letWebsocketIdle } from "../localnet/rpcClient";
+import { devWallet, type Localnet, startLocalnet } from "../../scripts/localnet";
+import { letWebsocketIdle } from "../scripts/localnet/rpcClient";
 
 const DAY = 86_400;
 /** The deploy defaults: 5 USD for a day at 150 USD per SOL (Pyth form: 150_00000000, exponent -8), 60 s age. */

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { expect } from "chai";
 import { ConfigError, parseConfig, SETTING_DOCS } from "../../config";
 import { resolveMasterKey } from "../../config/masterKey";
+import { roleConfig } from "../../config/role";
 import { settingsSchema } from "../../config/settings";
 
 const MASTER_KEY = Buffer.alloc(32, 7).toString("base64");
@@ -42,11 +43,32 @@ describe("config", () => {
   });
 
   it("names every bad setting at once", () => {
-    const problems = problemsOf({ PORT: "eighty", DATABASE_URL: "mysql://x", LOG_LEVEL: "loud" });
+    const problems = problemsOf({ PORT: "eighty", DATABASE_URL: "mysql://x", SOLANA_COMMITMENT: "loud" });
     expect(problems.join("\n"))
       .to.match(/^PORT /m)
       .and.match(/^DATABASE_URL .*postgres:\/\//m)
-      .and.match(/^LOG_LEVEL /m);
+      .and.match(/^SOLANA_COMMITMENT /m);
+  });
+
+  it("validates the indexers' settings, naming each bad one", () => {
+    const problems = problemsOf({
+      SOLANA_POLL_INTERVAL_MS: "fast",
+      EVM_POLLING_INTERVAL_MS: "10",
+      PONDER_PORT: "70000",
+      EVM_VIEWS_SCHEMA: "views; DROP TABLE x",
+      IDENTITY_MIRROR_SCHEMA: "Public",
+    });
+    expect(problems.join("\n"))
+      .to.match(/^SOLANA_POLL_INTERVAL_MS /m)
+      .and.match(/^EVM_POLLING_INTERVAL_MS /m)
+      .and.match(/^PONDER_PORT /m)
+      .and.match(/^EVM_VIEWS_SCHEMA .*schema name/m)
+      .and.match(/^IDENTITY_MIRROR_SCHEMA .*schema name/m);
+    expect(parseConfig({}).indexers).to.deep.include({
+      solanaPollIntervalMs: 1000,
+      evmViewsSchema: "evm_mirror",
+      mirrorSchema: "public",
+    });
   });
 
   it("requires MASTER_KEY with a shared database and says how to make one", () => {
@@ -71,9 +93,42 @@ describe("config", () => {
     expect(Object.keys(SETTING_DOCS).sort()).to.deep.equal(Object.keys(settingsSchema.shape).sort());
   });
 
-  it("README lists every setting", () => {
+  it("README's configuration table lists exactly the settings", () => {
     const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
-    for (const name of Object.keys(SETTING_DOCS)) expect(readme, name).to.contain(`\`${name}\``);
+    const section = readme.slice(
+      readme.indexOf("## Configuration"),
+      readme.indexOf("\n## ", readme.indexOf("## Configuration") + 1),
+    );
+    const listed = [...section.matchAll(/^\| `([A-Z_]+)`/gm)].map((match) => match[1]);
+    expect(listed.sort()).to.deep.equal(Object.keys(SETTING_DOCS).sort());
+  });
+});
+
+describe("config: a role run alone", () => {
+  const POSTGRES = "postgres://db.internal:5432/svc";
+
+  it("needs DATABASE_URL, and says why", () => {
+    expect(() => roleConfig("indexer:solana", {}, { usesMasterKey: false }))
+      .to.throw(ConfigError)
+      .with.property("message")
+      .that.match(/DATABASE_URL is required: indexer:solana runs alone only against Postgres/);
+  });
+
+  it("runs an indexer without MASTER_KEY (it never decrypts), the worker not", () => {
+    expect(
+      roleConfig("indexer:evm", { DATABASE_URL: POSTGRES }, { usesMasterKey: false }).databaseUrl,
+    ).to.equal(POSTGRES);
+    expect(() => roleConfig("worker", { DATABASE_URL: POSTGRES })).to.throw(ConfigError, /MASTER_KEY/);
+  });
+
+  it("resolves the manifest: DEPLOYMENT_MANIFEST, else the local one under DATA_DIR", () => {
+    const env = { DATABASE_URL: POSTGRES, MASTER_KEY };
+    expect(roleConfig("worker", { ...env, DATA_DIR: "/srv/identity" }).manifestPath).to.equal(
+      "/srv/identity/deployments/local.json",
+    );
+    expect(
+      roleConfig("worker", { ...env, DEPLOYMENT_MANIFEST: "/etc/identity/manifest.json" }).manifestPath,
+    ).to.equal("/etc/identity/manifest.json");
   });
 });
 

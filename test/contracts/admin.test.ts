@@ -13,8 +13,9 @@ import {
 } from "viem";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
 import { localPriceFeedAbi } from "../../contracts/abi/localPriceFeed";
+import { DEFAULT_TIER_PRICES_USD_MICROS } from "../../core/reservation";
 import { readArtifact } from "../../scripts/evm/artifacts";
-import { DEFAULT_TIER_PRICES_USD_MICROS, deployWithClients } from "../../scripts/evm/deploy";
+import { deployWithClients } from "../../scripts/evm/deploy";
 import {
   addressOf,
   ETH_PRICE_ANSWER,

@@ -7,19 +7,29 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { expect } from "chai";
 import { getAddress, keccak256, toHex } from "viem";
+import { DEFAULT_MAX_PRICE_AGE_SECONDS } from "../../chains/evm/settings";
+import type { DeploymentManifest } from "../../config/manifest";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
+import { DEFAULT_TIER_PRICES_USD_MICROS } from "../../core/reservation";
 import { REPO_ROOT } from "../../scripts/evm/artifacts";
 import { connectEvm } from "../../scripts/evm/clients";
 import {
-  DEFAULT_MAX_PRICE_AGE_SECONDS,
-  DEFAULT_TIER_PRICES_USD_MICROS,
   deployIdentityRegistry,
   type EvmDeployment,
   HARDHAT_CHAIN_ID,
   HARDHAT_DEV_PRIVATE_KEY,
 } from "../../scripts/evm/deploy";
-import type { DeploymentManifest } from "../../scripts/evm/manifest";
 import { refreshLocalPrice } from "../../scripts/evm/set-price";
+
+/** A hardhat entry from an earlier deployment: the CLI replaces it. */
+const STALE_HARDHAT = {
+  chain: "hardhat",
+  chainId: 31337,
+  rpcUrl: "http://127.0.0.1:1",
+  registry: `0x${"1".repeat(40)}`,
+  priceFeed: `0x${"2".repeat(40)}`,
+  deployBlock: 0,
+};
 
 /** Hardhat's second development account (public, local chains only). */
 const SECOND_DEV_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
@@ -130,10 +140,21 @@ describe("EVM deploy library and CLI on a hardhat node over HTTP", () => {
     expect(fee).to.equal(10n ** 15n);
   });
 
-  it("CLI merges its entry into an existing manifest without touching the Solana section", async () => {
+  it("CLI merges its entry into an existing manifest, keeping other chains and sections", async () => {
     const out = join(mkdtempSync(join(tmpdir(), "evm-manifest-")), "local.json");
-    const solana = [{ chain: "solana", programId: "Prog1111111111111111111111111111111111111" }];
-    writeFileSync(out, JSON.stringify({ evm: [{ chain: "hardhat", stale: true }], solana }));
+    const solana = [
+      {
+        chain: "solana",
+        rpcUrl: "http://127.0.0.1:8899",
+        programId: "11111111111111111111111111111111",
+        priceAccount: "SysvarC1ock11111111111111111111111111111111",
+        configAccount: "SysvarRent111111111111111111111111111111111",
+        deploySlot: 1,
+      },
+    ];
+    const base = { ...STALE_HARDHAT, chain: "base", chainId: 8453 };
+    const notes = { owner: "ops" };
+    writeFileSync(out, JSON.stringify({ evm: [STALE_HARDHAT, base], solana, notes }));
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [
@@ -150,8 +171,10 @@ describe("EVM deploy library and CLI on a hardhat node over HTTP", () => {
     );
     const manifest = JSON.parse(readFileSync(out, "utf8")) as DeploymentManifest;
     expect(manifest.solana).to.deep.equal(solana);
-    expect(manifest.evm).to.have.length(1);
-    const entry = manifest.evm[0];
+    expect(manifest.notes).to.deep.equal(notes);
+    expect(manifest.evm).to.have.length(2);
+    expect(manifest.evm[0]).to.deep.equal(base);
+    const entry = manifest.evm[1];
     expect(JSON.parse(stdout)).to.deep.equal(entry);
     expect(entry?.chain).to.equal("hardhat");
     expect(entry?.chainId).to.equal(HARDHAT_CHAIN_ID);

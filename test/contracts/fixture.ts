@@ -17,13 +17,11 @@ import {
   toHex,
   type WalletClient,
 } from "viem";
+import { LOCAL_FEED_DECIMALS } from "../../chains/evm/settings";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
 import { localPriceFeedAbi } from "../../contracts/abi/localPriceFeed";
-import {
-  DEFAULT_TIER_PRICES_USD_MICROS,
-  deployWithClients,
-  LOCAL_FEED_DECIMALS,
-} from "../../scripts/evm/deploy";
+import { DEFAULT_TIER_PRICES_USD_MICROS } from "../../core/reservation";
+import { deployWithClients } from "../../scripts/evm/deploy";
 import { type InProcessNetwork, startInProcessNetwork } from "../../scripts/evm/hardhat-network";
 
 export type Wallet = WalletClient<Transport, Chain, Account>;

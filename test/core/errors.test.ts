@@ -6,6 +6,7 @@ import {
   errorStatus,
   isErrorCode,
 } from "../../core/errors/catalogue";
+import { ServiceError } from "../../core/errors/serviceError";
 
 describe("error catalogue", () => {
   it("gives every code the spec names its stated HTTP status", () => {
@@ -65,5 +66,23 @@ describe("error catalogue", () => {
     });
     expect(isErrorCode("rate_limited")).to.equal(true);
     expect(isErrorCode("toString")).to.equal(false);
+  });
+});
+
+describe("ServiceError: the base of the service's errors", () => {
+  class ExampleFailure extends ServiceError {}
+
+  it("names each error after its class and keeps the error that caused it", () => {
+    const cause = new Error("socket hang up");
+    const error = new ExampleFailure("the example failed", { cause });
+    expect(error.name).to.equal("ExampleFailure");
+    expect(error.cause).to.equal(cause);
+    expect(error).to.be.instanceOf(ServiceError).and.instanceOf(Error);
+  });
+
+  it("is the base of ApiError, so every API answer's error has a name of its own", () => {
+    expect(new ApiError("invalid_request")).to.be.instanceOf(ServiceError);
+    expect(new ApiError("invalid_request").name).to.equal("ApiError");
+    expect(new ExampleFailure("no cause").cause).to.equal(undefined);
   });
 });

@@ -5,11 +5,11 @@
 // reservation, by the API and by the chain), failures, a stale price, renewal and expiry by moving chain time,
 // idempotent prepare and the embed pair. One environment for the file (starting it is most of the run time).
 import { expect } from "chai";
-import { allowEmbedLaunchpad } from "../../api/reservations/embedLaunchpads";
 import { RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
-import { independentlyVerified, publishedKeys } from "../api/decisions/support";
+import { allowEmbedLaunchpad } from "../../services/reservations/embedLaunchpads";
+import { independentlyVerified, publishedKeys } from "../api/routes/decisions/support";
 import { expectEnvelope } from "../api/support/harness";
-import { eventsOf, ledgerOf } from "../reservations/support";
+import { eventsOf, ledgerOf } from "../services/reservations/support";
 import {
   type ChainDriver,
   DAY,

@@ -21,7 +21,6 @@ import {
   type TestClient,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { manifestChains, readCheckpoints } from "../../api/decisions/chainCatalogue";
 import { registryCatalogue } from "../../chains/catalogue";
 import type {
   EvmTransactionRequest,
@@ -31,14 +30,15 @@ import type {
   RegistryQuote,
   SolanaTransactionRequest,
 } from "../../chains/registryClient";
+import { writeManifestEntries } from "../../config/manifest";
 import { normalizeIdentity } from "../../core/fold";
 import type { ReservationDuration } from "../../core/reservation";
 import { freshnessOf } from "../../core/status";
 import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
 import { type SolanaIndexer, startSolanaIndexer } from "../../indexer/solana";
-import { type Localnet, startLocalnet } from "../../localnet";
-import { writeManifest } from "../../localnet/manifest";
-import type { ReservationView } from "../../reservations/record";
+import { type Localnet, startLocalnet } from "../../scripts/localnet";
+import { manifestChains, readCheckpoints } from "../../services/mirror/chainCatalogue";
+import type { ReservationView } from "../../services/reservations/record";
 import { startWorker, type Worker } from "../../worker";
 import { bearer, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../api/support/harness";
 import type { HttpResponse } from "../api/support/http";
@@ -285,7 +285,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     stops.push(() => localnet.stop());
     const manifestDir = mkdtempSync(join(tmpdir(), "e2e-manifest-"));
     const manifestPath = join(manifestDir, "local.json");
-    writeManifest(manifestPath, localnet.manifest);
+    writeManifestEntries(manifestPath, localnet.manifest);
     stops.push(async () => rmSync(manifestDir, { recursive: true, force: true }));
 
     const registries = registryCatalogue(localnet.manifest, { now: clock.nowMs });
@@ -297,6 +297,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     const evmIndexer: EvmIndexer = await startEvmIndexer({
       databaseUrl: db.url,
       pool: db.pool,
+      manifest: localnet.manifest,
       manifestPath,
       mirrorSchema: db.schema,
       viewsSchema,
@@ -323,7 +324,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
 
     const api = await startTestApi({
       db,
-      deps: { registries, decisions: { chains: manifestChains(manifestPath) }, now: clock.nowMs, log },
+      deps: { registries, decisions: { chains: manifestChains(localnet.manifest) }, now: clock.nowMs, log },
     });
     stops.push(() => api.close());
     const worker: Worker = startWorker({

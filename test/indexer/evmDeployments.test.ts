@@ -1,10 +1,11 @@
-// The EVM indexer's inputs: manifest validation, the deployment schema name (what changes it and what
+// The EVM indexer's inputs: the chains it indexes, the deployment schema name (what changes it and what
 // does not) and the decoding of Ponder's checkpoint strings.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
-import { ManifestError, readEvmDeployments } from "../../indexer/evm/chains";
+import { ManifestError, readManifest } from "../../config/manifest";
+import { evmChainsToIndex } from "../../indexer/evm/chains";
 import { type ChainIdentity, deploymentSchemaName } from "../../indexer/evm/deploymentSchema";
 import { decodePonderCheckpoint } from "../../indexer/evm/run";
 
@@ -24,32 +25,16 @@ function manifestFile(content: unknown): string {
 }
 
 describe("EVM indexer deployments", () => {
-  it("reads the manifest's evm entries", () => {
-    const [entry] = readEvmDeployments(manifestFile({ evm: [ENTRY], solana: [] }));
-    expect(entry).to.deep.equal({
-      chain: "base",
-      chainId: 8453,
-      rpcUrl: "https://base.example",
-      registry: ENTRY.registry,
-      deployBlock: 123,
-    });
+  it("indexes the manifest's evm entries, as validated by the manifest reader", () => {
+    const path = manifestFile({ evm: [ENTRY], solana: [] });
+    expect(evmChainsToIndex(readManifest(path), path)).to.deep.equal([ENTRY]);
   });
 
-  it("refuses a manifest without evm entries or with a bad field, naming the field", () => {
-    expect(() => readEvmDeployments(manifestFile({ solana: [] }))).to.throw(
+  it("refuses a manifest without evm entries, naming the file", () => {
+    const path = manifestFile({ solana: [] });
+    expect(() => evmChainsToIndex(readManifest(path), path)).to.throw(
       ManifestError,
-      /no "evm" entries/,
-    );
-    expect(() => readEvmDeployments(manifestFile({ evm: [{ ...ENTRY, registry: "0x12" }] }))).to.throw(
-      ManifestError,
-      /evm\[0\]: "registry"/,
-    );
-    expect(() => readEvmDeployments(manifestFile({ evm: [{ ...ENTRY, deployBlock: -1 }] }))).to.throw(
-      /deployBlock/,
-    );
-    expect(() => readEvmDeployments("/nonexistent/manifest.json")).to.throw(
-      ManifestError,
-      /npm run localnet/,
+      `${path} has no "evm" entries`,
     );
   });
 

@@ -2,6 +2,7 @@
 // and the API's read model checked against what the chain did. One Ponder process serves the whole suite
 // (restarted only by the crash test).
 import { expect } from "chai";
+import { readManifest } from "../../config/manifest";
 import { foldedHash, foldV1 } from "../../core/fold";
 import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
 import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
@@ -25,6 +26,7 @@ describe("EVM indexer (Ponder) on a local Hardhat chain", function () {
     indexer = await startEvmIndexer({
       databaseUrl: database.url,
       pool: database.pool,
+      manifest: readManifest(chain.manifestPath),
       manifestPath: chain.manifestPath,
       mirrorSchema: database.schema,
       viewsSchema: `${database.schema}_views`,
@@ -32,6 +34,8 @@ describe("EVM indexer (Ponder) on a local Hardhat chain", function () {
       port: ponderPort,
       pollingIntervalMs: 100,
       restartOnExit: false,
+      // As the entry points do: the starting process's PORT (the API's) must still not reach Ponder.
+      environment: process.env,
       log: () => undefined,
     });
     await indexer.ready;

@@ -3,6 +3,7 @@
 // and each time a reservation made afterwards reaches the mirror with no restart of the role. One test: every
 // Ponder start costs seconds.
 import { expect } from "chai";
+import { readManifest } from "../../config/manifest";
 import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
 import { type Database, openDatabase } from "../../storage/database";
 import { type FaultProxy, startFaultProxy } from "../support/faultProxy";
@@ -73,6 +74,7 @@ describe("EVM indexer supervision: database cut and Ponder exits", function () {
     indexer = await startEvmIndexer({
       databaseUrl: databaseProxy.urlThrough(database.url),
       pool: proxied.pool,
+      manifest: readManifest(chain.manifestPath),
       manifestPath: chain.manifestPath,
       mirrorSchema: database.schema,
       viewsSchema: `${database.schema}_views`,

@@ -1,9 +1,14 @@
 // Operator commands for partner API keys: provision production keys with scopes and a rate limit, list them,
 // and revoke them. Every change is written to audit_log with its actor and reason.
-import { createApiKey, listApiKeys, revokeApiKey, writeAudit } from "../../../api/keys/apiKeyStore";
-import { isPartnerScope, PARTNER_SCOPES, type PartnerScope } from "../../../api/keys/scopes";
-import { PRODUCTION_DEFAULT_RATE_LIMIT, PRODUCTION_MAX_RATE_LIMIT } from "../../../api/platform/rateWindow";
+
 import { isEnvironment } from "../../../core/environment";
+import { createApiKey, listApiKeys, revokeApiKey } from "../../../services/partners/apiKeyStore";
+import {
+  PRODUCTION_DEFAULT_RATE_LIMIT,
+  PRODUCTION_MAX_RATE_LIMIT,
+} from "../../../services/partners/rateWindow";
+import { isPartnerScope, PARTNER_SCOPES, type PartnerScope } from "../../../services/partners/scopes";
+import { appendAudit } from "../../../storage/audit";
 import { withTransaction } from "../../../storage/transaction";
 import { type OperatorCommand, UsageError } from "../command";
 import { parseFlags, requiredFlag } from "../flags";
@@ -55,7 +60,7 @@ const create: OperatorCommand = {
         createdBy: actor,
         ...(typeof partner === "string" ? { partnerId: partner } : {}),
       });
-      await writeAudit(client, {
+      await appendAudit(client, {
         actor,
         reason,
         action: "api_key.create",

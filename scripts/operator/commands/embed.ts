@@ -3,7 +3,7 @@ import {
   allowEmbedLaunchpad,
   disableEmbedLaunchpad,
   listEmbedLaunchpads,
-} from "../../../api/reservations/embedLaunchpads";
+} from "../../../services/reservations/embedLaunchpads";
 import { type OperatorCommand, UsageError } from "../command";
 import { actorOf, parseFlags, requiredFlag } from "../flags";
 

@@ -1,6 +1,6 @@
 // Guardian actions: block an identity (temporary, until cleared, or permanently as graduated) and clear a
 // mistaken block. Audited with actor and reason; they appear in the identity's status timeline.
-import { blockIdentity, clearIdentity } from "../../../api/decisions/guardian";
+import { blockIdentity, clearIdentity } from "../../../services/identity/guardian";
 import { type OperatorCommand, UsageError } from "../command";
 import { actorOf, environmentFlag, parseFlags, requiredFlag } from "../flags";
 

@@ -5,7 +5,7 @@ import {
   listKeeperCredentials,
   revokeKeeperCredential,
   setLaunchReporting,
-} from "../../../api/decisions/keeperCredentials";
+} from "../../../services/identity/keeperCredentials";
 import type { OperatorCommand } from "../command";
 import { actorOf, parseFlags, requiredFlag } from "../flags";
 

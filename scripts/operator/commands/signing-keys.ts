@@ -1,3 +1,4 @@
+import { createSecretBox } from "../../../core/secrets/secretBox";
 import {
   ensureSigningKeys,
   KEY_OVERLAP_SECONDS,
@@ -5,8 +6,7 @@ import {
   retireSigningKeys,
   revokeSigningKey,
   rotateSigningKey,
-} from "../../../api/decisions/signingKeyStore";
-import { createSecretBox } from "../../../core/secrets/secretBox";
+} from "../../../services/signing/signingKeyStore";
 import { type OperatorCommand, UsageError } from "../command";
 import { actorOf, environmentFlag, parseFlags, requiredFlag } from "../flags";
 

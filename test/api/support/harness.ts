@@ -3,11 +3,11 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import { type ApiDependencies, createApp, type RouteModule } from "../../../api/app";
-import { createApiKey } from "../../../api/keys/apiKeyStore";
-import { PARTNER_SCOPES, type PartnerScope } from "../../../api/keys/scopes";
-import { RESPONSE_VERSION } from "../../../api/responseVersion";
+import { RESPONSE_VERSION } from "../../../api/platform/responseVersion";
 import { listen, type RunningServer } from "../../../api/server";
 import type { Environment } from "../../../core/environment";
+import { createApiKey } from "../../../services/partners/apiKeyStore";
+import { PARTNER_SCOPES, type PartnerScope } from "../../../services/partners/scopes";
 import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
 import { Conformance } from "./conformance";
 import { type HttpRequest, type HttpResponse, send } from "./http";

@@ -2,11 +2,11 @@
 // deployed, and funded launchers that reserve and renew through the stock Anchor client.
 import { AnchorProvider, BN, Wallet } from "@coral-xyz/anchor";
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from "@solana/web3.js";
+import type { SolanaManifestEntry } from "../../../config/manifest";
 import { foldedHash, foldV1 } from "../../../core/fold";
-import type { SolanaManifestEntry } from "../../../indexer/solana";
-import { devWallet } from "../../../localnet";
-import type { FaultPlan } from "../../../localnet/solana/faults";
-import { type SolanaRpc, startSolanaRpc } from "../../../localnet/solana/server";
+import { devWallet } from "../../../scripts/localnet";
+import type { FaultPlan } from "../../../scripts/localnet/solana/faults";
+import { type SolanaRpc, startSolanaRpc } from "../../../scripts/localnet/solana/server";
 import { deployIdentityRegistry, refreshLocalPrice } from "../../../scripts/solana/deploy";
 import {
   configAddress,
@@ -75,6 +75,8 @@ async function startOnce(chain: string): Promise<SolanaTestChain> {
       rpcUrl: rpc.rpcUrl,
       wsUrl: rpc.wsUrl,
       programId: deployment.programId,
+      priceAccount: deployment.priceAccount,
+      configAccount: deployment.configAccount,
       deploySlot: deployment.deploySlot,
     },
     newLauncher() {

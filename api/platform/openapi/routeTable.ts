@@ -1,0 +1,191 @@
+// Route registration: one declaration per route gives the Express handler its validated input AND its entry in
+// the OpenAPI 3.1 document, so the published document can never drift from what the server accepts.
+import type { IncomingHttpHeaders } from "node:http";
+import { type Request, type RequestHandler, type Response, Router } from "express";
+import { type ZodType, z } from "zod";
+import { ApiError, type ErrorCode, errorStatus } from "../../../core/errors/catalogue";
+import type { PartnerContext } from "../../../services/partners/admission";
+import type { Authenticator } from "../../../services/partners/keyAuthentication";
+import type { PartnerScope } from "../../../services/partners/scopes";
+
+/** Who may call a route: anyone, anyone with an optional key (counted per key or per client), or a partner scope. */
+export type RouteAccess = "public" | "optional-key" | { scope: PartnerScope } | "partner";
+
+export interface RouteResponse {
+  description: string;
+  /** Body schema; omitted for responses without a JSON body. */
+  schema?: ZodType;
+  headers?: Record<string, string>;
+  /** False for a body sent as-is, without `responseVersion` (the OpenAPI document itself). */
+  versioned?: boolean;
+}
+
+export interface RouteSpec<Q extends ZodType, B extends ZodType> {
+  method: "get" | "post" | "delete" | "patch";
+  /** Express path under /api, e.g. "/v1/keys" or "/v1/webhooks/:id". */
+  path: string;
+  summary: string;
+  tag: string;
+  access: RouteAccess;
+  query?: Q;
+  body?: B;
+  /** Request headers the route reads, by name, with their description (documented, not validated). */
+  headers?: Record<string, string>;
+  /** Success responses by status. Error responses come from `errors`. */
+  responses: Record<number, RouteResponse>;
+  /** Error codes this route can answer with (beyond the invalid_request every validated route can give). */
+  errors?: readonly ErrorCode[];
+  /** Maps invalid input to a route-specific error instead of the generic invalid_request. */
+  invalidInput?: (where: "query" | "body", issues: InputIssue[], value: unknown) => ApiError | undefined;
+}
+
+export interface InputIssue {
+  path: string;
+  message: string;
+}
+
+export interface RouteInput<Q extends ZodType, B extends ZodType> {
+  query: z.output<Q>;
+  body: z.output<B>;
+  req: Request;
+  res: Response;
+}
+
+export type RouteHandler<Q extends ZodType, B extends ZodType> = (
+  input: RouteInput<Q, B>,
+) => Promise<void> | void;
+
+/** A partner route with a JSON body, served without Express (api/platform/directRoutes.ts). */
+export type DirectRouteSpec<B extends ZodType> = Omit<
+  RouteSpec<typeof EMPTY, B>,
+  "method" | "access" | "query"
+> & {
+  method: "post";
+  access: { scope: PartnerScope };
+  body: B;
+};
+
+export interface DirectInput<B extends ZodType> {
+  body: z.output<B>;
+  /** The body as parsed JSON, before validation (idempotency hashes it as sent). */
+  rawBody: unknown;
+  headers: IncomingHttpHeaders;
+  /**
+   * Admits the caller (key, host, rate limit, scope) and returns it; the handler calls it once, before any
+   * check of its own, so a refused caller learns only that. `authenticator` lets the key statement carry
+   * the route's own read (see PartnerAdmission).
+   */
+  admit: (authenticator?: Authenticator) => Promise<PartnerContext>;
+  /** Method and route, e.g. `POST /api/v1/launches/validate`. */
+  route: string;
+}
+
+export interface DirectResult {
+  status: number;
+  body: object;
+  headers?: Record<string, string>;
+}
+
+export type DirectHandler<B extends ZodType> = (input: DirectInput<B>) => Promise<DirectResult>;
+
+export interface DirectRoute {
+  spec: DirectRouteSpec<ZodType>;
+  handler: DirectHandler<ZodType>;
+  /** `POST /api/v1/...`, as matched. */
+  route: string;
+}
+
+/** Builds the authentication middleware for a route's access rule (see api/platform/partnerAuth.ts). */
+export type AccessGuard = (access: RouteAccess) => RequestHandler | undefined;
+
+interface Operation {
+  spec: RouteSpec<ZodType, ZodType>;
+}
+
+const EMPTY = z.object({});
+
+/** Zod issues as a short list a client can act on: which field, what is wrong. */
+export function issuesOf(error: z.ZodError): InputIssue[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join(".") || "(root)",
+    message: issue.message,
+  }));
+}
+
+/** The validated input, or the route's 400 naming what is wrong. */
+export function parsed<T extends ZodType>(
+  spec: Pick<RouteSpec<ZodType, ZodType>, "invalidInput">,
+  schema: T,
+  value: unknown,
+  where: "query" | "body",
+): z.output<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw (
+      spec.invalidInput?.(where, issuesOf(result.error), value) ??
+      new ApiError(
+        "invalid_request",
+        `The request ${where} is invalid: ${issuesOf(result.error)
+          .slice(0, 3)
+          .map((issue) => `${issue.path}: ${issue.message}`)
+          .join("; ")}. See details.issues.`,
+        { in: where, issues: issuesOf(result.error).slice(0, 20) },
+      )
+    );
+  }
+  return result.data;
+}
+
+/** Registers validated routes on an Express router and remembers them for the OpenAPI document. */
+export class RouteTable {
+  readonly router = Router();
+  private readonly operations: Operation[] = [];
+  /** Direct routes by lower-case `METHOD /api/path`. */
+  readonly direct = new Map<string, DirectRoute>();
+
+  constructor(private readonly guard: AccessGuard) {}
+
+  route<Q extends ZodType = typeof EMPTY, B extends ZodType = typeof EMPTY>(
+    spec: RouteSpec<Q, B>,
+    handler: RouteHandler<Q, B>,
+  ): void {
+    this.operations.push({ spec: spec as unknown as RouteSpec<ZodType, ZodType> });
+    const guard = this.guard(spec.access);
+    const run: RequestHandler = async (req, res) => {
+      const generic = spec as unknown as RouteSpec<ZodType, ZodType>;
+      const query = parsed(generic, spec.query ?? EMPTY, req.query, "query") as z.output<Q>;
+      const body = (spec.body ? parsed(generic, spec.body, req.body ?? {}, "body") : {}) as z.output<B>;
+      await handler({ query, body, req, res });
+    };
+    this.router[spec.method](spec.path, ...(guard ? [guard] : []), run);
+  }
+
+  /**
+   * A hot route served straight from node:http instead of through Express: the same declaration, checks and
+   * answers, without the middleware chain's cost per request (see docs/api.md).
+   */
+  directRoute<B extends ZodType>(spec: DirectRouteSpec<B>, handler: DirectHandler<B>): void {
+    this.operations.push({ spec: spec as unknown as RouteSpec<ZodType, ZodType> });
+    const route = `${spec.method.toUpperCase()} /api${spec.path}`;
+    this.direct.set(route.toLowerCase(), {
+      spec: spec as unknown as DirectRouteSpec<ZodType>,
+      handler: handler as DirectHandler<ZodType>,
+      route,
+    });
+  }
+
+  /** Every registered route, for the OpenAPI document and the malformed-input test. */
+  specs(): readonly RouteSpec<ZodType, ZodType>[] {
+    return this.operations.map((operation) => operation.spec);
+  }
+}
+
+/** Status of each documented error code, grouped: the document lists one envelope response per status. */
+export function errorStatuses(codes: readonly ErrorCode[]): Map<number, ErrorCode[]> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = errorStatus(code);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return byStatus;
+}

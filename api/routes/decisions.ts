@@ -1,0 +1,228 @@
+// The decision routes: identity check and status (public, dataset by host), launch validation, reporting
+// and sandbox holds (partners). Handlers only gather input and format answers.
+import type { Response } from "express";
+import type { NormalizedIdentity } from "../../core/fold";
+import { type Caller, type IdentityService, validationIdentity } from "../../services/identity";
+import type { PartnerContext } from "../../services/partners";
+import type { SandboxService } from "../../services/sandbox";
+import type { Platform } from "../platform/platform";
+import {
+  checkBody,
+  checkQuery,
+  checkResultSchema,
+  launchReportBody,
+  launchReportSchema,
+  lockEventBody,
+  lockResultSchema,
+  sandboxHoldBody,
+  sandboxHoldSchema,
+  signedDecisionSchema,
+  statusQuery,
+  statusSchema,
+  validateBody,
+} from "./decisionSchemas";
+
+const KEEPER_HEADER = "x-service-keeper";
+const TAG = "Decisions";
+
+function callerOf(partner: PartnerContext | undefined): Caller {
+  if (partner === undefined) throw new Error("Decision partner routes must run behind requirePartner.");
+  return { partnerId: partner.partnerId, keyId: partner.keyId, environment: partner.environment };
+}
+
+function registerCheckRoutes({ routes }: Platform, identity: IdentityService): void {
+  const check = async (
+    res: Response,
+    input: { name: string; ticker: string; chain?: string | undefined; launcher?: string | undefined },
+  ) => {
+    res.json(await identity.check(res.locals.hostEnvironment, input));
+  };
+  const responses = {
+    200: {
+      description: "The identity's status and decision (read-only; holds nothing).",
+      schema: checkResultSchema,
+      headers: { "RateLimit-Remaining": "Requests left in this minute's window." },
+    },
+  };
+  routes.route(
+    {
+      method: "get",
+      path: "/v1/identity/check",
+      summary:
+        "Check a name/ticker pair: folded identity, status and decision. Dataset by host (sandbox host: sandbox data).",
+      tag: TAG,
+      access: "optional-key",
+      query: checkQuery,
+      responses,
+      errors: ["service_unavailable", "rate_limited"],
+    },
+    ({ query, res }) => check(res, query),
+  );
+  routes.route(
+    {
+      method: "post",
+      path: "/v1/identity/check",
+      summary: "The identity check with a JSON body.",
+      tag: TAG,
+      access: "optional-key",
+      body: checkBody,
+      responses,
+      errors: ["service_unavailable", "rate_limited"],
+    },
+    ({ body, res }) => check(res, body),
+  );
+  routes.route(
+    {
+      method: "get",
+      path: "/v1/identity/status",
+      summary: "An identity's record: current answer, answer per chain, and timeline. Dataset by host.",
+      tag: TAG,
+      access: "public",
+      query: statusQuery,
+      responses: { 200: { description: "The identity record with its timeline.", schema: statusSchema } },
+      errors: ["identity_not_found", "service_unavailable"],
+    },
+    async ({ query, res }) => {
+      res.json(await identity.status(res.locals.hostEnvironment, query.key));
+    },
+  );
+}
+
+function registerValidateRoute({ routes, idempotent }: Platform, identity: IdentityService): void {
+  // The hot path: served without Express (platform/directRoutes), with the same checks and answers.
+  routes.directRoute(
+    {
+      method: "post",
+      path: "/v1/launches/validate",
+      summary:
+        "Signed launch decision (Ed25519). Launch only on a verified allow; anything else means do not launch.",
+      tag: TAG,
+      access: { scope: "launch:validate" },
+      body: validateBody,
+      headers: { "Idempotency-Key": "Optional; a retry with the same key replays the stored decision." },
+      responses: {
+        200: {
+          description: "The signed decision.",
+          schema: signedDecisionSchema,
+          headers: { "RateLimit-Remaining": "Requests left in this minute's window." },
+        },
+      },
+      errors: [
+        "unauthorized",
+        "key_revoked",
+        "scope_missing",
+        "rate_limited",
+        "service_unavailable",
+        "idempotency_key_reused",
+        "idempotency_in_progress",
+      ],
+    },
+    async ({ body, rawBody, headers, admit, route }) => {
+      let folded: NormalizedIdentity;
+      try {
+        folded = validationIdentity(body);
+      } catch (error) {
+        await admit(); // admission answers before the field checks
+        throw error;
+      }
+      const { partner, snapshot } = await identity.admitValidation(admit, folded, body.chain);
+      const caller = callerOf(partner);
+      return idempotent({ keyId: partner.keyId, route, headers, body: rawBody }, async () => ({
+        status: 200,
+        body: await identity.validate(caller, body, folded, snapshot),
+      }));
+    },
+  );
+}
+
+function registerReportRoutes({ routes }: Platform, identity: IdentityService): void {
+  routes.route(
+    {
+      method: "post",
+      path: "/v1/launches/report",
+      summary:
+        "Report a launch after on-chain confirmation: records a launched event, grants no lock. Not deduplicated.",
+      tag: TAG,
+      access: { scope: "launch:report" },
+      body: launchReportBody,
+      responses: { 200: { description: "Recorded.", schema: launchReportSchema } },
+      errors: [
+        "unauthorized",
+        "scope_missing",
+        "launch_reporting_restricted",
+        "rate_limited",
+        "service_unavailable",
+      ],
+    },
+    async ({ body, res }) => {
+      const result = await identity.reportLaunch(callerOf(res.locals.partner), body);
+      res.json({ recorded: true, ...result });
+    },
+  );
+  for (const kind of ["bonded", "milestone"] as const) {
+    routes.route(
+      {
+        method: "post",
+        path: `/v1/events/${kind}`,
+        summary:
+          kind === "bonded"
+            ? "Bonding event: lock of 60 days when wasReserved, else 48 hours. Never shortens a lock. Not deduplicated."
+            : "Milestone event: lock of 90 days when wasReserved, else 7 days. Never shortens a lock. Not deduplicated.",
+        tag: TAG,
+        access: { scope: "event:report" },
+        body: lockEventBody,
+        headers: {
+          "X-Service-Keeper": "Production only: a keeper credential issued to the partner by an operator.",
+        },
+        responses: {
+          200: { description: "Recorded, with the previous and the new expiry.", schema: lockResultSchema },
+        },
+        errors: ["unauthorized", "scope_missing", "keeper_required", "rate_limited", "service_unavailable"],
+      },
+      async ({ body, req, res }) => {
+        const keeper = req.headers[KEEPER_HEADER];
+        const result = await identity.reportLock(
+          callerOf(res.locals.partner),
+          kind,
+          typeof keeper === "string" ? keeper : undefined,
+          body,
+        );
+        res.json({ recorded: true, ...result });
+      },
+    );
+  }
+}
+
+function registerSandboxRoutes({ routes }: Platform, sandbox: SandboxService): void {
+  routes.route(
+    {
+      method: "post",
+      path: "/v1/reservations",
+      summary: "Sandbox only: seed a confirmed sandbox hold for a pair (never a production hold).",
+      tag: TAG,
+      access: { scope: "reservation:prepare" },
+      body: sandboxHoldBody,
+      responses: { 201: { description: "The seeded sandbox hold.", schema: sandboxHoldSchema } },
+      errors: [
+        "unauthorized",
+        "scope_missing",
+        "sandbox_only",
+        "identity_held",
+        "rate_limited",
+        "service_unavailable",
+      ],
+    },
+    async ({ body, res }) => {
+      res.status(201).json(await sandbox.hold(callerOf(res.locals.partner), body));
+    },
+  );
+}
+
+/** Mounts every decision route on the platform's route table. */
+export function registerDecisionRoutes(platform: Platform): void {
+  const { identity, sandbox } = platform.services;
+  registerCheckRoutes(platform, identity);
+  registerValidateRoute(platform, identity);
+  registerReportRoutes(platform, identity);
+  registerSandboxRoutes(platform, sandbox);
+}

@@ -1,0 +1,229 @@
+// The reservation routes: quote, prepare, status (read and submit a transaction hash), sandbox-confirm, and the
+// embed pair for browsers (attribution from an allowlisted launchpad, no key). Handlers gather input, call the
+// reservation service (services/reservations) once and format its answer.
+import type { Response } from "express";
+import {
+  type PreparedReservation,
+  quoteAmountView,
+  quoteView,
+  reservationView,
+} from "../../services/reservations";
+import type { Platform } from "../platform/platform";
+import {
+  embedPrepareBody,
+  embedSettleBody,
+  prepareBody,
+  prepareSchema,
+  quoteQuery,
+  quoteSchema,
+  reservationSchema,
+  sandboxConfirmBody,
+  statusBody,
+  statusQuery,
+} from "./reservationSchemas";
+
+const TAG = "Reservations";
+
+function partnerOf(res: Response) {
+  const partner = res.locals.partner;
+  if (partner === undefined) throw new Error("Reservation partner routes must run behind requirePartner.");
+  return partner;
+}
+
+/** The answer to a prepare: the pending reservation, its transaction and the quote it was priced at. */
+function preparedAnswer({ reservation, quote }: PreparedReservation) {
+  return {
+    status: 201,
+    body: {
+      ...reservationView(reservation),
+      transaction: reservation.transaction,
+      quote: quoteAmountView(quote),
+    },
+  };
+}
+
+const PARTNER_ERRORS = ["unauthorized", "key_revoked", "scope_missing", "rate_limited"] as const;
+
+export function registerReservationRoutes({ routes, runIdempotent, services }: Platform): void {
+  const { reservations } = services;
+
+  routes.route(
+    {
+      method: "get",
+      path: "/v1/reservations/quote",
+      summary:
+        "Price of a reservation tier on a chain, from the same feed the registry reads; fails when it is stale.",
+      tag: TAG,
+      access: { scope: "reservation:prepare" },
+      query: quoteQuery,
+      responses: {
+        200: { description: "Tier, chain amount with its expiry, and policy.", schema: quoteSchema },
+      },
+      errors: [...PARTNER_ERRORS, "price_unavailable", "service_unavailable"],
+    },
+    async ({ query, res }) => {
+      const quote = await reservations.quote(partnerOf(res).environment, query.chain, query.durationSeconds);
+      res.json(quoteView(quote));
+    },
+  );
+
+  routes.route(
+    {
+      method: "post",
+      path: "/v1/reservations/prepare",
+      summary:
+        "Prepare a reservation: prechecks, a creator-signable transaction and the revenue-share snapshot. Protects nothing until confirmed on-chain.",
+      tag: TAG,
+      access: { scope: "reservation:prepare" },
+      body: prepareBody,
+      headers: { "Idempotency-Key": "Optional; a retry with the same key replays the same transaction." },
+      responses: {
+        201: { description: "The pending reservation and its transaction.", schema: prepareSchema },
+      },
+      errors: [
+        ...PARTNER_ERRORS,
+        "identity_held",
+        "renewal_not_open",
+        "reservation_limit_reached",
+        "price_unavailable",
+        "service_unavailable",
+        "idempotency_key_reused",
+        "idempotency_in_progress",
+      ],
+    },
+    async ({ body, req, res }) => {
+      const partner = partnerOf(res);
+      const attribution = {
+        partnerId: partner.partnerId,
+        apiKeyId: partner.keyId,
+        launchpad: null,
+        source: "partner",
+      } as const;
+      await runIdempotent(req, res, async () =>
+        preparedAnswer(await reservations.prepare(partner.environment, attribution, body)),
+      );
+    },
+  );
+
+  routes.route(
+    {
+      method: "get",
+      path: "/v1/reservations/status",
+      summary: "A reservation's status (pending_payment, submitted, confirmed, failed, expired).",
+      tag: TAG,
+      access: { scope: "reservation:prepare" },
+      query: statusQuery,
+      responses: { 200: { description: "The reservation.", schema: reservationSchema } },
+      errors: [...PARTNER_ERRORS, "reservation_not_found", "service_unavailable"],
+    },
+    async ({ query, res }) => {
+      res.json(reservationView(await reservations.own(partnerOf(res), query.reservationId)));
+    },
+  );
+
+  routes.route(
+    {
+      method: "post",
+      path: "/v1/reservations/status",
+      summary:
+        "Record the transaction the wallet sent (the reservation becomes submitted) and answer its reconciled status.",
+      tag: TAG,
+      access: { scope: "reservation:prepare" },
+      body: statusBody,
+      responses: { 200: { description: "The reservation.", schema: reservationSchema } },
+      errors: [
+        ...PARTNER_ERRORS,
+        "reservation_not_found",
+        "reservation_finished",
+        "transaction_already_used",
+        "service_unavailable",
+      ],
+    },
+    async ({ body, res }) => {
+      const submitted = await reservations.submit(partnerOf(res), body.reservationId, body.transactionHash);
+      res.json(reservationView(submitted));
+    },
+  );
+
+  routes.route(
+    {
+      method: "post",
+      path: "/v1/reservations/sandbox-confirm",
+      summary:
+        "Sandbox only: confirm a simulated prepare without payment; seeds sandbox protection and accrues the sandbox ledger.",
+      tag: TAG,
+      access: { scope: "reservation:prepare" },
+      body: sandboxConfirmBody,
+      responses: { 200: { description: "The confirmed reservation.", schema: reservationSchema } },
+      errors: [
+        ...PARTNER_ERRORS,
+        "sandbox_only",
+        "reservation_not_found",
+        "reservation_finished",
+        "identity_held",
+        "service_unavailable",
+      ],
+    },
+    async ({ body, res }) => {
+      res.json(reservationView(await reservations.confirmSandbox(partnerOf(res), body.reservationId)));
+    },
+  );
+
+  routes.route(
+    {
+      method: "post",
+      path: "/v1/embed/reservations/prepare",
+      summary:
+        "Embedded prepare from a browser: attribution from an allowlisted launchpad, no key. Creates a pending prepare and a ledger draft only.",
+      tag: TAG,
+      access: "optional-key",
+      body: embedPrepareBody,
+      responses: {
+        201: { description: "The pending reservation and its transaction.", schema: prepareSchema },
+      },
+      errors: [
+        "launchpad_not_allowed",
+        "identity_held",
+        "renewal_not_open",
+        "reservation_limit_reached",
+        "price_unavailable",
+        "rate_limited",
+        "service_unavailable",
+      ],
+    },
+    async ({ body, res }) => {
+      const prepared = await reservations.prepareEmbedded(res.locals.hostEnvironment, body.launchpad, body);
+      const { status, body: answer } = preparedAnswer(prepared);
+      res.status(status).json(answer);
+    },
+  );
+
+  routes.route(
+    {
+      method: "post",
+      path: "/v1/embed/reservations/settle",
+      summary:
+        "After the wallet's transaction settled: records it, and once confirmed on-chain accrues the partner ledger and stamps the launchpad.",
+      tag: TAG,
+      access: "optional-key",
+      body: embedSettleBody,
+      responses: { 200: { description: "The settled reservation.", schema: reservationSchema } },
+      errors: [
+        "reservation_not_found",
+        "reservation_finished",
+        "reservation_not_confirmed",
+        "transaction_already_used",
+        "rate_limited",
+        "service_unavailable",
+      ],
+    },
+    async ({ body, res }) => {
+      const settled = await reservations.settleEmbedded(
+        res.locals.hostEnvironment,
+        body.reservationId,
+        body.transactionHash,
+      );
+      res.json(reservationView(settled));
+    },
+  );
+}

@@ -1,0 +1,37 @@
+// The API served from a role's configuration: the one place where `npm start` and `npm run api` turn the
+// settings, the database and the deployment manifest into a listening server.
+import type { Pool } from "pg";
+import type { RegistryCatalogue } from "../chains/registryClient";
+import type { Config } from "../config";
+import type { DeploymentManifest } from "../config/manifest";
+import { prepareDecisionData } from "../services";
+import { manifestChains } from "../services/mirror/chainCatalogue";
+import { createApp } from "./app";
+import { listen, type RunningServer } from "./server";
+
+export interface ServeOptions {
+  config: Config;
+  pool: Pool;
+  manifest: DeploymentManifest;
+  registries: RegistryCatalogue;
+  masterKey: Buffer;
+  log: (line: string) => void;
+}
+
+/** Signing keys and sandbox scenarios ready (so GET /v1/keys lists keys from the first second), then listening. */
+export async function serveApi(options: ServeOptions): Promise<RunningServer> {
+  const { config, pool, masterKey } = options;
+  const chains = manifestChains(options.manifest);
+  await prepareDecisionData(pool, masterKey, chains);
+  const app = createApp({
+    pool,
+    startedAt: new Date(),
+    log: options.log,
+    hosts: config.hosts,
+    masterKey,
+    anonymousRateLimitPerMinute: config.keylessRateLimitPerMinute,
+    decisions: { chains },
+    registries: options.registries,
+  });
+  return listen(app, config.api.host, config.api.port);
+}

@@ -1,0 +1,155 @@
+// The deployment manifest every part reads (indexers, API, worker, scripts): where each chain's RPC is and
+// where the registries live. One schema, one validated reader, one writer. `npm run localnet` / `npm start`
+// write it to DATA_DIR/deployments/local.json; `npm run deploy:evm` merges its entry into a manifest.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { z } from "zod";
+import { ServiceError } from "../core/errors/serviceError";
+
+const chainName = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be a lowercase name such as "base" or "hardhat"');
+const rpcUrl = z.string().regex(/^(https?|wss?):\/\//, "must be an http(s) or ws(s) URL");
+const evmAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address")
+  .transform((address) => address as `0x${string}`);
+const solanaAddress = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, "must be a base58 public key");
+const height = (what: string) => z.number().int(`must be ${what}`).min(0, `must be ${what}`);
+
+const evmEntrySchema = z.object({
+  /** Name partners send as `chain` in API calls. */
+  chain: chainName,
+  chainId: z.number().int().positive("must be a positive integer"),
+  rpcUrl,
+  registry: evmAddress,
+  priceFeed: evmAddress,
+  /** Block of the registry deployment: where indexers start. */
+  deployBlock: height("the block number of the registry deployment"),
+});
+
+const solanaEntrySchema = z.object({
+  /** Name partners send as `chain` in API calls. */
+  chain: chainName,
+  rpcUrl,
+  /** Websocket of the RPC: wakes the indexer early; without it the indexer only polls. */
+  wsUrl: z
+    .string()
+    .regex(/^wss?:\/\//, "must be a ws(s) URL")
+    .optional(),
+  programId: solanaAddress,
+  priceAccount: solanaAddress,
+  configAccount: solanaAddress,
+  /** Slot of the program deployment: where indexers start. */
+  deploySlot: height("the slot of the program deployment"),
+});
+
+/** Other top-level sections are kept as they are, so a writer never drops what another tool put there. */
+const manifestSchema = z
+  .looseObject({ evm: z.array(evmEntrySchema).default([]), solana: z.array(solanaEntrySchema).default([]) })
+  .superRefine((manifest, context) => {
+    const seen = new Set<string>();
+    for (const family of ["evm", "solana"] as const) {
+      manifest[family].forEach((entry, index) => {
+        if (seen.has(entry.chain)) {
+          context.addIssue({
+            code: "custom",
+            path: [family, index, "chain"],
+            message: `names "${entry.chain}" again; chain names are unique across families`,
+          });
+        }
+        seen.add(entry.chain);
+      });
+    }
+  });
+
+export type EvmManifestEntry = z.infer<typeof evmEntrySchema>;
+export type SolanaManifestEntry = z.infer<typeof solanaEntrySchema>;
+export type DeploymentManifest = z.infer<typeof manifestSchema>;
+
+export class ManifestError extends ServiceError {
+  constructor(message: string) {
+    super(message);
+  }
+}
+
+export const DEFAULT_MANIFEST_PATH = resolve(__dirname, "..", "data", "deployments", "local.json");
+
+/** Where `npm start` writes the manifest of the local chains it runs. */
+export function localManifestPath(dataDir: string): string {
+  return join(dataDir, "deployments", "local.json");
+}
+
+/** `evm[0].registry` from zod's ["evm", 0, "registry"]. */
+function fieldName(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, index) => (typeof key === "number" ? `[${key}]` : `${index === 0 ? "" : "."}${String(key)}`))
+    .join("");
+}
+
+/** Validates a parsed manifest; throws a ManifestError naming the file and every bad field. */
+export function parseManifest(value: unknown, path: string): DeploymentManifest {
+  const parsed = manifestSchema.safeParse(value, {
+    error: (issue) =>
+      issue.code === "invalid_type"
+        ? issue.input === undefined
+          ? "is missing"
+          : `must be ${issue.expected === "object" ? "an" : "a"} ${issue.expected}`
+        : undefined,
+  });
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map(
+    (issue) => `  - ${fieldName(issue.path) || "(the file)"} ${issue.message}`,
+  );
+  throw new ManifestError(`The deployment manifest ${path} is invalid:\n${problems.join("\n")}`);
+}
+
+/** The manifest at `path`, validated; throws a ManifestError naming the file and what to fix. */
+export function readManifest(path: string): DeploymentManifest {
+  if (!existsSync(path)) {
+    throw new ManifestError(
+      `No deployment manifest at ${path}: run \`npm run localnet\` (or \`npm start\`), or set DEPLOYMENT_MANIFEST to your deployment's manifest.`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new ManifestError(`The deployment manifest ${path} is not JSON: ${(error as Error).message}`);
+  }
+  return parseManifest(value, path);
+}
+
+/** `manifest` with each entry replacing the entry of the same chain name in its family. */
+function withEntries(
+  manifest: DeploymentManifest,
+  entries: { evm?: readonly EvmManifestEntry[]; solana?: readonly SolanaManifestEntry[] },
+): DeploymentManifest {
+  const replace = <Entry extends { chain: string }>(current: Entry[], added: readonly Entry[] = []) => [
+    ...current.filter((existing) => !added.some((entry) => entry.chain === existing.chain)),
+    ...added,
+  ];
+  return {
+    ...manifest,
+    evm: replace(manifest.evm, entries.evm),
+    solana: replace(manifest.solana, entries.solana),
+  };
+}
+
+/**
+ * Merges deployed entries into the manifest at `path` (created when missing): each replaces the entry of
+ * the same chain; every other entry and section is kept. Validates the result, then writes atomically
+ * (write, then rename), so a reader never sees half a file. Returns the manifest written.
+ */
+export function writeManifestEntries(
+  path: string,
+  entries: { evm?: readonly EvmManifestEntry[]; solana?: readonly SolanaManifestEntry[] },
+): DeploymentManifest {
+  const current = existsSync(path) ? readManifest(path) : parseManifest({}, path);
+  const manifest = parseManifest(withEntries(current, entries), path);
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(manifest, null, 2)}\n`);
+  renameSync(temporary, path);
+  return manifest;
+}

@@ -1,0 +1,176 @@
+// Local chains for development, tests and the embedded `npm start`: a Hardhat node and the
+// litesvm-backed Solana RPC, both registries deployed through their real RPC paths, dev wallets
+// funded, prices kept fresh, one deployment manifest written.
+import { AnchorProvider, Wallet } from "@coral-xyz/anchor";
+import { Connection } from "@solana/web3.js";
+import { bytesToHex } from "viem";
+import { DEFAULT_MANIFEST_PATH, type DeploymentManifest, writeManifestEntries } from "../../config/manifest";
+import { compileContracts } from "../evm/artifacts";
+import { deployIdentityRegistry as deployEvmRegistry, manifestEntry } from "../evm/deploy";
+import { refreshLocalPrice as refreshEvmPrice } from "../evm/set-price";
+import {
+  deployIdentityRegistry as deploySolanaRegistry,
+  refreshLocalPrice as refreshSolanaPrice,
+} from "../solana/deploy";
+import { type DevWallet, devWallet, devWallets, SOLANA_DEV_WALLET_LAMPORTS } from "./devWallets";
+import { type HardhatNode, startHardhatNode } from "./evm/hardhatNode";
+import { type SolanaRpc, startSolanaRpc } from "./solana/server";
+
+export { DEFAULT_MANIFEST_PATH, type DeploymentManifest } from "../../config/manifest";
+export { PortInUseError } from "../../net/ports";
+export { devWallet, devWallets } from "./devWallets";
+export { ChainStartError } from "./errors";
+
+export interface LocalnetOptions {
+  host?: string;
+  /** Hardhat node port (default 8545; 0 picks a free one). */
+  evmPort?: number;
+  /** Solana JSON-RPC port (default 8899; 0 picks a free one). */
+  solanaPort?: number;
+  /** Solana websocket port (default RPC port + 1). */
+  solanaWsPort?: number;
+  /** Solana slot time in ms (default 400, as on a cluster). */
+  slotMs?: number;
+  /** Where to write the manifest; `null` writes none. Default data/deployments/local.json. */
+  manifestPath?: string | null;
+  /** How often local prices are republished (the Solana registry refuses prices older than 60 s). */
+  priceRefreshMs?: number;
+  /** Progress lines; silent by default. */
+  log?: (line: string) => void;
+}
+
+export interface Localnet {
+  manifest: DeploymentManifest;
+  solana: SolanaRpc;
+  evm: HardhatNode;
+  wallets: DevWallet[];
+  /** Publishes fresh local prices on both chains now (e.g. after moving chain time). */
+  refreshPrices(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const EVM_CHAIN_NAME = "hardhat";
+const SOLANA_CHAIN_NAME = "solana";
+const DEFAULT_PRICE_REFRESH_MS = 20_000;
+const EVM_REFRESH_EVERY_TICKS = 30;
+/** web3.js closes an idle websocket 500 ms after its last subscription; closing it that way avoids its reconnect loop. */
+const WEBSOCKET_IDLE_MS = 600;
+
+function evmPrivateKey(wallet: DevWallet) {
+  const key = wallet.evm.getHdKey().privateKey;
+  if (!key) throw new Error(`dev wallet ${wallet.name} has no EVM private key`);
+  return bytesToHex(key);
+}
+
+async function startChains(options: LocalnetOptions): Promise<{ solana: SolanaRpc; evm: HardhatNode }> {
+  const host = options.host ?? "127.0.0.1";
+  const [solana, evm] = await Promise.allSettled([
+    startSolanaRpc({
+      host,
+      port: options.solanaPort ?? 8899,
+      wsPort: options.solanaWsPort,
+      slotMs: options.slotMs,
+    }),
+    startHardhatNode({ host, port: options.evmPort ?? 8545 }),
+  ]);
+  if (solana.status === "fulfilled" && evm.status === "fulfilled")
+    return { solana: solana.value, evm: evm.value };
+  if (solana.status === "fulfilled") await solana.value.stop();
+  if (evm.status === "fulfilled") await evm.value.stop();
+  throw solana.status === "rejected" ? solana.reason : (evm as PromiseRejectedResult).reason;
+}
+
+export async function startLocalnet(options: LocalnetOptions = {}): Promise<Localnet> {
+  const log = options.log ?? (() => {});
+  log("Starting the Hardhat node and the Solana RPC, compiling the contracts...");
+  // Compiling takes seconds and needs no chain: overlap it with the start-up.
+  const compiled = compileContracts().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  const { solana, evm } = await startChains(options);
+  const deployer = devWallet("deployer");
+  const connection = new Connection(solana.rpcUrl, { commitment: "confirmed", wsEndpoint: solana.wsUrl });
+  const provider = new AnchorProvider(connection, new Wallet(deployer.solana), { commitment: "confirmed" });
+  let keeper: NodeJS.Timeout | undefined;
+  let refreshing: Promise<void> = Promise.resolve();
+
+  let stopped: Promise<void> | undefined;
+  void evm.exited.then((code) => {
+    if (!stopped)
+      log(
+        `The Hardhat node stopped unexpectedly (exit code ${code}): the EVM chain is down; restart the local chains.`,
+      );
+  });
+  const stop = () => {
+    stopped ??= (async () => {
+      clearInterval(keeper);
+      await refreshing;
+      await new Promise((done) => setTimeout(done, WEBSOCKET_IDLE_MS));
+      await Promise.all([solana.stop(), evm.stop()]);
+    })();
+    return stopped;
+  };
+
+  try {
+    const wallets = devWallets();
+    for (const wallet of wallets)
+      solana.chain.airdrop(wallet.solana.publicKey.toBase58(), SOLANA_DEV_WALLET_LAMPORTS);
+
+    const compileError = await compiled;
+    if (compileError !== undefined) throw compileError;
+    log("Deploying the Solana program (upgradeable loader) and the EVM registry with its price feed...");
+    const [solanaDeployment, evmDeployment] = await Promise.all([
+      deploySolanaRegistry(provider),
+      deployEvmRegistry({ rpcUrl: evm.rpcUrl, deployerPrivateKey: evmPrivateKey(deployer), compile: false }),
+    ]);
+
+    const manifest: DeploymentManifest = {
+      evm: [manifestEntry(EVM_CHAIN_NAME, evm.rpcUrl, evmDeployment)],
+      solana: [{ chain: SOLANA_CHAIN_NAME, rpcUrl: solana.rpcUrl, wsUrl: solana.wsUrl, ...solanaDeployment }],
+    };
+    const manifestPath = options.manifestPath === undefined ? DEFAULT_MANIFEST_PATH : options.manifestPath;
+    if (manifestPath !== null) writeManifestEntries(manifestPath, manifest);
+
+    const refreshSolana = () => refreshSolanaPrice(provider, solanaDeployment.programId).then(() => {});
+    const refreshEvm = () =>
+      refreshEvmPrice({
+        rpcUrl: evm.rpcUrl,
+        ownerPrivateKey: evmPrivateKey(deployer),
+        priceFeed: evmDeployment.priceFeed,
+      }).then(() => {});
+    // One refresh at a time; a failed one never blocks the next.
+    const enqueue = (refresh: () => Promise<void>) => {
+      const next = refreshing.then(refresh);
+      refreshing = next.catch((error: Error) =>
+        log(`Price refresh failed (reservations may see a stale price): ${error.message}`),
+      );
+      return next;
+    };
+    let ticks = 0;
+    keeper = setInterval(() => {
+      // The EVM feed tolerates 4,500 s; refreshing it less often keeps EVM blocks for real activity.
+      const evmDue = ++ticks % EVM_REFRESH_EVERY_TICKS === 0;
+      void enqueue(async () => {
+        await refreshSolana();
+        if (evmDue) await refreshEvm();
+      }).catch(() => {});
+    }, options.priceRefreshMs ?? DEFAULT_PRICE_REFRESH_MS);
+
+    return {
+      manifest,
+      solana,
+      evm,
+      wallets,
+      refreshPrices: () =>
+        enqueue(async () => {
+          await refreshSolana();
+          await refreshEvm();
+        }),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,83 @@
+// Records signed decisions and their outbox events with group commit (platform/batcher): decisions signed
+// in the same turn, or while the batches in flight are being written, go into one batch as ONE statement
+// (one commit). Each
+// caller still waits for the commit that holds its decision before it answers, so nothing is answered
+// that is not recorded; a failed batch fails every decision in it (503, never an unrecorded answer).
+import type { Pool } from "pg";
+import type { SignedDecision } from "../../core/decision";
+import { batcher } from "../../storage/batcher";
+import type { DomainEvent } from "../../storage/outbox";
+
+export interface DecisionRecord {
+  decision: SignedDecision;
+  partnerId: string;
+  apiKeyId: string;
+  status: string;
+  events: readonly DomainEvent[];
+}
+
+/** Largest batch per statement; a burst beyond it is written in several statements. */
+const MAX_BATCH = 256;
+
+const RECORD_SQL = `
+WITH input AS (
+  SELECT * FROM json_to_recordset($1::json) AS r(
+    request_id text, environment text, partner_id text, api_key_id text, identity_key text, chain text,
+    launcher text, launchpad_id text, decision text, reason text, status text, signing_kid text, nonce text,
+    issued_at timestamptz, signed json, events json)
+), recorded AS (
+  INSERT INTO decisions (request_id, environment, partner_id, api_key_id, identity_key, chain, launcher, launchpad_id,
+                         decision, reason, status, signing_kid, nonce, issued_at, signed)
+  SELECT request_id, environment, partner_id, api_key_id, identity_key, chain, launcher, launchpad_id,
+         decision, reason, status, signing_kid, nonce, issued_at, signed FROM input
+  RETURNING request_id
+)
+INSERT INTO domain_events (type, environment, partner_id, payload)
+SELECT event->>'type', input.environment, input.partner_id, event->'payload'
+FROM input JOIN recorded USING (request_id) CROSS JOIN LATERAL json_array_elements(input.events) AS event`;
+
+function rowOf(record: DecisionRecord): Record<string, unknown> {
+  const { decision } = record;
+  return {
+    request_id: decision.requestId,
+    environment: decision.environment,
+    partner_id: record.partnerId,
+    api_key_id: record.apiKeyId,
+    identity_key: decision.identityKey,
+    chain: decision.chain,
+    launcher: decision.launcher,
+    launchpad_id: decision.launchpadId,
+    decision: decision.decision,
+    reason: decision.reason,
+    status: record.status,
+    signing_kid: decision.keyId,
+    nonce: decision.nonce ?? null,
+    issued_at: decision.issuedAt,
+    signed: decision,
+    events: record.events.map((event) => ({ type: event.type, payload: event.payload })),
+  };
+}
+
+export interface DecisionRecorder {
+  /** Resolves once the decision and its events are committed. */
+  record(record: DecisionRecord): Promise<void>;
+}
+
+/**
+ * `prepared` (named statements, see storage/namedStatements) is read per batch: it is known once the
+ * decision data path (services/dataPath.ts) has started.
+ */
+export function decisionRecorder(pool: Pool, prepared: () => boolean = () => false): DecisionRecorder {
+  const write = batcher<Record<string, unknown>, void>(
+    async (rows) => {
+      await pool.query({
+        ...(prepared() ? { name: "decisions.record" } : {}),
+        text: RECORD_SQL,
+        values: [JSON.stringify(rows)],
+      });
+      return rows.map(() => undefined);
+    },
+    { maxBatch: MAX_BATCH, maxInFlight: 2 },
+  );
+  return { record: (record) => write(rowOf(record)) };
+}

@@ -1,0 +1,117 @@
+// The identity context's public face: the identity service (check, status, launch validation, reporting)
+// with the shared data path applied inside, and the input rule a route applies before it admits a caller.
+import type { SignedDecision } from "../../core/decision";
+import type { Environment } from "../../core/environment";
+import { ApiError } from "../../core/errors/catalogue";
+import type { NormalizedIdentity } from "../../core/fold";
+import type { DataPath } from "../dataPath";
+import type { PartnerContext } from "../partners/admission";
+import type { Authenticator } from "../partners/keyAuthentication";
+import type { ActiveSigners } from "../signing/activeSigner";
+import { admittedSnapshotLoader, admitWithSnapshot } from "./admittedSnapshots";
+import { decisionRecorder } from "./decisionRecorder";
+import {
+  type CheckRequest,
+  type CheckResult,
+  checkIdentity,
+  type IdentityStatusView,
+  identityStatus,
+} from "./identityCheck";
+import { normalizedOrReject } from "./identityInput";
+import { isValidKeeper, launchReportingEnabled } from "./keeperCredentials";
+import type { DecisionSnapshot } from "./recordLoader";
+import { type LaunchReport, type LockReport, type LockResult, recordLaunch, recordLock } from "./reporting";
+import { type Caller, decideLaunch, type ValidationDeps, type ValidationRequest } from "./validation";
+
+export { normalizedOrReject } from "./identityInput";
+export type { Caller, ValidationRequest } from "./validation";
+export { validationIdentity } from "./validation";
+
+/** A pair as the partner sent it, before folding. */
+interface RawPair {
+  name: string;
+  ticker: string;
+}
+
+export interface IdentityService {
+  /** The identity check (read-only, holds nothing); it answers even when start-up failed. */
+  check(environment: Environment, request: CheckRequest): Promise<CheckResult>;
+  /** The identity record and timeline; 404 identity_not_found when the dataset has none. */
+  status(environment: Environment, identityKey: string): Promise<IdentityStatusView>;
+  /**
+   * Admits a validation's caller through `admit`, with the identity's snapshot read in the same statement
+   * as concurrent validations' (admittedSnapshots).
+   */
+  admitValidation(
+    admit: (authenticator: Authenticator) => Promise<PartnerContext>,
+    identity: NormalizedIdentity,
+    chain: string,
+  ): Promise<{ partner: PartnerContext; snapshot: DecisionSnapshot }>;
+  /** Decides on the admitted snapshot, signs and records (group commit) one validation. */
+  validate(
+    caller: Caller,
+    request: ValidationRequest,
+    identity: NormalizedIdentity,
+    snapshot: DecisionSnapshot,
+  ): Promise<SignedDecision>;
+  /** Records a launched event; production callers need launch reporting enabled on their key. */
+  reportLaunch(
+    caller: Caller,
+    report: LaunchReport & RawPair,
+  ): Promise<{ identityKey: string; chain: string; launchedAt: string; eventId: string }>;
+  /** Records a bonding or milestone lock; production callers need a valid keeper credential. */
+  reportLock(
+    caller: Caller,
+    kind: LockResult["kind"],
+    keeper: string | undefined,
+    report: LockReport & RawPair,
+  ): Promise<LockResult>;
+}
+
+const nothing = async () => undefined;
+const ignore = () => undefined;
+
+export function identityService(data: DataPath, signers: ActiveSigners): IdentityService {
+  const { pool } = data;
+  const admittedSnapshots = admittedSnapshotLoader(pool, data.prepared);
+  const validation: ValidationDeps = {
+    pool,
+    signers,
+    recorder: decisionRecorder(pool, data.prepared),
+    context: data.context,
+  };
+  return {
+    async check(environment, request) {
+      await data.run(nothing).catch(ignore); // start-up; the check answers regardless
+      return checkIdentity(pool, data.context(environment), request);
+    },
+    status(environment, identityKey) {
+      const context = data.context(environment);
+      return data.run(() => identityStatus(pool, context, identityKey));
+    },
+    admitValidation: (admit, identity, chain) =>
+      data.run(() => admitWithSnapshot(admit, admittedSnapshots, identity, chain)),
+    validate: (caller, request, identity, snapshot) =>
+      data.run(() => decideLaunch(validation, caller, request, identity, snapshot)),
+    async reportLaunch(caller, report) {
+      const context = data.context(caller.environment);
+      const identity = normalizedOrReject(report.name, report.ticker);
+      return data.run(async () => {
+        if (caller.environment === "production" && !(await launchReportingEnabled(pool, caller.keyId))) {
+          throw new ApiError("launch_reporting_restricted", undefined, { keyId: caller.keyId });
+        }
+        return recordLaunch(pool, context, caller, identity, report);
+      });
+    },
+    async reportLock(caller, kind, keeper, report) {
+      const context = data.context(caller.environment);
+      const identity = normalizedOrReject(report.name, report.ticker);
+      return data.run(async () => {
+        if (caller.environment === "production" && !(await isValidKeeper(pool, keeper, caller.partnerId))) {
+          throw new ApiError("keeper_required", undefined, { header: "X-Service-Keeper" });
+        }
+        return recordLock(pool, context, caller, identity, kind, report);
+      });
+    },
+  };
+}

@@ -1,0 +1,167 @@
+// Gathers, in ONE query, everything a decision needs about an identity, or about each of a batch of them:
+// its holds (the chain mirror in production, sandbox holds in the sandbox), the service's own locks, launch
+// reports and guardian actions of the same environment, the chains' checkpoints and the active signing key
+// id. One round trip keeps the validation hot path short; the statement is one snapshot, so all parts agree
+// with each other. Validations read theirs in their key check's statement (admittedSnapshots).
+// Mirror rows are found through the normalized_name index; the hashes stay the authority (they are the
+// on-chain keys).
+import type { Pool, PoolClient } from "pg";
+import type { Environment } from "../../core/environment";
+import type { NormalizedIdentity } from "../../core/fold";
+import type {
+  ChainFamily,
+  GuardianRecord,
+  HoldRecord,
+  IdentityRecords,
+  LaunchRecord,
+  LockRecord,
+} from "../../core/status";
+import type { CheckpointedChain } from "../mirror/chainCatalogue";
+
+export interface DecisionSnapshot {
+  records: IdentityRecords;
+  /** Checkpoints of the requested chain, or of every chain when none was requested. */
+  checkpoints: CheckpointedChain[];
+  activeKid: string | null;
+}
+
+// One row per requested identity. Outer columns are always qualified (`i.`): the record
+// tables have columns of the same names. The requests come as one JSON array rather than arrays for unnest:
+// the planner cannot size a JSON parameter, so a named statement's generic plan costs the same as a custom
+// one and Postgres keeps the generic plan instead of planning every batch again (measured: planning was
+// most of the statement's cost).
+/** The SnapshotRow of each request, reading the requests (snapshotParameter) from `parameter`, e.g. `$1`. */
+export const snapshotRows = (parameter: string) => `
+SELECT
+  i.position,
+  CASE WHEN i.environment = 'production' THEN
+    (SELECT json_agg(json_build_object('chain', chain, 'launcher', launcher, 'startsAt', reserved_at, 'expiresAt', expires_at))
+       FROM chain_reservations
+      WHERE name_hash = i.name_hash AND ticker_hash = i.ticker_hash AND normalized_name = i.normalized_name
+        AND (i.chain IS NULL OR chain = i.chain))
+  ELSE
+    (SELECT json_agg(json_build_object('chain', chain, 'launcher', launcher, 'startsAt', starts_at, 'expiresAt', expires_at))
+       FROM sandbox_holds WHERE identity_key = i.identity_key)
+  END AS holds,
+  (SELECT json_agg(json_build_object('kind', kind, 'chain', chain, 'authorizedLauncher', authorized_launcher,
+      'appliedAt', applied_at, 'expiresAt', expires_at, 'wasReserved', was_reserved))
+     FROM identity_locks WHERE environment = i.environment AND identity_key = i.identity_key) AS locks,
+  (SELECT json_agg(json_build_object('chain', chain, 'launcher', launcher, 'tokenOrMint', token_or_mint,
+      'launchpad', launchpad, 'at', reported_at))
+     FROM identity_launches WHERE environment = i.environment AND identity_key = i.identity_key) AS launches,
+  (SELECT json_agg(json_build_object('kind', kind, 'chain', chain, 'at', at, 'graduated', graduated,
+      'expiresAt', expires_at, 'actor', actor, 'reason', reason))
+     FROM guardian_actions WHERE environment = i.environment AND identity_key = i.identity_key) AS guardian,
+  (SELECT json_agg(json_build_object('chain', chain, 'family', family, 'headNumber', head_number,
+      'indexedNumber', indexed_number, 'indexedBlockTime', indexed_block_time, 'indexedAt', indexed_at) ORDER BY chain)
+     FROM chain_checkpoints WHERE i.chain IS NULL OR chain = i.chain) AS checkpoints,
+  (SELECT kid FROM signing_keys WHERE environment = i.environment AND status = 'active') AS active_kid
+FROM json_to_recordset(${parameter}::json) AS i(position int, environment text, identity_key text, name_hash text,
+  ticker_hash text, chain text, normalized_name text)`;
+
+const SNAPSHOT_SQL = `${snapshotRows("$1")} ORDER BY i.position`;
+
+type Json<T> = {
+  [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
+};
+
+export interface SnapshotRow {
+  position: number;
+  holds: Json<Omit<HoldRecord, "kind">>[] | null;
+  locks: Json<LockRecord>[] | null;
+  launches: Json<LaunchRecord>[] | null;
+  guardian: Json<GuardianRecord>[] | null;
+  checkpoints:
+    | {
+        chain: string;
+        family: ChainFamily;
+        headNumber: number | null;
+        indexedNumber: number | null;
+        indexedBlockTime: string | null;
+        indexedAt: string | null;
+      }[]
+    | null;
+  active_kid: string | null;
+}
+
+const date = (value: string) => new Date(value);
+const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
+
+export function snapshotOf(row: SnapshotRow, environment: Environment): DecisionSnapshot {
+  const holdKind = environment === "production" ? "reservation" : "sandbox_hold";
+  return {
+    records: {
+      holds: (row.holds ?? []).map((hold) => ({
+        kind: holdKind,
+        chain: hold.chain,
+        launcher: hold.launcher,
+        startsAt: date(hold.startsAt),
+        expiresAt: date(hold.expiresAt),
+      })),
+      locks: (row.locks ?? []).map((lock) => ({
+        ...lock,
+        appliedAt: date(lock.appliedAt),
+        expiresAt: date(lock.expiresAt),
+      })),
+      launches: (row.launches ?? []).map((launch) => ({ ...launch, at: date(launch.at) })),
+      guardian: (row.guardian ?? []).map((action) => ({
+        ...action,
+        at: date(action.at),
+        expiresAt: dateOrNull(action.expiresAt),
+      })),
+    },
+    checkpoints: (row.checkpoints ?? []).map((entry) => ({
+      chain: entry.chain,
+      family: entry.family,
+      checkpoint: {
+        headNumber: entry.headNumber === null ? null : Number(entry.headNumber),
+        indexedNumber: entry.indexedNumber === null ? null : Number(entry.indexedNumber),
+        indexedBlockTime: dateOrNull(entry.indexedBlockTime),
+        indexedAt: dateOrNull(entry.indexedAt),
+      },
+    })),
+    activeKid: row.active_kid,
+  };
+}
+
+export interface SnapshotRequest {
+  environment: Environment;
+  identity: NormalizedIdentity;
+  /** The requested chain, or null for every chain. */
+  chain: string | null;
+}
+
+/** The requests as the JSON parameter of snapshotRows. */
+export function snapshotParameter(requests: readonly SnapshotRequest[]): string {
+  return JSON.stringify(
+    requests.map(({ environment, identity, chain }, position) => ({
+      position,
+      environment,
+      identity_key: identity.identityKey,
+      name_hash: identity.nameHash,
+      ticker_hash: identity.tickerHash,
+      chain,
+      normalized_name: identity.normalizedName,
+    })),
+  );
+}
+
+/** The snapshot of each request, in order, in one query (one statement snapshot for the whole batch). */
+export async function loadDecisionSnapshots(
+  db: Pool | PoolClient,
+  requests: readonly SnapshotRequest[],
+): Promise<DecisionSnapshot[]> {
+  const { rows } = await db.query<SnapshotRow>({ text: SNAPSHOT_SQL, values: [snapshotParameter(requests)] });
+  return rows.map((row, index) => snapshotOf(row, (requests[index] as SnapshotRequest).environment));
+}
+
+/** Records, checkpoints (of `chain`, or all when null) and the active kid of `environment`, in one query. */
+export async function loadDecisionSnapshot(
+  db: Pool | PoolClient,
+  environment: Environment,
+  identity: NormalizedIdentity,
+  chain: string | null,
+): Promise<DecisionSnapshot> {
+  const [snapshot] = await loadDecisionSnapshots(db, [{ environment, identity, chain }]);
+  return snapshot as DecisionSnapshot;
+}

@@ -1,0 +1,150 @@
+// POST /v1/launches/validate: fold, decide, sign with the environment's active key, then record the
+// decision and its outbox events (atomically, group-committed with concurrent decisions) before answering.
+// Never an unsigned allow: when signing or the data path fails, the route answers 503 service_unavailable.
+import { randomUUID } from "node:crypto";
+import type { Pool } from "pg";
+import { assertLauncherFormat } from "../../core/address/launcherFormat";
+import { DecisionFieldError, type SignedDecision } from "../../core/decision";
+import type { Environment } from "../../core/environment";
+import { ApiError } from "../../core/errors/catalogue";
+import type { NormalizedIdentity } from "../../core/fold";
+import type { ChainStatus } from "../../core/status";
+import type { DomainEvent } from "../../storage/outbox";
+import type { ActiveSigners } from "../signing/activeSigner";
+import type { DecisionRecorder } from "./decisionRecorder";
+import { type EvaluationContext, evaluate } from "./evaluation";
+import { normalizedOrReject } from "./identityInput";
+import type { DecisionSnapshot } from "./recordLoader";
+
+export interface ValidationRequest {
+  chain: string;
+  name: string;
+  ticker: string;
+  launcher: string;
+  launchpad?: string | undefined;
+  logoHash?: string | undefined;
+  intendedContract?: string | undefined;
+  nonce?: string | undefined;
+}
+
+export interface Caller {
+  partnerId: string;
+  keyId: string;
+  environment: Environment;
+}
+
+/** Reasons that mean an identity is protected for someone (for identity.blocked_attempt). */
+const PROTECTION_REASONS = new Set<ChainStatus["reason"]>([
+  "active_reservation",
+  "bonding_lock",
+  "milestone_lock",
+  "guardian_block",
+  "graduated_block",
+]);
+
+/** The outbox events a signed decision causes (spec: Validation rule 4). */
+export function validationEvents(
+  decision: SignedDecision,
+  status: ChainStatus,
+  caller: Caller,
+): DomainEvent[] {
+  const payload = {
+    requestId: decision.requestId,
+    identityKey: decision.identityKey,
+    chain: decision.chain,
+    launcher: decision.launcher,
+    launchpadId: decision.launchpadId,
+    decision: decision.decision,
+    reason: decision.reason,
+    issuedAt: decision.issuedAt,
+  };
+  const event = (type: DomainEvent["type"]): DomainEvent => ({
+    type,
+    environment: caller.environment,
+    partnerId: caller.partnerId,
+    payload,
+  });
+  if (decision.decision === "block") {
+    return PROTECTION_REASONS.has(status.reason)
+      ? [event("launch.blocked"), event("identity.blocked_attempt")]
+      : [event("launch.blocked")];
+  }
+  if (decision.decision === "allow" && status.status === "authorized") return [event("launch.authorized")];
+  return [];
+}
+
+export interface ValidationDeps {
+  pool: Pool;
+  signers: ActiveSigners;
+  recorder: DecisionRecorder;
+  context: (environment: Environment) => EvaluationContext;
+}
+
+function checkedNonce(nonce: string | undefined): void {
+  if (nonce?.includes("\n")) {
+    throw new ApiError(
+      "invalid_request",
+      "`nonce` must not contain a line feed; it is part of the signed bytes.",
+      { field: "nonce" },
+    );
+  }
+}
+
+/** The folded identity of a validation whose fields pass the checks that need no data; else a 400. */
+export function validationIdentity(request: ValidationRequest): NormalizedIdentity {
+  const identity = normalizedOrReject(request.name, request.ticker);
+  checkedNonce(request.nonce);
+  return identity;
+}
+
+/**
+ * Decides on the snapshot of `identity` (validationIdentity), signs and records one validation; returns the
+ * signed decision.
+ */
+export async function decideLaunch(
+  deps: ValidationDeps,
+  caller: Caller,
+  request: ValidationRequest,
+  identity: NormalizedIdentity,
+  snapshot: DecisionSnapshot,
+): Promise<SignedDecision> {
+  const context = deps.context(caller.environment);
+  const { result, family } = evaluate(snapshot, context, request.chain, request.launcher);
+  assertLauncherFormat(request.launcher, family, request.chain);
+  if (result.decision === "unavailable") {
+    throw new ApiError(
+      "service_unavailable",
+      `The data path of chain ${request.chain} is unavailable; do not launch, retry later.`,
+    );
+  }
+  const signer = await deps.signers.signerFor(deps.pool, caller.environment, snapshot.activeKid);
+  let decision: SignedDecision;
+  try {
+    decision = signer.sign({
+      requestId: `dec_${randomUUID()}`,
+      identityKey: identity.identityKey,
+      normalizedName: identity.normalizedName,
+      normalizedTicker: identity.normalizedTicker,
+      chain: request.chain,
+      launchpadId: request.launchpad ?? caller.partnerId,
+      launcher: request.launcher,
+      decision: result.decision,
+      reason: result.reason,
+      issuedAt: context.now,
+      ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
+    });
+  } catch (error) {
+    if (error instanceof DecisionFieldError) {
+      throw new ApiError("invalid_request", error.message, { field: error.field });
+    }
+    throw error;
+  }
+  await deps.recorder.record({
+    decision,
+    partnerId: caller.partnerId,
+    apiKeyId: caller.keyId,
+    status: result.status,
+    events: validationEvents(decision, result, caller),
+  });
+  return decision;
+}

@@ -1,0 +1,52 @@
+// The composition root of the use cases: one service object per context, built once from the pool, the master
+// key, the clock, the decision settings and the chains' registries. The API hands these to its routes; no
+// route reaches past them for a pool or a settings bag.
+import type { Pool } from "pg";
+import type { RegistryCatalogue } from "../chains/registryClient";
+import { createSecretBox } from "../core/secrets/secretBox";
+import { createDataPath, type DecisionOptions } from "./dataPath";
+import { type IdentityService, identityService } from "./identity";
+import { type MirrorService, mirrorService } from "./mirror";
+import { type PartnersService, partnersService } from "./partners";
+import { type ReservationService, reservationService } from "./reservations";
+import { type SandboxService, sandboxService } from "./sandbox";
+import { type SigningService, signingService } from "./signing";
+import { activeSigners } from "./signing/activeSigner";
+
+export { type DecisionOptions, prepareDecisionData } from "./dataPath";
+
+export interface ServiceOptions {
+  pool: Pool;
+  /** Seals signing keys and sandbox keys' signing secrets; without it validation and sandbox sign-up answer 503. */
+  masterKey?: Buffer | undefined;
+  /** Clock in ms since the epoch. */
+  now: () => number;
+  /** Chains, freshness bound and data-path timeout of the decisions. */
+  decisions?: DecisionOptions | undefined;
+  /** The chains' registries (chains/catalogue.ts); without them reservation and Solana helper calls answer 503. */
+  registries?: RegistryCatalogue | undefined;
+}
+
+export interface Services {
+  identity: IdentityService;
+  signing: SigningService;
+  mirror: MirrorService;
+  reservations: ReservationService;
+  partners: PartnersService;
+  sandbox: SandboxService;
+}
+
+export function createServices(options: ServiceOptions): Services {
+  const { pool, now } = options;
+  const box = options.masterKey === undefined ? undefined : createSecretBox(options.masterKey);
+  // The decision services share one data path: one start-up, one evaluation context rule.
+  const data = createDataPath(pool, box, now, options.decisions);
+  return {
+    identity: identityService(data, activeSigners(box)),
+    signing: signingService(pool, now),
+    mirror: mirrorService(pool, now, options.decisions?.dataPathTimeoutMs),
+    reservations: reservationService(data, options.registries, now),
+    partners: partnersService(pool, box),
+    sandbox: sandboxService(data),
+  };
+}

@@ -1,0 +1,185 @@
+// The reservations context's public face: the reservation service (quote, prepare, status and submission,
+// sandbox confirm, the embed pair, the Solana helpers' chain reads) and the views its answers are shown with.
+import type { PublicKey } from "@solana/web3.js";
+import type { RegistryCatalogue, RegistryQuote, TransactionOutcome } from "../../chains/registryClient";
+import type { ReserveContext } from "../../chains/solana/registryClient";
+import type { RecentBlockhash } from "../../chains/solana/transaction";
+import type { Environment } from "../../core/environment";
+import { ApiError } from "../../core/errors/catalogue";
+import type { NormalizedIdentity } from "../../core/fold";
+import type { ReservationDuration } from "../../core/reservation";
+import type { DataPath } from "../dataPath";
+import { normalizedOrReject } from "../identity/identityInput";
+import { fromChain, registryFor } from "./chainAccess";
+import { embedPartnerOf } from "./embedLaunchpads";
+import { type Attribution, prepareReservation } from "./prepare";
+import { reconcileReservation } from "./reconcile";
+import type { Reservation } from "./record";
+import { confirmSandboxReservation } from "./sandboxConfirm";
+import { solanaRegistry } from "./solanaRegistry";
+import { reservationById, transition } from "./store";
+import { recordSubmission } from "./submission";
+
+export type { Attribution } from "./prepare";
+export { quoteAmountView, quoteView } from "./quoteView";
+export { type Reservation, reservationView } from "./record";
+
+/** A prepare as the partner or browser sent it, before folding. */
+export interface PrepareInput {
+  chain: string;
+  name: string;
+  ticker: string;
+  launcher: string;
+  durationSeconds: ReservationDuration;
+}
+
+export interface PreparedReservation {
+  reservation: Reservation;
+  quote: RegistryQuote;
+}
+
+/** The partner a reservation belongs to. */
+export interface ReservationOwner {
+  partnerId: string;
+  environment: Environment;
+}
+
+export interface ReservationService {
+  /** The price of a tier on a chain, from the registry's own feed; 503 price_unavailable when stale. */
+  quote(
+    environment: Environment,
+    chain: string,
+    durationSeconds: ReservationDuration,
+  ): Promise<RegistryQuote>;
+  /** Prechecks, a creator-signable transaction and the revenue-share snapshot; protects nothing yet. */
+  prepare(
+    environment: Environment,
+    attribution: Attribution,
+    input: PrepareInput,
+  ): Promise<PreparedReservation>;
+  /** A browser's prepare, attributed to the allowlisted launchpad's partner; 403 launchpad_not_allowed. */
+  prepareEmbedded(
+    environment: Environment,
+    launchpad: string,
+    input: PrepareInput,
+  ): Promise<PreparedReservation>;
+  /** The owner's reservation of its environment; 404 for any other (no hint that it exists elsewhere). */
+  own(owner: ReservationOwner, reservationId: string): Promise<Reservation>;
+  /** Records the wallet's transaction on the owner's reservation and answers its reconciled state. */
+  submit(owner: ReservationOwner, reservationId: string, transactionHash: string): Promise<Reservation>;
+  /** An embedded reservation's transaction settled: once confirmed, stamps it settled (else 409). */
+  settleEmbedded(
+    environment: Environment,
+    reservationId: string,
+    transactionHash: string,
+  ): Promise<Reservation>;
+  /** Sandbox only: confirms a simulated prepare without payment. */
+  confirmSandbox(owner: ReservationOwner, reservationId: string): Promise<Reservation>;
+  /** A production Solana registry's quote of a tier (the chain may be omitted when there is one). */
+  solanaQuote(chain: string | undefined, durationSeconds: ReservationDuration): Promise<RegistryQuote>;
+  /** Everything a wallet needs to build reserve (or renew) itself. */
+  solanaReserveContext(
+    chain: string | undefined,
+    identity: NormalizedIdentity,
+    launcher: PublicKey,
+  ): Promise<{ chain: string; context: ReserveContext }>;
+  solanaBlockhash(chain: string | undefined): Promise<{ chain: string; blockhash: RecentBlockhash }>;
+  solanaTransaction(
+    chain: string | undefined,
+    signature: string,
+  ): Promise<{ chain: string; outcome: TransactionOutcome }>;
+}
+
+export function reservationService(
+  data: DataPath,
+  registries: RegistryCatalogue | undefined,
+  now: () => number,
+): ReservationService {
+  const { pool } = data;
+  const registryOf = (environment: Environment, chain: string) =>
+    registryFor(registries?.[environment], chain);
+  const solana = (chain: string | undefined) => solanaRegistry(registries?.production, chain);
+  const clock = () => new Date(now());
+
+  async function prepare(environment: Environment, attribution: Attribution, input: PrepareInput) {
+    const registry = registryOf(environment, input.chain);
+    const identity = normalizedOrReject(input.name, input.ticker);
+    return data.run(() =>
+      prepareReservation(pool, registry, data.context(environment), attribution, {
+        identity,
+        launcher: input.launcher,
+        durationSeconds: input.durationSeconds,
+      }),
+    );
+  }
+
+  /** Records the transaction, then answers the freshest state: the reconciler asks the mirror and the chain. */
+  async function submitAndReconcile(reservation: Reservation, transactionHash: string): Promise<Reservation> {
+    const registry = registryOf(reservation.environment, reservation.chain);
+    const submitted = await recordSubmission(pool, registry, reservation, transactionHash, clock());
+    if (registries === undefined) return submitted;
+    return (
+      (await reconcileReservation({ pool, registries, now: clock }, submitted.reservationId)) ?? submitted
+    );
+  }
+
+  async function own(owner: ReservationOwner, reservationId: string): Promise<Reservation> {
+    const reservation = await reservationById(pool, reservationId, { environment: owner.environment });
+    if (reservation === undefined || reservation.partnerId !== owner.partnerId) {
+      throw new ApiError("reservation_not_found", undefined, { reservationId });
+    }
+    return reservation;
+  }
+
+  return {
+    quote: async (environment, chain, durationSeconds) =>
+      fromChain(registryOf(environment, chain).quote(durationSeconds)),
+    prepare,
+    async prepareEmbedded(environment, launchpad, input) {
+      const partnerId = await embedPartnerOf(pool, launchpad);
+      if (partnerId === undefined) throw new ApiError("launchpad_not_allowed", undefined, { launchpad });
+      return prepare(environment, { partnerId, apiKeyId: null, launchpad, source: "embed" }, input);
+    },
+    own,
+    async submit(owner, reservationId, transactionHash) {
+      return submitAndReconcile(await own(owner, reservationId), transactionHash);
+    },
+    async settleEmbedded(environment, reservationId, transactionHash) {
+      const reservation = await reservationById(pool, reservationId, { environment });
+      if (reservation === undefined || reservation.source !== "embed") {
+        throw new ApiError("reservation_not_found", undefined, { reservationId });
+      }
+      const current = await submitAndReconcile(reservation, transactionHash);
+      if (current.status !== "confirmed") {
+        throw new ApiError("reservation_not_confirmed", undefined, {
+          reservationId: current.reservationId,
+          status: current.status,
+        });
+      }
+      if (current.settledAt !== null) return current;
+      const settled = await transition(pool, current.reservationId, "confirmed", "confirmed", {
+        settled_at: clock(),
+      });
+      return settled ?? current;
+    },
+    async confirmSandbox(owner, reservationId) {
+      if (owner.environment !== "sandbox") throw new ApiError("sandbox_only");
+      return data.run(() =>
+        confirmSandboxReservation(pool, data.context("sandbox"), owner.partnerId, reservationId),
+      );
+    },
+    solanaQuote: async (chain, durationSeconds) => fromChain(solana(chain).quote(durationSeconds)),
+    async solanaReserveContext(chain, identity, launcher) {
+      const registry = solana(chain);
+      return { chain: registry.chain, context: await fromChain(registry.reserveContext(identity, launcher)) };
+    },
+    async solanaBlockhash(chain) {
+      const registry = solana(chain);
+      return { chain: registry.chain, blockhash: await fromChain(registry.latestBlockhash()) };
+    },
+    async solanaTransaction(chain, signature) {
+      const registry = solana(chain);
+      return { chain: registry.chain, outcome: await fromChain(registry.transactionOutcome(signature)) };
+    },
+  };
+}

@@ -1,0 +1,206 @@
+// Prepare: fold and precheck the pair (bounds, chain, wallet format, availability, renewal window, three active per
+// wallet), price it from the registry's own feed, build the creator-signable transaction, and record the
+// reservation as pending_payment with its ledger draft, in one transaction. Nothing is protected by a prepare.
+import type { Pool } from "pg";
+import type { OnChainReservation, RegistryClient } from "../../chains/registryClient";
+import { onChainKey } from "../../core/address/equality";
+import { assertLauncherFormat } from "../../core/address/launcherFormat";
+import type { Environment } from "../../core/environment";
+import { ApiError } from "../../core/errors/catalogue";
+import type { NormalizedIdentity } from "../../core/fold";
+import {
+  isInRenewalWindow,
+  MAX_ACTIVE_PER_WALLET,
+  newReservationId,
+  PREPARE_TTL_SECONDS,
+  partnerRefOf,
+  RENEWAL_WINDOW_SECONDS,
+  type ReservationDuration,
+  revenueShareSnapshot,
+} from "../../core/reservation";
+import { withTransaction } from "../../storage/transaction";
+import { type EvaluationContext, evaluate } from "../identity/evaluation";
+import { loadDecisionSnapshot } from "../identity/recordLoader";
+import { fromChain } from "./chainAccess";
+import { draftLedgerEntry } from "./ledger";
+import type { Reservation } from "./record";
+import { insertReservation } from "./store";
+
+/** Whom the reservation's fee is attributed to. */
+export interface Attribution {
+  partnerId: string;
+  apiKeyId: string | null;
+  launchpad: string | null;
+  source: "partner" | "embed";
+}
+
+export interface PrepareRequest {
+  identity: NormalizedIdentity;
+  launcher: string;
+  durationSeconds: ReservationDuration;
+}
+
+async function integratedAt(pool: Pool, partnerId: string, environment: Environment): Promise<Date | null> {
+  const { rows } = await pool.query<{ first: Date | null }>(
+    "SELECT min(created_at) AS first FROM api_keys WHERE partner_id = $1 AND environment = $2",
+    [partnerId, environment],
+  );
+  return rows[0]?.first ?? null;
+}
+
+async function activeSandboxHolds(pool: Pool, chain: string, launcher: string, now: Date): Promise<number> {
+  const { rows } = await pool.query<{ count: string }>(
+    `SELECT count(*) AS count FROM sandbox_holds
+      WHERE chain = $1 AND launcher = $2 AND starts_at <= $3 AND expires_at > $3`,
+    [chain, launcher, now],
+  );
+  return Number(rows[0]?.count ?? 0);
+}
+
+/**
+ * The pair's current hold: read from the registry itself in production (the mirror may lag a block), from the
+ * sandbox's own holds in the sandbox.
+ */
+async function currentHold(
+  pool: Pool,
+  registry: RegistryClient,
+  context: EvaluationContext,
+  identity: NormalizedIdentity,
+  chain: string,
+): Promise<{ hold: OnChainReservation | null; blockedBy: string | null }> {
+  const snapshot = await loadDecisionSnapshot(pool, context.environment, identity, chain);
+  const { result } = evaluate(snapshot, context, chain, undefined);
+  if (result.decision === "recheck_required" || result.decision === "unavailable") {
+    throw new ApiError("service_unavailable", "The chain's data is behind; retry shortly.", {
+      cause: "data_path",
+      chain,
+      reason: result.reason,
+    });
+  }
+  let hold: OnChainReservation | null;
+  if (context.environment === "production") {
+    hold = await fromChain(registry.reservationOf(identity));
+  } else {
+    const live = snapshot.records.holds
+      .filter(
+        (record) =>
+          record.chain === chain && record.expiresAt > context.now && record.startsAt <= context.now,
+      )
+      .sort((a, b) => b.expiresAt.getTime() - a.expiresAt.getTime())[0];
+    hold = live === undefined ? null : { launcher: live.launcher, expiresAt: live.expiresAt, active: true };
+  }
+  // Locks and guardian blocks hold the pair whoever asks; a reservation is answered from `hold` above.
+  const blockedBy =
+    result.decision === "block" && result.reason !== "active_reservation" ? result.reason : null;
+  return { hold, blockedBy };
+}
+
+export async function prepareReservation(
+  pool: Pool,
+  registry: RegistryClient,
+  context: EvaluationContext,
+  attribution: Attribution,
+  request: PrepareRequest,
+): Promise<{ reservation: Reservation; quote: Awaited<ReturnType<RegistryClient["quote"]>> }> {
+  const { identity, durationSeconds } = request;
+  const { chain, family } = registry;
+  assertLauncherFormat(request.launcher, family, chain);
+  const launcher = onChainKey(family, request.launcher);
+  const now = context.now;
+
+  const { hold, blockedBy } = await currentHold(pool, registry, context, identity, chain);
+  let kind: Reservation["kind"] = "reserve";
+  if (hold?.active) {
+    if (onChainKey(family, hold.launcher) !== launcher) {
+      throw new ApiError("identity_held", undefined, { identityKey: identity.identityKey, chain });
+    }
+    if (!isInRenewalWindow(hold.expiresAt, now)) {
+      throw new ApiError("renewal_not_open", undefined, {
+        identityKey: identity.identityKey,
+        chain,
+        expiresAt: hold.expiresAt.toISOString(),
+        renewalOpensAt: new Date(hold.expiresAt.getTime() - RENEWAL_WINDOW_SECONDS * 1000).toISOString(),
+      });
+    }
+    kind = "renew";
+  } else if (blockedBy !== null) {
+    throw new ApiError("identity_held", undefined, {
+      identityKey: identity.identityKey,
+      chain,
+      reason: blockedBy,
+    });
+  }
+
+  if (kind === "reserve") {
+    const active =
+      context.environment === "production"
+        ? await fromChain(registry.activeReservationCount(launcher))
+        : await activeSandboxHolds(pool, chain, launcher, now);
+    if (active >= MAX_ACTIVE_PER_WALLET) {
+      throw new ApiError("reservation_limit_reached", undefined, { launcher, chain, active });
+    }
+  }
+
+  const quote = await fromChain(registry.quote(durationSeconds));
+  const reservationId = newReservationId();
+  const partnerRef = partnerRefOf(reservationId);
+  const transaction = await fromChain(
+    registry.prepareTransaction({
+      identity,
+      launcher: request.launcher,
+      durationSeconds,
+      partnerRef,
+      kind,
+      quote,
+    }),
+  );
+  const revenueShare = revenueShareSnapshot(
+    attribution.partnerId,
+    await integratedAt(pool, attribution.partnerId, context.environment),
+    now,
+  );
+  const reservation: Reservation = {
+    reservationId,
+    environment: context.environment,
+    partnerId: attribution.partnerId,
+    apiKeyId: attribution.apiKeyId,
+    launchpad: attribution.launchpad,
+    source: attribution.source,
+    chain,
+    family,
+    kind,
+    identityKey: identity.identityKey,
+    normalizedName: identity.normalizedName,
+    normalizedTicker: identity.normalizedTicker,
+    nameHash: identity.nameHash,
+    tickerHash: identity.tickerHash,
+    launcher,
+    durationSeconds,
+    partnerRef,
+    usdMicros: quote.usdMicros,
+    quoteAmount: quote.amount,
+    quoteUnit: quote.unit,
+    quoteExpiresAt: quote.expiresAt,
+    simulated: registry.simulated,
+    transaction,
+    revenueShare,
+    status: "pending_payment",
+    statusReason: null,
+    preparedAt: now,
+    lapsesAt: new Date(now.getTime() + PREPARE_TTL_SECONDS * 1000),
+    transactionHash: null,
+    submittedAt: null,
+    confirmedAt: null,
+    startsAt: null,
+    expiresAt: null,
+    feePaid: null,
+    expiringNotifiedAt: null,
+    finishedAt: null,
+    settledAt: null,
+  };
+  await withTransaction(pool, async (client) => {
+    await insertReservation(client, reservation);
+    await draftLedgerEntry(client, reservation, now);
+  });
+  return { reservation, quote };
+}

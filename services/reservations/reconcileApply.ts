@@ -1,0 +1,73 @@
+// Applies one reconcile action inside the caller's transaction: the guarded status change, the ledger and the
+// domain events together, so a crash or a competing replica never leaves one without the others.
+import type { PoolClient } from "pg";
+import { appendDomainEvents } from "../../storage/outbox";
+import { confirmReservation } from "./confirmation";
+import { expiredEvent, expiringEvent } from "./events";
+import { voidLedgerEntry } from "./ledger";
+import type { ReconcileAction } from "./reconcileRules";
+import type { Reservation } from "./record";
+import { transition } from "./store";
+
+/** What an applied action changed; a pass counts these. */
+export type ReconcileEffect = "confirmed" | "failed" | "lapsed" | "extended" | "expiring" | "expired";
+
+export interface Applied {
+  reservation: Reservation;
+  effects: ReconcileEffect[];
+}
+
+/**
+ * Applies `action` to `reservation` (read under a row lock in this transaction). Undefined when there is nothing
+ * to apply (`wait`, `ask_chain`) or the row already left the state the action was decided from.
+ */
+export async function applyAction(
+  client: PoolClient,
+  reservation: Reservation,
+  action: ReconcileAction,
+  now: Date,
+): Promise<Applied | undefined> {
+  const id = reservation.reservationId;
+  switch (action.kind) {
+    case "wait":
+    case "ask_chain":
+      return undefined;
+    case "confirm": {
+      const confirmed = await confirmReservation(client, reservation, action, now);
+      return confirmed === undefined ? undefined : { reservation: confirmed, effects: ["confirmed"] };
+    }
+    case "fail":
+    case "lapse": {
+      const to = action.kind === "fail" ? "failed" : "expired";
+      const finished = await transition(client, id, reservation.status, to, {
+        status_reason: action.reason,
+        finished_at: now,
+      });
+      if (finished === undefined) return undefined;
+      await voidLedgerEntry(client, id, now);
+      return { reservation: finished, effects: [action.kind === "fail" ? "failed" : "lapsed"] };
+    }
+    case "track": {
+      const tracked = await transition(client, id, "confirmed", "confirmed", {
+        expires_at: action.expiresAt,
+        ...(action.notify ? { expiring_notified_at: now } : {}),
+      });
+      if (tracked === undefined) return undefined;
+      if (action.notify) await appendDomainEvents(client, [expiringEvent(tracked)]);
+      const moved = action.expiresAt.getTime() !== reservation.expiresAt?.getTime();
+      return {
+        reservation: tracked,
+        effects: [...(moved ? ["extended" as const] : []), ...(action.notify ? ["expiring" as const] : [])],
+      };
+    }
+    case "expire": {
+      const expired = await transition(client, id, "confirmed", "expired", {
+        expires_at: action.expiresAt,
+        finished_at: now,
+      });
+      if (expired === undefined) return undefined;
+      await appendDomainEvents(client, [expiredEvent(expired)]);
+      return { reservation: expired, effects: ["expired"] };
+    }
+  }
+}

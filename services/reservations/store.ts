@@ -1,0 +1,101 @@
+// Reading and writing `reservations` rows. Status changes go through `transition`, which names the states a row
+// may leave (core/reservation canTransition) so two writers (API, worker replicas) never both move one row.
+import type { Pool, PoolClient } from "pg";
+import type { Environment } from "../../core/environment";
+import { canTransition, type ReservationStatus } from "../../core/reservation";
+import { type Reservation, type ReservationRow, reservationOf } from "./record";
+
+type Db = Pool | PoolClient;
+
+export async function insertReservation(client: Db, reservation: Reservation): Promise<void> {
+  await client.query(
+    `INSERT INTO reservations (reservation_id, environment, partner_id, api_key_id, launchpad, source, chain, family,
+       kind, identity_key, normalized_name, normalized_ticker, name_hash, ticker_hash, launcher, duration_seconds,
+       partner_ref, usd_micros, quote_amount, quote_unit, quote_expires_at, simulated, transaction, revenue_share,
+       status, prepared_at, lapses_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
+       $23, $24, $25, $26, $27)`,
+    [
+      reservation.reservationId,
+      reservation.environment,
+      reservation.partnerId,
+      reservation.apiKeyId,
+      reservation.launchpad,
+      reservation.source,
+      reservation.chain,
+      reservation.family,
+      reservation.kind,
+      reservation.identityKey,
+      reservation.normalizedName,
+      reservation.normalizedTicker,
+      reservation.nameHash,
+      reservation.tickerHash,
+      reservation.launcher,
+      reservation.durationSeconds,
+      reservation.partnerRef,
+      reservation.usdMicros.toString(),
+      reservation.quoteAmount.toString(),
+      reservation.quoteUnit,
+      reservation.quoteExpiresAt,
+      reservation.simulated,
+      JSON.stringify(reservation.transaction),
+      JSON.stringify(reservation.revenueShare),
+      reservation.status,
+      reservation.preparedAt,
+      reservation.lapsesAt,
+    ],
+  );
+}
+
+/** The reservation, or undefined; `forUpdate` locks the row for the rest of the transaction. */
+export async function reservationById(
+  db: Db,
+  reservationId: string,
+  options: { environment?: Environment; forUpdate?: boolean } = {},
+): Promise<Reservation | undefined> {
+  const { rows } = await db.query<ReservationRow>(
+    `SELECT * FROM reservations WHERE reservation_id = $1 AND ($2::text IS NULL OR environment = $2)
+     ${options.forUpdate ? "FOR UPDATE" : ""}`,
+    [reservationId, options.environment ?? null],
+  );
+  const row = rows[0];
+  return row === undefined ? undefined : reservationOf(row);
+}
+
+/** Column values a transition sets besides status (snake_case column -> value). */
+export type TransitionFields = Partial<{
+  status_reason: string | null;
+  transaction_hash: string;
+  submitted_at: Date;
+  confirmed_at: Date;
+  starts_at: Date;
+  expires_at: Date;
+  fee_paid: string;
+  finished_at: Date;
+  settled_at: Date;
+  expiring_notified_at: Date;
+}>;
+
+/**
+ * Moves the reservation from `from` to `to` and sets `fields`; undefined when the row is no longer in `from`
+ * (another writer got there first). Refuses transitions the reservation status table does not allow.
+ */
+export async function transition(
+  client: Db,
+  reservationId: string,
+  from: ReservationStatus,
+  to: ReservationStatus,
+  fields: TransitionFields = {},
+): Promise<Reservation | undefined> {
+  if (from !== to && !canTransition(from, to))
+    throw new Error(`reservation status ${from} cannot become ${to}`);
+  const entries = Object.entries(fields);
+  const assignments = entries.map(([column], index) => `${column} = $${index + 4}`);
+  const { rows } = await client.query<ReservationRow>(
+    `UPDATE reservations SET status = $3, updated_at = now()${assignments.map((a) => `, ${a}`).join("")}
+     WHERE reservation_id = $1 AND status = $2 RETURNING *`,
+    [reservationId, from, to, ...entries.map(([, value]) => value)],
+  );
+  const row = rows[0];
+  return row === undefined ? undefined : reservationOf(row);
+}

@@ -1,0 +1,520 @@
+// Reservations in the sandbox, over real HTTP: quote, prepare (simulated, never touching a chain), idempotent
+// replay, status submission rules, sandbox-confirm seeding the sandbox hold and the ledger, wallet limits,
+// embed attribution. The sandbox's registries are the simulated ones; production data must stay untouched.
+import { Keypair, PublicKey, Transaction } from "@solana/web3.js";
+import { expect } from "chai";
+import { decodeFunctionData } from "viem";
+import { registryCatalogue } from "../../../../chains/catalogue";
+import { SIMULATED_BLOCKHASH } from "../../../../chains/simulated/registryClient";
+import type { DeploymentManifest } from "../../../../config/manifest";
+import { identityRegistryAbi } from "../../../../contracts/abi/identityRegistry";
+import { normalizeIdentity } from "../../../../core/fold";
+import { partnerRefOf } from "../../../../core/reservation";
+import { allowEmbedLaunchpad } from "../../../../services/reservations/embedLaunchpads";
+import {
+  bearer,
+  expectEnvelope,
+  issueKey,
+  startTestApi,
+  TEST_HOSTS,
+  type TestApi,
+} from "../../support/harness";
+import { CHAINS } from "../decisions/support";
+
+const SANDBOX = TEST_HOSTS.sandbox[0];
+const PRODUCTION = TEST_HOSTS.production[0];
+const EVM_LAUNCHER = "0x2222222222222222222222222222222222222222";
+const EVM_OTHER = "0x3333333333333333333333333333333333333333";
+const SOLANA_LAUNCHER = Keypair.generate().publicKey.toBase58();
+const PROGRAM_ID = Keypair.generate().publicKey.toBase58();
+const REGISTRY = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
+
+// Chain names and addresses only: the sandbox's simulated registries never call these RPC URLs.
+const MANIFEST: DeploymentManifest = {
+  evm: [
+    {
+      chain: "hardhat",
+      chainId: 31337,
+      rpcUrl: "http://127.0.0.1:1",
+      registry: REGISTRY,
+      priceFeed: "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512",
+      deployBlock: 1,
+    },
+  ],
+  solana: [
+    {
+      chain: "solana",
+      rpcUrl: "http://127.0.0.1:1",
+      wsUrl: "ws://127.0.0.1:1",
+      programId: PROGRAM_ID,
+      priceAccount: Keypair.generate().publicKey.toBase58(),
+      configAccount: Keypair.generate().publicKey.toBase58(),
+      deploySlot: 1,
+    },
+  ],
+};
+
+interface PreparedBody {
+  reservationId: string;
+  status: string;
+  simulated: boolean;
+  kind: string;
+  identityKey: string;
+  launcher: string;
+  partnerRef: string;
+  transaction: Record<string, string | number>;
+  quote: { amount: string; unit: string; simulated: boolean };
+  revenueShare: { partnerId: string; partnerBps: number; serviceBps: number; introductory: boolean };
+}
+
+describe("api: reservations in the sandbox (simulated registries)", function () {
+  this.timeout(60_000);
+  let api: TestApi;
+  let sandboxKey: { secret: string; partnerId: string };
+
+  before(async () => {
+    api = await startTestApi({
+      deps: { registries: registryCatalogue(MANIFEST), decisions: { chains: CHAINS } },
+    });
+    sandboxKey = await issueKey(api, "sandbox");
+  });
+  after(async () => api?.close());
+
+  const prepare = (
+    body: Record<string, unknown>,
+    headers: Record<string, string> = {},
+    secret = sandboxKey.secret,
+  ) =>
+    api.call({
+      method: "POST",
+      path: "/api/v1/reservations/prepare",
+      host: SANDBOX,
+      headers: { ...bearer(secret), ...headers },
+      body,
+    });
+  const confirm = (reservationId: string, secret = sandboxKey.secret) =>
+    api.call({
+      method: "POST",
+      path: "/api/v1/reservations/sandbox-confirm",
+      host: SANDBOX,
+      headers: bearer(secret),
+      body: { reservationId },
+    });
+  const countRows = async (sql: string, values: unknown[] = []) =>
+    Number((await api.db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${sql}`, values)).rows[0]?.n);
+
+  it("quotes a tier at the sandbox's reference price, marked simulated", async () => {
+    const response = await api.call({
+      path: "/api/v1/reservations/quote?chain=hardhat&durationSeconds=259200",
+      host: SANDBOX,
+      headers: bearer(sandboxKey.secret),
+    });
+    expect(response.status, response.text).to.equal(200);
+    const body = response.body as {
+      tier: { usd: string };
+      quote: { amount: string; unit: string; simulated: boolean };
+      policy: { maxActivePerWallet: number };
+    };
+    expect(body.tier.usd).to.equal("12.00");
+    expect(body.quote.unit).to.equal("wei");
+    expect(body.quote.simulated).to.equal(true);
+    expect(BigInt(body.quote.amount) > 0n).to.equal(true);
+    expect(body.policy.maxActivePerWallet).to.equal(3);
+  });
+
+  it("refuses a quote or prepare without durationSeconds, or with another value, with invalid_request", async () => {
+    const noDuration = await api.call({
+      path: "/api/v1/reservations/quote?chain=hardhat",
+      host: SANDBOX,
+      headers: bearer(sandboxKey.secret),
+    });
+    expectEnvelope(noDuration, 400, "invalid_request");
+    const before = await countRows("reservations");
+    expectEnvelope(
+      await prepare({ chain: "hardhat", name: "No Duration", ticker: "NODU", launcher: EVM_LAUNCHER }),
+      400,
+      "invalid_request",
+    );
+    const wrong = await prepare({
+      chain: "hardhat",
+      name: "Bad Duration",
+      ticker: "BADU",
+      launcher: EVM_LAUNCHER,
+      durationSeconds: 3600,
+    });
+    expectEnvelope(wrong, 400, "invalid_request");
+    expect(JSON.stringify(wrong.body)).to.contain("86400");
+    expectEnvelope(
+      await prepare({
+        chain: "nowhere",
+        name: "Bad Chain",
+        ticker: "BADC",
+        launcher: EVM_LAUNCHER,
+        durationSeconds: 86400,
+      }),
+      400,
+      "invalid_request",
+    );
+    expectEnvelope(
+      await prepare({
+        chain: "hardhat",
+        name: "Bad Wallet",
+        ticker: "BADW",
+        launcher: SOLANA_LAUNCHER,
+        durationSeconds: 86400,
+      }),
+      400,
+      "invalid_request",
+    );
+    expectEnvelope(
+      await prepare({
+        chain: "hardhat",
+        name: "!!!",
+        ticker: "BADN",
+        launcher: EVM_LAUNCHER,
+        durationSeconds: 86400,
+      }),
+      400,
+      "invalid_request",
+    );
+    expect(await countRows("reservations")).to.equal(before);
+  });
+
+  it("prepares an EVM reservation: folded pair, calldata for reserve with the reservation's partnerRef, ledger draft", async () => {
+    const response = await prepare({
+      chain: "hardhat",
+      name: "Moon Cat 3000",
+      ticker: "mc4t",
+      launcher: EVM_LAUNCHER,
+      durationSeconds: 86400,
+    });
+    expect(response.status, response.text).to.equal(201);
+    const body = response.body as PreparedBody;
+    expect(body.status).to.equal("pending_payment");
+    expect(body.simulated).to.equal(true);
+    expect(body.kind).to.equal("reserve");
+    expect(body.identityKey).to.equal("MOONCATEOOO::MCAT");
+    expect(body.partnerRef).to.equal(partnerRefOf(body.reservationId));
+    expect(body.transaction.family).to.equal("evm");
+    expect(String(body.transaction.to).toLowerCase()).to.equal(REGISTRY);
+    expect(String(body.transaction.from).toLowerCase()).to.equal(EVM_LAUNCHER);
+    const call = decodeFunctionData({
+      abi: identityRegistryAbi,
+      data: body.transaction.data as `0x${string}`,
+    });
+    expect(call.functionName).to.equal("reserve");
+    expect(call.args).to.deep.equal(["MOONCATEOOO", "MCAT", 86400, body.partnerRef]);
+    // The value covers the quote with headroom; the registry refunds the excess.
+    expect(BigInt(body.transaction.value as string) >= BigInt(body.quote.amount)).to.equal(true);
+    // A partner whose first key is minutes old is in its introductory period: the service keeps the whole fee.
+    expect(body.revenueShare).to.include({
+      partnerId: sandboxKey.partnerId,
+      partnerBps: 0,
+      serviceBps: 10000,
+      introductory: true,
+    });
+    const ledger = await api.db.pool.query(
+      "SELECT status, partner_id, environment FROM partner_ledger_entries WHERE reservation_id = $1",
+      [body.reservationId],
+    );
+    expect(ledger.rows).to.deep.equal([
+      { status: "draft", partner_id: sandboxKey.partnerId, environment: "sandbox" },
+    ]);
+  });
+
+  it("prepares a Solana reservation: an unsigned transaction paid by the launcher, with a blockhash no cluster has", async () => {
+    const response = await prepare({
+      chain: "solana",
+      name: "Sol Fox",
+      ticker: "SOLF",
+      launcher: SOLANA_LAUNCHER,
+      durationSeconds: 604800,
+    });
+    expect(response.status, response.text).to.equal(201);
+    const body = response.body as PreparedBody;
+    expect(body.quote.unit).to.equal("lamports");
+    const transaction = Transaction.from(Buffer.from(body.transaction.tx as string, "base64"));
+    expect(transaction.feePayer?.toBase58()).to.equal(SOLANA_LAUNCHER);
+    expect(transaction.recentBlockhash).to.equal(SIMULATED_BLOCKHASH);
+    const programs = transaction.instructions.map((instruction) => instruction.programId.toBase58());
+    expect(programs).to.include(PROGRAM_ID);
+    const signers = transaction.instructions.flatMap((instruction) =>
+      instruction.keys.filter((key) => key.isSigner).map((key) => key.pubkey.toBase58()),
+    );
+    expect([...new Set(signers)]).to.deep.equal([SOLANA_LAUNCHER]);
+    expect(new PublicKey(body.transaction.feePayer as string).toBase58()).to.equal(SOLANA_LAUNCHER);
+  });
+
+  it("replays an idempotent prepare with the same transaction and writes it once", async () => {
+    const request = {
+      chain: "hardhat",
+      name: "Replay Me",
+      ticker: "RPLY",
+      launcher: EVM_LAUNCHER,
+      durationSeconds: 86400,
+    };
+    const first = await prepare(request, { "idempotency-key": "prepare-replay-1" });
+    const second = await prepare(request, { "idempotency-key": "prepare-replay-1" });
+    expect(first.status).to.equal(201);
+    expect(second.status).to.equal(201);
+    expect(second.headers["idempotency-replayed"]).to.equal("true");
+    expect((second.body as PreparedBody).reservationId).to.equal((first.body as PreparedBody).reservationId);
+    expect((second.body as PreparedBody).transaction).to.deep.equal((first.body as PreparedBody).transaction);
+    expect(await countRows("reservations WHERE identity_key = 'REPLAYME::RPLY'")).to.equal(1);
+    const other = await prepare(
+      { ...request, durationSeconds: 259200 },
+      { "idempotency-key": "prepare-replay-1" },
+    );
+    expectEnvelope(other, 422, "idempotency_key_reused");
+  });
+
+  it("sandbox-confirm seeds the hold: the sandbox check reads reserved for the launcher and blocks others; production sees nothing", async () => {
+    const prepared = (
+      await prepare({
+        chain: "hardhat",
+        name: "Confirm Fox",
+        ticker: "CFOX",
+        launcher: EVM_LAUNCHER,
+        durationSeconds: 86400,
+      })
+    ).body as PreparedBody;
+    const confirmed = await confirm(prepared.reservationId);
+    expect(confirmed.status, confirmed.text).to.equal(200);
+    const body = confirmed.body as { status: string; expiresAt: string; startsAt: string; feePaid: string };
+    expect(body.status).to.equal("confirmed");
+    expect(new Date(body.expiresAt).getTime() - new Date(body.startsAt).getTime()).to.equal(86_400_000);
+    expect(body.feePaid).to.equal(prepared.quote.amount);
+
+    const check = (host: string, launcher: string) =>
+      api.call({
+        path: `/api/v1/identity/check?name=Confirm%20Fox&ticker=CFOX&chain=hardhat&launcher=${launcher}`,
+        host,
+      });
+    const owner = (await check(SANDBOX, EVM_LAUNCHER.toUpperCase().replace("0X", "0x"))).body as {
+      status: string;
+      decision: string;
+    };
+    expect(owner).to.include({ status: "authorized", decision: "allow" });
+    const other = (await check(SANDBOX, EVM_OTHER)).body as { status: string; decision: string };
+    expect(other.decision).to.equal("block");
+    const production = (await check(PRODUCTION, EVM_OTHER)).body as { decision: string; status: string };
+    expect(production.status).to.not.equal("reserved");
+    expect(await countRows("chain_reservations")).to.equal(0);
+    expect(await countRows("reservations WHERE environment = 'production'")).to.equal(0);
+
+    const ledger = await api.db.pool.query(
+      "SELECT status FROM partner_ledger_entries WHERE reservation_id = $1",
+      [prepared.reservationId],
+    );
+    expect(ledger.rows).to.deep.equal([{ status: "accrued" }]);
+    const events = await api.db.pool.query<{ type: string; environment: string }>(
+      "SELECT type, environment FROM domain_events WHERE payload::text LIKE $1 ORDER BY id",
+      [`%${prepared.reservationId}%`],
+    );
+    expect(events.rows).to.deep.equal([
+      { type: "reservation.created", environment: "sandbox" },
+      { type: "revenue.accrued", environment: "sandbox" },
+    ]);
+    // Confirming again changes nothing.
+    expect(((await confirm(prepared.reservationId)).body as { status: string }).status).to.equal("confirmed");
+    expect(await countRows("sandbox_holds WHERE identity_key = 'CONFIRMFOX::CFOX'")).to.equal(1);
+  });
+
+  it("refuses a prepare for a pair held by another wallet, and a fourth active reservation per wallet", async () => {
+    const held = await prepare({
+      chain: "hardhat",
+      name: "Confirm Fox",
+      ticker: "CFOX",
+      launcher: EVM_OTHER,
+      durationSeconds: 86400,
+    });
+    expectEnvelope(held, 409, "identity_held");
+    const sameWallet = await prepare({
+      chain: "hardhat",
+      name: "Confirm Fox",
+      ticker: "CFOX",
+      launcher: EVM_LAUNCHER,
+      durationSeconds: 86400,
+    });
+    expectEnvelope(sameWallet, 409, "renewal_not_open");
+    const wallet = "0x4444444444444444444444444444444444444444";
+    for (const ticker of ["WAA", "WBB", "WCC"]) {
+      const prepared = (
+        await prepare({
+          chain: "hardhat",
+          name: `Wallet ${ticker}`,
+          ticker,
+          launcher: wallet,
+          durationSeconds: 86400,
+        })
+      ).body as PreparedBody;
+      expect((await confirm(prepared.reservationId)).status).to.equal(200);
+    }
+    const fourth = await prepare({
+      chain: "hardhat",
+      name: "Wallet Four",
+      ticker: "WDD",
+      launcher: wallet,
+      durationSeconds: 86400,
+    });
+    expectEnvelope(fourth, 409, "reservation_limit_reached");
+  });
+
+  it("renews inside the last 12 hours: prepare gives a renew, and sandbox-confirm extends from the current expiry", async () => {
+    const prepared = (
+      await prepare({
+        chain: "hardhat",
+        name: "Renew Fox",
+        ticker: "RFOX",
+        launcher: EVM_LAUNCHER,
+        durationSeconds: 86400,
+      })
+    ).body as PreparedBody;
+    const first = (await confirm(prepared.reservationId)).body as { expiresAt: string };
+    api.clock.set(new Date(first.expiresAt).getTime() - 3_600_000);
+    try {
+      const renewal = (
+        await prepare({
+          chain: "hardhat",
+          name: "Renew Fox",
+          ticker: "RFOX",
+          launcher: EVM_LAUNCHER,
+          durationSeconds: 259200,
+        })
+      ).body as PreparedBody;
+      expect(renewal.kind).to.equal("renew");
+      const call = decodeFunctionData({
+        abi: identityRegistryAbi,
+        data: renewal.transaction.data as `0x${string}`,
+      });
+      const identity = normalizeIdentity("Renew Fox", "RFOX");
+      expect(call.functionName).to.equal("renew");
+      expect(call.args).to.deep.equal([identity.nameHash, identity.tickerHash, 259200, renewal.partnerRef]);
+      const renewed = (await confirm(renewal.reservationId)).body as { startsAt: string; expiresAt: string };
+      expect(renewed.startsAt).to.equal(first.expiresAt);
+      expect(new Date(renewed.expiresAt).getTime()).to.equal(
+        new Date(first.expiresAt).getTime() + 259_200_000,
+      );
+    } finally {
+      api.clock.set(Date.now());
+    }
+  });
+
+  it("records a transaction hash once: submitted, unchanged on repeat, refused for a second reservation", async () => {
+    const a = (
+      await prepare({
+        chain: "hardhat",
+        name: "Hash One",
+        ticker: "HONE",
+        launcher: EVM_LAUNCHER,
+        durationSeconds: 86400,
+      })
+    ).body as PreparedBody;
+    const b = (
+      await prepare({
+        chain: "hardhat",
+        name: "Hash Two",
+        ticker: "HTWO",
+        launcher: EVM_LAUNCHER,
+        durationSeconds: 86400,
+      })
+    ).body as PreparedBody;
+    const submit = (reservationId: string, transactionHash: string) =>
+      api.call({
+        method: "POST",
+        path: "/api/v1/reservations/status",
+        host: SANDBOX,
+        headers: bearer(sandboxKey.secret),
+        body: { reservationId, transactionHash },
+      });
+    expectEnvelope(await submit(a.reservationId, "0x1234"), 400, "invalid_request");
+    const hash = `0x${"ab".repeat(32)}`;
+    const first = await submit(a.reservationId, hash);
+    expect(first.status, first.text).to.equal(200);
+    expect(first.body).to.include({ status: "submitted", transactionHash: hash });
+    expect((await submit(a.reservationId, hash)).body).to.include({
+      status: "submitted",
+      transactionHash: hash,
+    });
+    expectEnvelope(await submit(b.reservationId, hash), 409, "transaction_already_used");
+    const read = await api.call({
+      path: `/api/v1/reservations/status?reservationId=${a.reservationId}`,
+      host: SANDBOX,
+      headers: bearer(sandboxKey.secret),
+    });
+    expect(read.body).to.include({ status: "submitted", reservationId: a.reservationId });
+  });
+
+  it("hides another partner's reservation (404) and keeps sandbox-confirm to the sandbox (403)", async () => {
+    const prepared = (
+      await prepare({
+        chain: "hardhat",
+        name: "Mine Only",
+        ticker: "MINE",
+        launcher: EVM_LAUNCHER,
+        durationSeconds: 86400,
+      })
+    ).body as PreparedBody;
+    const stranger = await issueKey(api, "sandbox");
+    const read = await api.call({
+      path: `/api/v1/reservations/status?reservationId=${prepared.reservationId}`,
+      host: SANDBOX,
+      headers: bearer(stranger.secret),
+    });
+    expectEnvelope(read, 404, "reservation_not_found");
+    expectEnvelope(await confirm(prepared.reservationId, stranger.secret), 404, "reservation_not_found");
+    const production = await issueKey(api, "production");
+    const viaProduction = await api.call({
+      method: "POST",
+      path: "/api/v1/reservations/sandbox-confirm",
+      host: PRODUCTION,
+      headers: bearer(production.secret),
+      body: { reservationId: prepared.reservationId },
+    });
+    expectEnvelope(viaProduction, 403, "sandbox_only");
+  });
+
+  it("embed prepare: only an allowlisted launchpad, attributed to its partner, with a ledger draft", async () => {
+    const body = {
+      launchpad: "moonpad",
+      chain: "hardhat",
+      name: "Embed Cat",
+      ticker: "ECAT",
+      launcher: EVM_LAUNCHER,
+      durationSeconds: 86400,
+    };
+    const refused = await api.call({
+      method: "POST",
+      path: "/api/v1/embed/reservations/prepare",
+      host: SANDBOX,
+      body,
+    });
+    expectEnvelope(refused, 403, "launchpad_not_allowed");
+    await allowEmbedLaunchpad(api.db.pool, "moonpad", sandboxKey.partnerId, {
+      actor: "test",
+      reason: "embed test",
+    });
+    const allowed = await api.call({
+      method: "POST",
+      path: "/api/v1/embed/reservations/prepare",
+      host: SANDBOX,
+      body,
+    });
+    expect(allowed.status, allowed.text).to.equal(201);
+    const prepared = allowed.body as PreparedBody & { launchpad: string };
+    expect(prepared.launchpad).to.equal("moonpad");
+    expect(prepared.revenueShare.partnerId).to.equal(sandboxKey.partnerId);
+    const ledger = await api.db.pool.query(
+      "SELECT status, launchpad FROM partner_ledger_entries WHERE reservation_id = $1",
+      [prepared.reservationId],
+    );
+    expect(ledger.rows).to.deep.equal([{ status: "draft", launchpad: "moonpad" }]);
+    const settle = await api.call({
+      method: "POST",
+      path: "/api/v1/embed/reservations/settle",
+      host: SANDBOX,
+      body: { reservationId: prepared.reservationId, transactionHash: `0x${"cd".repeat(32)}` },
+    });
+    expectEnvelope(settle, 409, "reservation_not_confirmed");
+  });
+});

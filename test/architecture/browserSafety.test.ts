@@ -1,0 +1,33 @@
+// The browser-safe decision verifier (core/decision/verifyNoble.ts) runs in browsers: everything it reaches
+// through imports must use no Node built-in module and no Node-only global.
+import { readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { join } from "node:path";
+import { expect } from "chai";
+import { ROOT, reachableFrom, withoutComments } from "./importGraph";
+
+const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+
+describe("browser-safe decision verifier (core/decision/verifyNoble.ts)", () => {
+  const graph = reachableFrom("core/decision/verifyNoble.ts");
+
+  it("reaches the shared verification rules (so the walk is real)", () => {
+    expect(graph.files).to.include.members([
+      "core/decision/verification.ts",
+      "core/decision/canonical.ts",
+      "core/encoding/base64.ts",
+    ]);
+  });
+
+  it("imports no Node built-in module, directly or indirectly", () => {
+    expect(graph.packages.filter((name) => NODE_BUILTINS.has(name))).to.deep.equal([]);
+    expect(graph.packages).to.deep.equal(["@noble/ed25519"]);
+  });
+
+  it("uses no Node-only globals (Buffer, process, require)", () => {
+    for (const file of graph.files) {
+      const code = withoutComments(readFileSync(join(ROOT, file), "utf8"));
+      expect(code, file).to.not.match(/\bBuffer\b|\bprocess\.|\brequire\(/);
+    }
+  });
+});

@@ -1,0 +1,309 @@
+// End to end over real sockets: the launcher's chains with both registries deployed, driven by stock
+// clients: web3.js Connection + Anchor AnchorProvider on Solana, a viem wallet on the Hardhat node.
+import { mkdtempSync, readFileSync } from "node:fs";
+import { createConnection, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AnchorError, AnchorProvider, BN, Wallet } from "@coral-xyz/anchor";
+import { Connection, PublicKey } from "@solana/web3.js";
+import { expect } from "chai";
+import { createPublicClient, createWalletClient, defineChain, http, parseEventLogs } from "viem";
+import { identityRegistryAbi } from "../../../contracts/abi/identityRegistry";
+import { foldedHash, foldV1 } from "../../../core/fold";
+import { devWallet, type Localnet, PortInUseError, startLocalnet } from "../../../scripts/localnet";
+import { startHardhatNode } from "../../../scripts/localnet/evm/hardhatNode";
+import { startSolanaRpc } from "../../../scripts/localnet/solana/server";
+import {
+  configAddress,
+  registryProgram,
+  reservationAddress,
+  TIER_DURATIONS,
+  treasuryAddress,
+  walletAddress,
+} from "../../../scripts/solana/registry";
+import { letWebsocketIdle } from "./rpcClient";
+
+const NO_PARTNER = Array.from({ length: 32 }, () => 0);
+
+function portAnswers(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: hostname, port: Number(port) });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+describe("localnet: both registries deployed, driven by stock clients", function () {
+  this.timeout(120_000);
+  let localnet: Localnet;
+  let manifestPath: string;
+  const logged: string[] = [];
+
+  before(async () => {
+    manifestPath = join(mkdtempSync(join(tmpdir(), "localnet-")), "local.json");
+    localnet = await startLocalnet({
+      evmPort: 0,
+      solanaPort: 0,
+      slotMs: 100,
+      priceRefreshMs: 400,
+      manifestPath,
+      log: (line) => logged.push(line),
+    });
+  });
+
+  after(async () => {
+    await letWebsocketIdle();
+    await localnet?.stop();
+  });
+
+  it("writes the manifest every part reads", () => {
+    const written = JSON.parse(readFileSync(manifestPath, "utf8"));
+    expect(written).to.deep.equal(localnet.manifest);
+    const [evm] = localnet.manifest.evm;
+    const [solana] = localnet.manifest.solana;
+    expect(evm).to.include({ chain: "hardhat", chainId: 31337, rpcUrl: localnet.evm.rpcUrl });
+    expect(evm?.registry).to.match(/^0x[0-9a-fA-F]{40}$/);
+    expect(evm?.deployBlock).to.be.greaterThan(0);
+    expect(solana).to.include({
+      chain: "solana",
+      rpcUrl: localnet.solana.rpcUrl,
+      wsUrl: localnet.solana.wsUrl,
+    });
+    expect(solana?.configAccount).to.equal(
+      configAddress(new PublicKey(solana?.programId as string)).toBase58(),
+    );
+  });
+
+  describe("Solana: web3.js Connection + AnchorProvider through the program", () => {
+    const creator = devWallet("creator").solana;
+    const launcher = devWallet("launcher").solana;
+    let connection: Connection;
+    let programId: PublicKey;
+    let priceAccount: PublicKey;
+
+    before(() => {
+      const [solana] = localnet.manifest.solana;
+      connection = new Connection(solana?.rpcUrl as string, {
+        commitment: "confirmed",
+        wsEndpoint: solana?.wsUrl,
+      });
+      programId = new PublicKey(solana?.programId as string);
+      priceAccount = new PublicKey(solana?.priceAccount as string);
+    });
+
+    const programFor = (wallet: typeof creator) =>
+      registryProgram(
+        new AnchorProvider(connection, new Wallet(wallet), { commitment: "confirmed" }),
+        programId,
+      );
+    const reserveKeys = (wallet: PublicKey, name: string, ticker: string) => ({
+      launcher: wallet,
+      config: configAddress(programId),
+      priceUpdate: priceAccount,
+      reservation: reservationAddress(programId, foldedHash(foldV1(name)), foldedHash(foldV1(ticker))),
+      wallet: walletAddress(programId, wallet),
+      treasury: treasuryAddress(programId),
+      systemProgram: PublicKey.default,
+    });
+
+    it("deployed the program through the upgradeable loader as an executable account", async () => {
+      const account = await connection.getAccountInfo(programId);
+      expect(account?.executable).to.equal(true);
+      expect(account?.owner.toBase58()).to.equal("BPFLoaderUpgradeab1e11111111111111111111111");
+    });
+
+    it("reserves a pair and finds it again by account, history and logs", async () => {
+      const program = programFor(creator);
+      const signature = await program.methods
+        .reserve("Local Fox", "lfox", new BN(TIER_DURATIONS[0]), NO_PARTNER)
+        .accountsStrict(reserveKeys(creator.publicKey, "Local Fox", "lfox"))
+        .rpc();
+      const keys = reserveKeys(creator.publicKey, "Local Fox", "lfox");
+      const reservation = await program.account.reservation.fetch(keys.reservation);
+      expect(reservation.name).to.equal("LOCALFOX");
+      expect(reservation.launcher.toBase58()).to.equal(creator.publicKey.toBase58());
+
+      const all = await program.account.reservation.all();
+      expect(all.map((entry) => entry.publicKey.toBase58())).to.include(keys.reservation.toBase58());
+      const history = await connection.getSignaturesForAddress(programId, { limit: 10 });
+      expect(history.map((entry) => entry.signature)).to.include(signature);
+      const landed = await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 });
+      expect(landed?.meta?.err).to.equal(null);
+      expect(landed?.meta?.logMessages?.some((line) => line.startsWith("Program data: "))).to.equal(true);
+    });
+
+    it("delivers the program's events to an Anchor event listener over the websocket", async () => {
+      const program = programFor(creator);
+      const event = new Promise<Record<string, unknown>>((resolve) => {
+        const id = program.addEventListener("reservationCreated", (data) => {
+          void program.removeEventListener(id);
+          resolve(data as Record<string, unknown>);
+        });
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200)); // let the subscription reach the node
+      await program.methods
+        .reserve("Event Owl", "OWL", new BN(TIER_DURATIONS[0]), NO_PARTNER)
+        .accountsStrict(reserveKeys(creator.publicKey, "Event Owl", "OWL"))
+        .rpc();
+      const data = await event;
+      expect(data.name).to.equal("EVENTOWL");
+      expect((data.launcher as PublicKey).toBase58()).to.equal(creator.publicKey.toBase58());
+    });
+
+    it("refuses a taken pair at preflight with an AnchorError decoded from the logs", async () => {
+      const error = await programFor(launcher)
+        .methods.reserve("Local  fox!", "LFOX", new BN(TIER_DURATIONS[0]), NO_PARTNER)
+        .accountsStrict(reserveKeys(launcher.publicKey, "Local  fox!", "LFOX"))
+        .rpc()
+        .catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(AnchorError);
+      expect((error as AnchorError).error.errorCode.code).to.equal("AlreadyReserved");
+    });
+
+    it("lands the same refusal without preflight, with meta.err carrying the program error", async () => {
+      const program = programFor(launcher);
+      const tx = await program.methods
+        .reserve("Local Fox", "LFOX", new BN(TIER_DURATIONS[0]), NO_PARTNER)
+        .accountsStrict(reserveKeys(launcher.publicKey, "Local Fox", "LFOX"))
+        .transaction();
+      const latest = await connection.getLatestBlockhash();
+      tx.recentBlockhash = latest.blockhash;
+      tx.feePayer = launcher.publicKey;
+      tx.sign(launcher);
+      const signature = await connection.sendRawTransaction(tx.serialize(), { skipPreflight: true });
+      const confirmation = await connection.confirmTransaction({ signature, ...latest });
+      expect(confirmation.value.err).to.deep.equal({ InstructionError: [0, { Custom: 6006 }] });
+      const landed = await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 });
+      expect(landed?.meta?.err).to.deep.equal({ InstructionError: [0, { Custom: 6006 }] });
+      expect(landed?.meta?.logMessages?.join("\n")).to.contain("AlreadyReserved");
+    });
+
+    it("republishes the local price on its own", async () => {
+      const pushes = async () => (await connection.getSignaturesForAddress(priceAccount)).length;
+      const before = await pushes();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(await pushes()).to.be.greaterThan(before);
+    });
+
+    it("keeps the local price fresh enough to reserve after chain time moves", async () => {
+      localnet.solana.chain.warpTime(120);
+      await localnet.refreshPrices();
+      // A second refresh in the same block time pushes an identical transaction: it must not fail.
+      await localnet.refreshPrices();
+      const program = programFor(launcher);
+      await program.methods
+        .reserve("After Warp", "WARP", new BN(TIER_DURATIONS[0]), NO_PARTNER)
+        .accountsStrict(reserveKeys(launcher.publicKey, "After Warp", "WARP"))
+        .rpc();
+      const reservation = await program.account.reservation.fetch(
+        reserveKeys(launcher.publicKey, "After Warp", "WARP").reservation,
+      );
+      expect(reservation.reservedAt.toNumber()).to.be.at.least(localnet.solana.chain.now() - 5);
+    });
+  });
+
+  describe("EVM: a viem wallet through the contract", () => {
+    it("quotes and reserves a pair, and the registry reports it held", async () => {
+      const [evm] = localnet.manifest.evm;
+      const chain = defineChain({
+        id: evm?.chainId as number,
+        name: "hardhat",
+        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+        rpcUrls: { default: { http: [evm?.rpcUrl as string] } },
+      });
+      const account = devWallet("creator").evm;
+      const publicClient = createPublicClient({ chain, transport: http() });
+      const walletClient = createWalletClient({ account, chain, transport: http() });
+      const registry = evm?.registry as `0x${string}`;
+      const fee = await publicClient.readContract({
+        address: registry,
+        abi: identityRegistryAbi,
+        functionName: "quote",
+        args: [TIER_DURATIONS[0]],
+      });
+      const hash = await walletClient.writeContract({
+        address: registry,
+        abi: identityRegistryAbi,
+        functionName: "reserve",
+        args: ["Local Fox", "lfox", TIER_DURATIONS[0], `0x${"00".repeat(32)}`],
+        value: fee,
+      });
+      const receipt = await publicClient.waitForTransactionReceipt({ hash });
+      expect(receipt.status).to.equal("success");
+      expect(Number(receipt.blockNumber)).to.be.greaterThan(evm?.deployBlock as number);
+      const [nameHash, tickerHash] = await publicClient.readContract({
+        address: registry,
+        abi: identityRegistryAbi,
+        functionName: "identityHashes",
+        args: ["Local Fox", "lfox"],
+      });
+      expect(nameHash).to.equal(foldedHash("LOCALFOX"));
+      const [holder, , active] = await publicClient.readContract({
+        address: registry,
+        abi: identityRegistryAbi,
+        functionName: "reservationOf",
+        args: [nameHash, tickerHash],
+      });
+      expect(holder).to.equal(account.address);
+      expect(active).to.equal(true);
+      expect(parseEventLogs({ abi: identityRegistryAbi, logs: receipt.logs }).length).to.be.greaterThan(0);
+    });
+  });
+
+  describe("shutdown", () => {
+    it("reports a Hardhat node that dies while the chains run", async () => {
+      process.kill(localnet.evm.pid, "SIGKILL");
+      await localnet.evm.exited;
+      expect(logged.join("\n")).to.contain("The Hardhat node stopped unexpectedly");
+    });
+
+    it("stops both chains: nothing answers on their ports afterwards", async () => {
+      await letWebsocketIdle();
+      await localnet.stop();
+      expect(await portAnswers(localnet.solana.rpcUrl)).to.equal(false);
+      expect(await portAnswers(localnet.solana.wsUrl.replace("ws:", "http:"))).to.equal(false);
+      expect(await portAnswers(localnet.evm.rpcUrl)).to.equal(false);
+      expect(() => process.kill(localnet.evm.pid, 0)).to.throw();
+    });
+  });
+});
+
+describe("localnet: a taken port", () => {
+  let blocker: ReturnType<typeof createServer>;
+  let port: number;
+
+  before(async () => {
+    blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    port = (blocker.address() as { port: number }).port;
+  });
+
+  after(() => blocker.close());
+
+  it("names the port and the setting to change for the Solana RPC", async () => {
+    const error = await startSolanaRpc({ port }).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(PortInUseError);
+    expect((error as Error).message)
+      .to.contain(`Port ${port} (Solana RPC)`)
+      .and.to.contain("--solana-port");
+  });
+
+  it("names the websocket port setting when only that port is taken", async () => {
+    const error = await startSolanaRpc({ port: 0, wsPort: port }).catch((e: unknown) => e);
+    expect((error as Error).message)
+      .to.contain(`Port ${port} (Solana websocket)`)
+      .and.to.contain("--solana-ws-port");
+  });
+
+  it("names the port and the setting to change for the Hardhat node, before spawning it", async () => {
+    const error = await startHardhatNode({ port }).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(PortInUseError);
+    expect((error as Error).message)
+      .to.contain(`Port ${port} (Hardhat node)`)
+      .and.to.contain("--evm-port");
+  });
+});

@@ -1,0 +1,124 @@
+import { expect } from "chai";
+import { parseConfig } from "../../../config";
+import { type OperatorContext, UsageError } from "../../../scripts/operator/command";
+import { commands } from "../../../scripts/operator/commands/api-keys";
+import { bearer, expectEnvelope, startTestApi, type TestApi } from "../../api/support/harness";
+
+const WHOAMI_SCOPED = "/api/v1/sandbox/keys";
+
+function command(name: string) {
+  const found = commands.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`no command ${name}`);
+  return found;
+}
+
+describe("operator CLI: api-keys:create, api-keys:list, api-keys:revoke", () => {
+  let api: TestApi;
+  let lines: string[];
+  let context: OperatorContext;
+
+  before(async () => {
+    api = await startTestApi();
+    context = {
+      pool: api.db.pool,
+      config: parseConfig({}),
+      masterKey: api.masterKey,
+      out: (line) => lines.push(line),
+    };
+  });
+  beforeEach(() => {
+    lines = [];
+  });
+  after(async () => api.close());
+
+  const printed = (label: string) =>
+    lines
+      .find((line) => line.startsWith(label))
+      ?.slice(label.length)
+      .trim() ?? "";
+
+  it("provisions a production key with scopes and a rate limit, shows it once, and audits the actor", async () => {
+    await command("api-keys:create").run(
+      [
+        "--label",
+        "Acme",
+        "--scopes",
+        "launch:validate,launch:report",
+        "--rate-limit",
+        "1500",
+        "--partner",
+        "ptn_acme",
+        "--actor",
+        "ops-bob",
+        "--reason",
+        "contract 42",
+      ],
+      context,
+    );
+    const apiKey = printed("apiKey");
+    const keyId = printed("keyId");
+    expect(apiKey).to.match(/^svc_live_/);
+    const response = await api.call({ path: WHOAMI_SCOPED, headers: bearer(apiKey) });
+    // A production key authenticates (and is refused only because this endpoint is sandbox-only).
+    expectEnvelope(response, 403, "sandbox_only");
+    expect(response.headers["ratelimit-policy"]).to.equal('"per-minute";q=1500;w=60');
+    const { rows } = await api.db.pool.query(
+      "SELECT k.partner_id, k.scopes, a.actor, a.reason FROM api_keys k JOIN audit_log a ON a.subject = k.key_id WHERE k.key_id = $1",
+      [keyId],
+    );
+    expect(rows).to.deep.equal([
+      {
+        partner_id: "ptn_acme",
+        scopes: ["launch:validate", "launch:report"],
+        actor: "ops-bob",
+        reason: "contract 42",
+      },
+    ]);
+  });
+
+  it("refuses unknown scopes, limits above 2000 and a missing actor or reason", async () => {
+    const base = ["--label", "x", "--actor", "a", "--reason", "r"];
+    const bad = [
+      [...base, "--scopes", "launch:everything"],
+      [...base, "--scopes", "launch:validate", "--rate-limit", "2001"],
+      ["--label", "x", "--scopes", "launch:validate", "--reason", "r"],
+      ["--label", "x", "--scopes", "launch:validate", "--actor", "a"],
+    ];
+    for (const args of bad) {
+      let error: unknown;
+      try {
+        await command("api-keys:create").run(args, context);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error, args.join(" ")).to.be.instanceOf(UsageError);
+    }
+  });
+
+  it("lists keys without secrets and revokes one with an audited actor and reason", async () => {
+    await command("api-keys:create").run(
+      ["--label", "ToRevoke", "--scopes", "launch:validate", "--actor", "ops", "--reason", "test"],
+      context,
+    );
+    const apiKey = printed("apiKey");
+    const keyId = printed("keyId");
+    lines = [];
+    await command("api-keys:list").run(["--environment", "production"], context);
+    const listed = lines.find((line) => line.startsWith(keyId));
+    expect(listed).to.contain("active").and.contain("ToRevoke");
+    expect(lines.join("\n")).to.not.contain(apiKey.slice(13));
+    await command("api-keys:revoke").run(
+      ["--key", keyId, "--actor", "ops-carol", "--reason", "leaked in a log"],
+      context,
+    );
+    expectEnvelope(await api.call({ path: WHOAMI_SCOPED, headers: bearer(apiKey) }), 401, "key_revoked");
+    lines = [];
+    await command("api-keys:list").run([], context);
+    expect(lines.some((line) => line.startsWith(keyId))).to.equal(false);
+    lines = [];
+    await command("api-keys:list").run(["--all"], context);
+    expect(lines.find((line) => line.startsWith(keyId)))
+      .to.contain("revoked")
+      .and.contain("ops-carol");
+  });
+});

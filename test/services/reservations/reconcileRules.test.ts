@@ -1,0 +1,205 @@
+// The reconciler's decisions from evidence alone: the cases that are hard to stage on a chain.
+import { expect } from "chai";
+import { normalizeIdentity } from "../../../core/fold";
+import {
+  newReservationId,
+  partnerRefOf,
+  revenueShareSnapshot,
+  SUBMISSION_GRACE_SECONDS,
+} from "../../../core/reservation";
+import {
+  type ChainHold,
+  decide,
+  type Evidence,
+  mirrorCutoff,
+} from "../../../services/reservations/reconcileRules";
+import type { Reservation } from "../../../services/reservations/record";
+
+const T = new Date("2030-01-01T00:00:00Z");
+const DAY = 86_400;
+const at = (offsetSeconds: number) => new Date(T.getTime() + offsetSeconds * 1000);
+const SOL_LAUNCHER = "4P1kx8H2nHkzxo7WceTozeJiAA2pTF2n14RKqBMKfazZ";
+const SIGNATURE = "5".repeat(88);
+
+function reservation(overrides: Partial<Reservation> = {}): Reservation {
+  const id = newReservationId();
+  const identity = normalizeIdentity("Rules", "RUL");
+  return {
+    reservationId: id,
+    environment: "production",
+    partnerId: "p",
+    apiKeyId: null,
+    launchpad: null,
+    source: "partner",
+    chain: "solana",
+    family: "solana",
+    kind: "reserve",
+    identityKey: identity.identityKey,
+    normalizedName: identity.normalizedName,
+    normalizedTicker: identity.normalizedTicker,
+    nameHash: identity.nameHash,
+    tickerHash: identity.tickerHash,
+    launcher: SOL_LAUNCHER,
+    durationSeconds: DAY,
+    partnerRef: partnerRefOf(id),
+    usdMicros: 5_000_000n,
+    quoteAmount: 33_000_000n,
+    quoteUnit: "lamports",
+    quoteExpiresAt: at(600),
+    simulated: false,
+    transaction: {
+      family: "solana",
+      tx: "",
+      feePayer: SOL_LAUNCHER,
+      recentBlockhash: "",
+      lastValidBlockHeight: 0,
+    },
+    revenueShare: revenueShareSnapshot("p", new Date(0), T),
+    status: "pending_payment",
+    statusReason: null,
+    preparedAt: T,
+    lapsesAt: at(900),
+    transactionHash: null,
+    submittedAt: null,
+    confirmedAt: null,
+    startsAt: null,
+    expiresAt: null,
+    feePaid: null,
+    expiringNotifiedAt: null,
+    finishedAt: null,
+    settledAt: null,
+    ...overrides,
+  };
+}
+
+function hold(subject: Reservation, overrides: Partial<ChainHold> = {}): ChainHold {
+  return {
+    launcher: subject.launcher,
+    reservedAt: at(60),
+    expiresAt: at(60 + DAY),
+    durationSeconds: DAY,
+    feePaid: 30_000_000n,
+    partnerRef: subject.partnerRef,
+    txHash: "other",
+    ...overrides,
+  };
+}
+
+const fresh = (dataAsOf: Date): Pick<Evidence, "cutoff"> => ({ cutoff: dataAsOf });
+
+describe("reservations: reconcile rules", () => {
+  it("takes the mirror's cutoff only from a fresh chain", () => {
+    expect(mirrorCutoff({ state: "fresh", dataAsOf: T })).to.equal(T);
+    expect(mirrorCutoff({ state: "behind", dataAsOf: T })).to.equal(null);
+    expect(mirrorCutoff({ state: "not_started", dataAsOf: null })).to.equal(null);
+  });
+
+  it("compares Solana launchers exactly", () => {
+    const subject = reservation();
+    const other = hold(subject, { launcher: SOL_LAUNCHER.toLowerCase() });
+    expect(decide(subject, { hold: other, ...fresh(at(100)) }, at(100)).kind).to.equal("wait");
+    expect(decide(subject, { hold: hold(subject), ...fresh(at(100)) }, at(100))).to.deep.equal({
+      kind: "confirm",
+      startsAt: at(60),
+      expiresAt: at(60 + DAY),
+      feePaid: 30_000_000n,
+    });
+  });
+
+  it("reads the fee from the chain when the hold was renewed before the reserve was seen", () => {
+    const subject = reservation({ status: "submitted", transactionHash: SIGNATURE, submittedAt: at(30) });
+    const renewed = hold(subject, { durationSeconds: 2 * DAY, expiresAt: at(60 + 2 * DAY), feePaid: 70n });
+    const evidence = { hold: renewed, ...fresh(at(100)) };
+    expect(decide(subject, evidence, at(100))).to.deep.equal({ kind: "ask_chain" });
+
+    const settlement = {
+      kind: "reserve" as const,
+      nameHash: subject.nameHash,
+      tickerHash: subject.tickerHash,
+      launcher: SOL_LAUNCHER,
+      expiresAt: at(60 + DAY),
+      feePaid: 31n,
+    };
+    const chain = {
+      state: "answered" as const,
+      outcome: { state: "succeeded" as const, blockNumber: 9 },
+      settlement,
+    };
+    expect(decide(subject, { ...evidence, chain }, at(100))).to.deep.equal({
+      kind: "confirm",
+      startsAt: at(60),
+      expiresAt: at(60 + 2 * DAY),
+      feePaid: 31n,
+    });
+    // Nobody posted a hash: the quote stands in for the fee nobody can read.
+    const unposted = reservation();
+    expect(
+      decide(unposted, { hold: hold(unposted, { durationSeconds: 2 * DAY }), cutoff: null }, at(100)),
+    ).to.include({
+      kind: "confirm",
+      feePaid: 33_000_000n,
+    });
+  });
+
+  it("confirms a renewal whose hash a later renewal replaced in the mirror, at its own fee", () => {
+    const previousEnd = at(DAY);
+    const subject = reservation({
+      kind: "renew",
+      status: "submitted",
+      transactionHash: SIGNATURE,
+      submittedAt: at(DAY - 3600),
+    });
+    const settlement = {
+      kind: "renew" as const,
+      nameHash: subject.nameHash,
+      tickerHash: subject.tickerHash,
+      launcher: SOL_LAUNCHER,
+      expiresAt: at(2 * DAY),
+      feePaid: 40n,
+    };
+    const later = hold(subject, {
+      expiresAt: at(3 * DAY),
+      durationSeconds: 3 * DAY,
+      txHash: "later",
+      partnerRef: null,
+    });
+    const chain = {
+      state: "answered" as const,
+      outcome: { state: "succeeded" as const, blockNumber: 9 },
+      settlement,
+    };
+    expect(decide(subject, { hold: later, cutoff: null, chain }, at(DAY - 60))).to.deep.equal({
+      kind: "confirm",
+      startsAt: previousEnd,
+      expiresAt: at(3 * DAY),
+      feePaid: 40n,
+    });
+  });
+
+  it("fails a transaction that succeeded without making this reservation, and only behind a fresh mirror", () => {
+    const subject = reservation({ status: "submitted", transactionHash: SIGNATURE, submittedAt: at(30) });
+    const chain = {
+      state: "answered" as const,
+      outcome: { state: "succeeded" as const, blockNumber: 9 },
+      settlement: null,
+    };
+    expect(decide(subject, { hold: undefined, cutoff: null, chain }, at(60)).kind).to.equal("wait");
+    const failed = decide(subject, { hold: undefined, cutoff: at(50), chain }, at(60));
+    expect(failed.kind).to.equal("fail");
+    expect(failed)
+      .to.have.property("reason")
+      .that.matches(/made no reserve of RULES::RUL/);
+  });
+
+  it("waits for the grace period before failing a transaction no node knows", () => {
+    const subject = reservation({ status: "submitted", transactionHash: SIGNATURE, submittedAt: at(30) });
+    const chain = { state: "answered" as const, outcome: { state: "not_found" as const }, settlement: null };
+    const deadline = 30 + SUBMISSION_GRACE_SECONDS;
+    expect(decide(subject, { hold: undefined, cutoff: at(deadline), chain }, at(deadline - 1)).kind).to.equal(
+      "wait",
+    );
+    expect(decide(subject, { hold: undefined, cutoff: at(deadline), chain }, at(deadline)).kind).to.equal(
+      "fail",
+    );
+  });
+});
