@@ -7,6 +7,8 @@ import { parseConfig } from "../config";
 import { createServices, type DecisionOptions } from "../services";
 import { pruneRateWindows } from "../services/partners/apiKeyStore";
 import { RATE_WINDOW_SECONDS } from "../services/partners/rateWindow";
+import type { WebhookSettings } from "../services/webhooks";
+import { corsLayer } from "./platform/cors";
 import { directRouteListener } from "./platform/directRoutes";
 import { errorHandler, notFound } from "./platform/errors";
 import { type HostLists, hostClassOf, hostEnvironmentOf } from "./platform/hosts";
@@ -28,6 +30,7 @@ import { registerSandboxKeyRoutes } from "./routes/sandboxKeys";
 import { registerSigningKeyRoutes, WELL_KNOWN_SIGNING_KEYS_PATH } from "./routes/signingKeys";
 import { registerSolanaHelperRoutes } from "./routes/solanaHelpers";
 import { registerVerifyRoutes } from "./routes/verify";
+import { registerWebhookRoutes } from "./routes/webhooks";
 
 export interface ApiDependencies {
   pool: Pool;
@@ -45,6 +48,8 @@ export interface ApiDependencies {
   registries?: RegistryCatalogue;
   /** Decision settings: chains, freshness bound, data-path timeout (services/dataPath.ts). */
   decisions?: DecisionOptions;
+  /** The webhook receiver rule's local exception and DNS (services/webhooks); default: public HTTPS only. */
+  webhooks?: WebhookSettings;
 }
 
 /** Largest JSON body accepted; every documented request is far smaller. */
@@ -98,16 +103,21 @@ export function createPlatform(deps: ApiDependencies): Platform {
     now,
     anonymousLimitPerMinute: deps.anonymousRateLimitPerMinute ?? DEFAULT_ANONYMOUS_RATE_LIMIT,
   });
-  const { idempotent, runIdempotent } = idempotency(deps.pool);
+  const { idempotent, runIdempotent } = idempotency(deps.pool, now);
+  const services = createServices({
+    pool: deps.pool,
+    masterKey: deps.masterKey,
+    now,
+    decisions: deps.decisions,
+    registries: deps.registries,
+    webhooks: deps.webhooks,
+  });
+  const cors = corsLayer({
+    embedOriginAllowed: (origin) => services.reservations.embedOriginAllowed(origin),
+  });
   return {
-    routes: new RouteTable(auth.guard),
-    services: createServices({
-      pool: deps.pool,
-      masterKey: deps.masterKey,
-      now,
-      decisions: deps.decisions,
-      registries: deps.registries,
-    }),
+    routes: new RouteTable(auth.guard, cors),
+    services,
     startedAt: deps.startedAt,
     admitPartner: auth.admitPartner,
     requirePartner: auth.requirePartner,
@@ -131,6 +141,7 @@ const ROUTE_MODULES: readonly RouteModule[] = [
   registerSolanaHelperRoutes,
   registerDecisionRoutes,
   registerReservationRoutes,
+  registerWebhookRoutes,
 ];
 
 /** The service's request listener: direct routes first, then the Express app. */
@@ -140,7 +151,7 @@ export type ApiHandler = (req: IncomingMessage, res: ServerResponse) => void;
 export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModule[] = []): ApiHandler {
   const platform = createPlatform(deps);
   const hosts = deps.hosts ?? parseConfig({}).hosts;
-  const tick = housekeeping(deps, platform.now, idempotency(deps.pool).pruneExpired);
+  const tick = housekeeping(deps, platform.now, idempotency(deps.pool, platform.now).pruneExpired);
   const app = express();
   app.disable("x-powered-by");
   // Responses are per-request JSON; hashing every body for an ETag costs time and no client revalidates.
@@ -153,8 +164,9 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
     tick();
     next();
   });
-  app.use(requestInput);
   app.use(wellKnownAlias);
+  app.use("/api", platform.routes.corsRouter);
+  app.use(requestInput);
 
   for (const register of [...ROUTE_MODULES, ...extraRoutes, registerOpenApiRoute]) register(platform);
   app.use("/api", platform.routes.router);

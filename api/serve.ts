@@ -18,11 +18,11 @@ export interface ServeOptions {
   log: (line: string) => void;
 }
 
-/** Signing keys and sandbox scenarios ready (so GET /v1/keys lists keys from the first second), then listening. */
+/** Signing keys ready (so GET /v1/keys lists keys from the first second), then listening. */
 export async function serveApi(options: ServeOptions): Promise<RunningServer> {
   const { config, pool, masterKey } = options;
   const chains = manifestChains(options.manifest);
-  await prepareDecisionData(pool, masterKey, chains);
+  await prepareDecisionData(pool, masterKey);
   const app = createApp({
     pool,
     startedAt: new Date(),
@@ -32,6 +32,7 @@ export async function serveApi(options: ServeOptions): Promise<RunningServer> {
     anonymousRateLimitPerMinute: config.keylessRateLimitPerMinute,
     decisions: { chains },
     registries: options.registries,
+    webhooks: { allowLocalReceivers: config.webhooks.allowLocalReceivers },
   });
   return listen(app, config.api.host, config.api.port);
 }

@@ -153,15 +153,19 @@ async function serve(mode: ServerMode): Promise<void> {
         now: Date.now,
         decisions: { chains: CHAINS },
       });
-      await identity.check("production", { name: "Warm", ticker: "UP" }); // start-up, once, before serving
+      await identity.check("production", { name: "Warm", ticker: "UP" }, null); // start-up, once, before serving
       url = await listenOn(async (req, res) => {
         // The route handler's one call, without the framework around it.
         const query = new URL(req.url ?? "/", "http://bench").searchParams;
-        const result = await identity.check("production", {
-          name: query.get("name") ?? "",
-          ticker: query.get("ticker") ?? "",
-          chain: query.get("chain") ?? undefined,
-        });
+        const result = await identity.check(
+          "production",
+          {
+            name: query.get("name") ?? "",
+            ticker: query.get("ticker") ?? "",
+            chain: query.get("chain") ?? undefined,
+          },
+          null,
+        );
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(result));
       });
     }

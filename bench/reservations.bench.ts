@@ -5,7 +5,10 @@
 //   count, price; Solana also a blockhash) and write the reservation and its ledger draft;
 // - time from the wallet's submission (sign and send) to `confirmed`, per chain, twice: driven by the worker
 //   alone (nobody posts the hash; the worker matches the mirror's partnerRef) and by POST status alone (worker
-//   stopped; the client posts its hash every POST_STATUS_RETRY_MS until the answer is confirmed).
+//   stopped; the client posts its hash every POST_STATUS_RETRY_MS until the answer is confirmed);
+// - the copycat window, per chain: from a reservation being included on-chain (the holder's wallet sees it) to the
+//   first `block` that validate signs for another wallet (a copycat asking every COPYCAT_POLL_MS); until then the
+//   mirror has not seen it and validate answers `allow` (docs/decisions.md, "The copycat window").
 // Everything but Hardhat and Ponder runs in this process, the load generator included.
 // Database: DATABASE_URL when set (a fresh schema), else the embedded one.
 
@@ -23,6 +26,8 @@ const LAUNCHERS_PER_CHAIN = 4;
 const CONFIRMATIONS_PER_CHAIN = 20;
 const POST_STATUS_RETRY_MS = 100;
 const STATUS_POLL_MS = 10;
+const WINDOW_SAMPLES_PER_CHAIN = 30;
+const COPYCAT_POLL_MS = 10;
 const NPM_START_TIMINGS = {
   slotMs: 400,
   evmPollingIntervalMs: 200,
@@ -151,10 +156,50 @@ async function confirmations(e2e: E2e, by: Driver, emit: Emit): Promise<void> {
   );
 }
 
+/** Inclusion (the holder's wallet saw it) to the first signed `block` of a copycat's validate, in ms. */
+async function copycatWindow(e2e: E2e, driver: ChainDriver): Promise<number> {
+  // A key per sample: a copycat asking every 10 ms would pass a key's limit (at most 2000 a minute) over many.
+  const api = await caller(e2e);
+  const [holder, copycat] = await Promise.all([driver.newWallet(), driver.newWallet()]);
+  const pair = uniquePair("Window");
+  // Reservations at random phases of the indexers' loops.
+  await sleep(Math.random() * 1000);
+  await driver.reserveDirectly(holder, pair.name, pair.ticker);
+  const mined = performance.now();
+  for (;;) {
+    const answer = await api.post("/launches/validate", {
+      chain: driver.chain,
+      ...pair,
+      launcher: copycat.address,
+    });
+    if (answer.status !== 200) throw new Error(`validate answered ${answer.status}`);
+    if (answer.body.decision === "block") return performance.now() - mined;
+    await sleep(COPYCAT_POLL_MS);
+  }
+}
+
+async function copycatWindows(e2e: E2e, emit: Emit): Promise<void> {
+  await Promise.all(
+    [e2e.evm, e2e.solana].map(async (driver) => {
+      const samples: number[] = [];
+      for (let index = 0; index < WINDOW_SAMPLES_PER_CHAIN; index++) {
+        samples.push(await copycatWindow(e2e, driver));
+      }
+      samples.sort((a, b) => a - b);
+      emit(`mined_to_first_block_${driver.family}_p50`, percentile(samples, 50), "ms");
+      emit(`mined_to_first_block_${driver.family}_p99`, percentile(samples, 99), "ms");
+    }),
+  );
+}
+
 export async function run(emit: Emit): Promise<void> {
   note(`database: ${process.env.DATABASE_URL ? "DATABASE_URL (Postgres)" : "embedded (PGlite)"}`);
   const e2e = await startE2e({ timings: NPM_START_TIMINGS });
   try {
+    note(
+      `copycat window: ${WINDOW_SAMPLES_PER_CHAIN} reservations per chain, a copycat validating every ${COPYCAT_POLL_MS} ms`,
+    );
+    await copycatWindows(e2e, emit);
     for (const driver of [e2e.evm, e2e.solana]) await prepareLoad(e2e, driver, emit);
     note(`confirmations driven by the worker alone (pass every ${NPM_START_TIMINGS.workerIntervalMs} ms)`);
     await confirmations(e2e, "worker", emit);

@@ -100,7 +100,11 @@ export interface RegistryClient {
   /** The pair's latest on-chain record, read from the registry (not the mirror); null when never reserved. */
   reservationOf(identity: NormalizedIdentity): Promise<OnChainReservation | null>;
   activeReservationCount(launcher: string): Promise<number>;
-  prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction>;
+  /**
+   * The creator-signable transaction. Null only from a simulated registry whose chain has no sandbox deployment
+   * in the manifest: the sandbox never hands out a transaction a production registry would accept.
+   */
+  prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction | null>;
   transactionOutcome(transactionHash: string): Promise<TransactionOutcome>;
   /**
    * The registry reservation a transaction made or renewed; null when no node knows it, it failed, or it emitted

@@ -40,6 +40,8 @@ export interface Config {
   };
   /** Pause between two reconcile passes of the reservation worker. */
   worker: { intervalMs: number };
+  /** Whether webhook receivers on localhost are accepted (a locally run service only). */
+  webhooks: { allowLocalReceivers: boolean };
 }
 
 export interface ConfigOptions {
@@ -88,6 +90,10 @@ export function parseConfig(env: Record<string, string | undefined>, options: Co
       solanaPollIntervalMs: settings.SOLANA_POLL_INTERVAL_MS,
     },
     worker: { intervalMs: settings.WORKER_INTERVAL_MS },
+    webhooks: {
+      allowLocalReceivers:
+        (settings.WEBHOOK_ALLOW_LOCALHOST ?? (settings.DATABASE_URL ? "false" : "true")) === "true",
+    },
   };
 }
 

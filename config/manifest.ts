@@ -26,6 +26,12 @@ const evmEntrySchema = z.object({
   priceFeed: evmAddress,
   /** Block of the registry deployment: where indexers start. */
   deployBlock: height("the block number of the registry deployment"),
+  /**
+   * The sandbox's own registry on this chain (a second deployment, never indexed): sandbox prepares target it,
+   * so a signed sandbox transaction can never create a production reservation. Without it a sandbox prepare
+   * returns no transaction.
+   */
+  sandbox: z.object({ registry: evmAddress }).optional(),
 });
 
 const solanaEntrySchema = z.object({
@@ -42,6 +48,10 @@ const solanaEntrySchema = z.object({
   configAccount: solanaAddress,
   /** Slot of the program deployment: where indexers start. */
   deploySlot: height("the slot of the program deployment"),
+  /** The sandbox's own deployment of the program (its own program id, config and price): see the EVM entry. */
+  sandbox: z
+    .object({ programId: solanaAddress, configAccount: solanaAddress, priceAccount: solanaAddress })
+    .optional(),
 });
 
 /** Other top-level sections are kept as they are, so a writer never drops what another tool put there. */
@@ -61,6 +71,29 @@ const manifestSchema = z
         seen.add(entry.chain);
       });
     }
+    manifest.evm.forEach((entry, index) => {
+      if (
+        entry.sandbox !== undefined &&
+        entry.sandbox.registry.toLowerCase() === entry.registry.toLowerCase()
+      ) {
+        context.addIssue({
+          code: "custom",
+          path: ["evm", index, "sandbox", "registry"],
+          message: "is the production registry; the sandbox needs its own deployment",
+        });
+      }
+    });
+    manifest.solana.forEach((entry, index) => {
+      for (const field of ["programId", "configAccount"] as const) {
+        if (entry.sandbox !== undefined && entry.sandbox[field] === entry[field]) {
+          context.addIssue({
+            code: "custom",
+            path: ["solana", index, "sandbox", field],
+            message: `is the production ${field}; the sandbox needs its own deployment`,
+          });
+        }
+      }
+    });
   });
 
 export type EvmManifestEntry = z.infer<typeof evmEntrySchema>;

@@ -65,6 +65,7 @@ export const settingsSchema = z.object({
   SOLANA_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
   KEYLESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
   WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
+  WEBHOOK_ALLOW_LOCALHOST: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -100,4 +101,6 @@ export const SETTING_DOCS: Record<keyof Settings, string> = {
     "Keyless calls (identity checks, Solana helpers, embed reservations) per client address per minute, counted in each API process (0: off).",
   WORKER_INTERVAL_MS:
     "Pause between two reconcile passes of the worker (confirmations, failures, lapses, expiring notices, expiries).",
+  WEBHOOK_ALLOW_LOCALHOST:
+    "Accept webhook receivers on http(s)://localhost, 127.0.0.1 and [::1]. Default: true for the embedded default (no DATABASE_URL), false otherwise; never set it on a hosted service.",
 };

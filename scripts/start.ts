@@ -1,6 +1,7 @@
 // `npm start`: the whole service in one process. Without configuration it is the embedded default:
-// embedded database, local chains with both registries deployed, both indexers, the API. With
-// DATABASE_URL and DEPLOYMENT_MANIFEST the same code runs against real Postgres and real chains.
+// embedded database, local chains with both registries deployed (each with the sandbox's own deployment beside
+// it), both indexers, the API. With DATABASE_URL and DEPLOYMENT_MANIFEST the same code runs against real
+// Postgres and real chains.
 // Ctrl-C stops everything in reverse order of start.
 import { serveApi } from "../api/serve";
 import { registryCatalogue } from "../chains/catalogue";
@@ -45,8 +46,14 @@ async function chainsOf(config: Config, stops: Stop[]): Promise<Chains> {
     manifest: localnet.manifest,
     manifestPath,
     rows: [
-      ["EVM chain (Hardhat)", `${localnet.evm.rpcUrl}  registry ${localnet.manifest.evm[0]?.registry}`],
-      ["Solana chain", `${localnet.solana.rpcUrl}  program ${localnet.manifest.solana[0]?.programId}`],
+      [
+        "EVM chain (Hardhat)",
+        `${localnet.evm.rpcUrl}  registry ${localnet.manifest.evm[0]?.registry}  sandbox registry ${localnet.manifest.evm[0]?.sandbox?.registry}`,
+      ],
+      [
+        "Solana chain",
+        `${localnet.solana.rpcUrl}  program ${localnet.manifest.solana[0]?.programId}  sandbox program ${localnet.manifest.solana[0]?.sandbox?.programId}`,
+      ],
       ["Dev wallets", localnet.wallets.map((wallet) => wallet.name).join(", ")],
     ],
   };
@@ -113,6 +120,7 @@ async function main(): Promise<void> {
       registries,
       intervalMs: config.worker.intervalMs,
       log: (line) => log(`[worker] ${line}`),
+      webhooks: { masterKey, allowLocalReceivers: config.webhooks.allowLocalReceivers },
     });
     stops.push(() => worker.stop());
 

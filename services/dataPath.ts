@@ -1,5 +1,5 @@
 // The decision data path the identity, sandbox and reservation services share: the start-up work every
-// decision waits for once (signing keys created, sandbox seeded), the time bound on a decision's data work
+// decision waits for once (signing keys created), the time bound on a decision's data work
 // with its failures as 503, and the evaluation context of each request.
 import type { Pool } from "pg";
 import type { Environment } from "../core/environment";
@@ -10,8 +10,7 @@ import { DEFAULT_DATA_PATH_TIMEOUT_MS, withinDataPathBound } from "../storage/da
 import { isPostgresServer } from "../storage/namedStatements";
 import { isDatabaseUnavailable } from "../storage/unavailable";
 import type { EvaluationContext } from "./identity/evaluation";
-import { type ChainInfo, mergeChains, readCheckpoints } from "./mirror/chainCatalogue";
-import { seedSandboxScenarios } from "./sandbox/sandbox";
+import type { ChainInfo } from "./mirror/chainCatalogue";
 import { SignerUnavailableError } from "./signing/activeSigner";
 import { ensureSigningKeys } from "./signing/signingKeyStore";
 
@@ -22,6 +21,8 @@ export interface DecisionOptions {
   freshnessBoundSeconds?: number;
   /** Upper bound on a decision's data work before it answers 503; default 2 s. */
   dataPathTimeoutMs?: number;
+  /** Bound on a registry read when a chain's mirror cannot decide (on-chain first); default 1 s. */
+  chainReadTimeoutMs?: number;
 }
 
 export interface DataPath {
@@ -32,7 +33,7 @@ export interface DataPath {
   prepared(): boolean;
   /**
    * Start-up work, run once on the first decision request (run waits for it): signing keys exist for both
-   * environments and the sandbox scenarios are seeded. Retried after a failure. Not started at creation: on
+   * environments. Retried after a failure. Not started at creation: on
    * the embedded database, start-up transactions racing other connections' first queries are to be avoided.
    */
   ready(): Promise<void>;
@@ -40,7 +41,7 @@ export interface DataPath {
   run<T>(work: () => Promise<T>): Promise<T>;
 }
 
-/** Bound on the first-start work (keys, sandbox seeding) that the first decision request waits for. */
+/** Bound on the first-start work (signing keys) that the first decision request waits for. */
 const STARTUP_TIMEOUT_MS = 30_000;
 
 /** Errors that mean the data path or signer failed (not the client, not a bug in a known branch). */
@@ -51,26 +52,17 @@ function isUnavailable(error: unknown): boolean {
 }
 
 /**
- * First-start work: an active signing key for each environment that has none (needs the master key) and
- * the seven sandbox scenarios seeded on the known chains. `npm start` should run it before serving, so
- * GET /v1/keys lists keys from the first second; the decision services also run it on their first request.
+ * First-start work: an active signing key for each environment that has none (needs the master key). The
+ * sandbox scenarios need none: they are built from the clock at every read. `npm start` should run it before
+ * serving, so GET /v1/keys lists keys from the first second; the decision services also run it on their
+ * first request.
  */
-export function prepareDecisionData(
-  pool: Pool,
-  masterKey: Buffer | undefined,
-  configuredChains: readonly ChainInfo[],
-): Promise<void> {
-  return prepare(pool, masterKey === undefined ? undefined : createSecretBox(masterKey), configuredChains);
+export function prepareDecisionData(pool: Pool, masterKey: Buffer | undefined): Promise<void> {
+  return prepare(pool, masterKey === undefined ? undefined : createSecretBox(masterKey));
 }
 
-async function prepare(
-  pool: Pool,
-  box: SecretBox | undefined,
-  configuredChains: readonly ChainInfo[],
-): Promise<void> {
+async function prepare(pool: Pool, box: SecretBox | undefined): Promise<void> {
   if (box !== undefined) await ensureSigningKeys(pool, box);
-  const chains = mergeChains(configuredChains, await readCheckpoints(pool));
-  if (chains.length > 0) await seedSandboxScenarios(pool, chains);
 }
 
 export function createDataPath(
@@ -86,7 +78,7 @@ export function createDataPath(
   let prepared = false;
 
   const start = async () => {
-    await prepare(pool, box, configuredChains);
+    await prepare(pool, box);
     prepared = await isPostgresServer(pool);
   };
 

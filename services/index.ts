@@ -3,15 +3,17 @@
 // route reaches past them for a pool or a settings bag.
 import type { Pool } from "pg";
 import type { RegistryCatalogue } from "../chains/registryClient";
+import { DEFAULT_CHAIN_READ_TIMEOUT_MS } from "../chains/rpcTimeout";
 import { createSecretBox } from "../core/secrets/secretBox";
 import { createDataPath, type DecisionOptions } from "./dataPath";
-import { type IdentityService, identityService } from "./identity";
+import { chainReader, type IdentityService, identityService } from "./identity";
 import { type MirrorService, mirrorService } from "./mirror";
 import { type PartnersService, partnersService } from "./partners";
 import { type ReservationService, reservationService } from "./reservations";
 import { type SandboxService, sandboxService } from "./sandbox";
 import { type SigningService, signingService } from "./signing";
 import { activeSigners } from "./signing/activeSigner";
+import { type WebhookSettings, type WebhooksService, webhooksService } from "./webhooks";
 
 export { type DecisionOptions, prepareDecisionData } from "./dataPath";
 
@@ -25,6 +27,8 @@ export interface ServiceOptions {
   decisions?: DecisionOptions | undefined;
   /** The chains' registries (chains/catalogue.ts); without them reservation and Solana helper calls answer 503. */
   registries?: RegistryCatalogue | undefined;
+  /** The receiver rule's local exception and DNS; without them only public HTTPS receivers are accepted. */
+  webhooks?: WebhookSettings | undefined;
 }
 
 export interface Services {
@@ -34,6 +38,7 @@ export interface Services {
   reservations: ReservationService;
   partners: PartnersService;
   sandbox: SandboxService;
+  webhooks: WebhooksService;
 }
 
 export function createServices(options: ServiceOptions): Services {
@@ -42,11 +47,20 @@ export function createServices(options: ServiceOptions): Services {
   // The decision services share one data path: one start-up, one evaluation context rule.
   const data = createDataPath(pool, box, now, options.decisions);
   return {
-    identity: identityService(data, activeSigners(box)),
+    identity: identityService(
+      data,
+      activeSigners(box),
+      chainReader(
+        options.registries?.production,
+        options.decisions?.chainReadTimeoutMs ?? DEFAULT_CHAIN_READ_TIMEOUT_MS,
+        now,
+      ),
+    ),
     signing: signingService(pool, now),
     mirror: mirrorService(pool, now, options.decisions?.dataPathTimeoutMs),
     reservations: reservationService(data, options.registries, now),
     partners: partnersService(pool, box),
     sandbox: sandboxService(data),
+    webhooks: webhooksService(pool, box, now, options.webhooks ?? { allowLocalReceivers: false }),
   };
 }

@@ -1,4 +1,5 @@
-// The reservation worker: reconcile passes in a loop. A failed pass is logged and the loop goes on after a
+// The worker: reservation reconcile passes in a loop, and the webhook job (./webhooks.ts) when it has the
+// master key that opens the endpoints' secrets. A failed pass is logged and the loop goes on after a
 // bounded backoff (core/retry/backoff.ts; the next pass retries everything it did not finish); stop() lets the
 // running pass finish first. Several replicas may run: reconcilePass claims its rows (reservations/reconcile.ts).
 import type { Pool } from "pg";
@@ -6,6 +7,7 @@ import type { RegistryCatalogue } from "../chains/registryClient";
 import { type BackoffPolicy, backoffPolicy, createBackoff } from "../core/retry/backoff";
 import { startPassLoop } from "../core/retry/passLoop";
 import { type ReconcileCounts, reconcilePass } from "../services/reservations/reconcile";
+import { startWebhookJob, type WebhookJobOptions } from "./webhooks";
 
 export interface WorkerOptions {
   pool: Pool;
@@ -17,6 +19,8 @@ export interface WorkerOptions {
   log: (line: string) => void;
   now?: () => Date;
   freshnessBoundSeconds?: number;
+  /** The webhook job's settings; without them this worker delivers no webhooks. */
+  webhooks?: Omit<WebhookJobOptions, "pool" | "log">;
 }
 
 export interface Worker {
@@ -52,5 +56,13 @@ export function startWorker(options: WorkerOptions): Worker {
     intervalMs: options.intervalMs,
     backoff: failures,
   });
-  return { stop: () => loop.stop() };
+  const webhooks =
+    options.webhooks === undefined
+      ? undefined
+      : startWebhookJob({ pool: options.pool, log: options.log, ...options.webhooks });
+  return {
+    async stop() {
+      await Promise.all([loop.stop(), webhooks?.stop()]);
+    },
+  };
 }

@@ -1,7 +1,8 @@
-// `npm run worker`: the reservation worker as a production role, any number of replicas. Reads the typed
+// `npm run worker`: the reservation and webhook worker as a production role, any number of replicas. Reads the typed
 // configuration (DATABASE_URL, MASTER_KEY, DEPLOYMENT_MANIFEST, WORKER_INTERVAL_MS) and the manifest's chains.
 import { registryCatalogue } from "../chains/catalogue";
 import { readManifest } from "../config/manifest";
+import { resolveMasterKey } from "../config/masterKey";
 import { roleConfig, startRole, stopOnSignal } from "../config/role";
 import { openDatabaseWhenReachable } from "../storage/openWhenReachable";
 import { startWorker } from "./index";
@@ -20,9 +21,15 @@ startRole(ROLE, async () => {
     registries: registryCatalogue(manifest),
     intervalMs: config.worker.intervalMs,
     log,
+    webhooks: {
+      masterKey: resolveMasterKey(config.masterKey, config.dataDir),
+      allowLocalReceivers: config.webhooks.allowLocalReceivers,
+    },
   });
   const chains = [...manifest.evm, ...manifest.solana].map((entry) => entry.chain);
-  log(`reconciling reservations on ${chains.join(", ") || "no chains"} every ${config.worker.intervalMs} ms`);
+  log(
+    `reconciling reservations on ${chains.join(", ") || "no chains"} every ${config.worker.intervalMs} ms; delivering webhooks`,
+  );
   stopOnSignal(async () => {
     await worker.stop();
     await database.close();

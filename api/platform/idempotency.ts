@@ -1,7 +1,10 @@
 // Idempotent execution for validate and reservation prepare: the key is the `Idempotency-Key` header or else
-// the body `nonce`, scoped per API key and route. The first request executes and its answer is stored for 24 h;
-// a retry with the same body replays it (`Idempotency-Replayed: true`); a different body is refused; a
-// duplicate that arrives while the first still runs gets 409 and never executes a second time.
+// the body `nonce`, scoped per API key and route. The first request executes and its answer is stored for 24 h,
+// or until the answer itself expires when the route says when (a signed decision: its expiresAt), so a replay
+// never hands out a dead answer; after that the key is free and a retry executes anew. A retry with the same
+// body replays it (`Idempotency-Replayed: true`); a different body is refused; a duplicate that arrives while
+// the first still runs gets 409 and never executes a second time. Times come from the API's clock, as the
+// decisions' own lifetimes do.
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import type { Request, Response } from "express";
@@ -67,6 +70,11 @@ export interface IdempotentCall {
   /** The request's headers and parsed body: the idempotency key comes from them (idempotencyKeyOf). */
   headers: IncomingHttpHeaders;
   body: unknown;
+  /**
+   * When a stored answer stops being replayed (ms since the epoch), if before the 24 h retention: validate
+   * gives its decision's expiresAt. Called only when an answer is stored.
+   */
+  replayUntil?: (result: IdempotentResult) => number;
 }
 
 /** The answer to send, with `Idempotency-Replayed: true` when it is the stored one. */
@@ -76,21 +84,23 @@ export interface IdempotentAnswer extends IdempotentResult {
 
 const REPLAYED = { "Idempotency-Replayed": "true" };
 
-export function idempotency(pool: Pool) {
+/** The idempotency store on `pool`, timed by the API's clock `now` (ms since the epoch). */
+export function idempotency(pool: Pool, now: () => number) {
   /** Claims the key; true when this request must execute, else the stored row that answers it. */
   async function claim(keyId: string, route: string, key: string, hash: string): Promise<true | StoredRow> {
     const claimed = await pool.query(
-      `INSERT INTO idempotency_records (key_id, route, idempotency_key, request_hash, state, locked_at, expires_at)
-       VALUES ($1, $2, $3, $4, 'in_progress', now(), now() + make_interval(hours => $5))
+      `INSERT INTO idempotency_records
+         (key_id, route, idempotency_key, request_hash, state, locked_at, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, 'in_progress', $7, $7, $7::timestamptz + make_interval(hours => $5))
        ON CONFLICT (key_id, route, idempotency_key) DO UPDATE
          SET request_hash = EXCLUDED.request_hash, state = 'in_progress', response_status = NULL,
-             response_body = NULL, locked_at = now(), created_at = now(), expires_at = EXCLUDED.expires_at
-         WHERE idempotency_records.expires_at < now()
+             response_body = NULL, locked_at = $7, created_at = $7, expires_at = EXCLUDED.expires_at
+         WHERE idempotency_records.expires_at <= $7
             OR (idempotency_records.state = 'in_progress'
                 AND idempotency_records.request_hash = EXCLUDED.request_hash
-                AND idempotency_records.locked_at < now() - make_interval(secs => $6))
+                AND idempotency_records.locked_at < $7::timestamptz - make_interval(secs => $6))
        RETURNING 1`,
-      [keyId, route, key, hash, IDEMPOTENCY_RETENTION_HOURS, IDEMPOTENCY_LOCK_SECONDS],
+      [keyId, route, key, hash, IDEMPOTENCY_RETENTION_HOURS, IDEMPOTENCY_LOCK_SECONDS, new Date(now())],
     );
     if (claimed.rowCount === 1) return true;
     const { rows } = await pool.query<StoredRow>(
@@ -109,16 +119,21 @@ export function idempotency(pool: Pool) {
     );
   }
 
-  async function complete(
-    keyId: string,
-    route: string,
-    key: string,
-    result: IdempotentResult,
-  ): Promise<void> {
+  async function complete(call: IdempotentCall, key: string, result: IdempotentResult): Promise<void> {
+    const replayUntil = call.replayUntil?.(result);
+    // least() ignores a NULL: without a replay bound the 24 h retention stays.
     await pool.query(
-      `UPDATE idempotency_records SET state = 'completed', response_status = $4, response_body = $5
+      `UPDATE idempotency_records SET state = 'completed', response_status = $4, response_body = $5,
+         expires_at = least(expires_at, $6)
        WHERE key_id = $1 AND route = $2 AND idempotency_key = $3`,
-      [keyId, route, key, result.status, JSON.stringify(result.body)],
+      [
+        call.keyId,
+        call.route,
+        key,
+        result.status,
+        JSON.stringify(result.body),
+        replayUntil === undefined ? null : new Date(replayUntil),
+      ],
     );
   }
 
@@ -156,7 +171,7 @@ export function idempotency(pool: Pool) {
       throw error;
     }
     if (result.status >= 500) await release(keyId, route, key);
-    else await complete(keyId, route, key, result);
+    else await complete(call, key, result);
     return { ...result, headers: {} };
   }
 
@@ -183,7 +198,7 @@ export function idempotency(pool: Pool) {
 
   /** Deletes records past their retention. */
   async function pruneExpired(): Promise<void> {
-    await pool.query("DELETE FROM idempotency_records WHERE expires_at < now()");
+    await pool.query("DELETE FROM idempotency_records WHERE expires_at <= $1", [new Date(now())]);
   }
 
   return { idempotent, runIdempotent, pruneExpired };

@@ -46,6 +46,9 @@ export interface PartnerAuthOptions {
 
 const BEARER = /^Bearer ([^\s]+)$/i;
 
+const OPTIONAL_KEY_REVOKED_MESSAGE =
+  "This API key was revoked. This endpoint needs no key: send the request without the Authorization header for the public answer, or use the key's replacement.";
+
 function bearerKey(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   const match = BEARER.exec(header.trim());
@@ -133,13 +136,24 @@ export function partnerGuard(options: PartnerAuthOptions) {
       next();
     };
 
-  /** A key is used when sent; keyless callers are counted per client address and host environment. */
+  /**
+   * A key is used when sent; keyless callers are counted per client address and host environment. A sent key is
+   * judged like anywhere else, so a revoked one is 401 key_revoked, not served as keyless: a caller learns of the
+   * revocation at its next request (spec: a revoked key is rejected immediately), and the message says the
+   * keyless answer is one header away.
+   */
   const anonymous = new AnonymousLimiter(options.anonymousLimitPerMinute);
   const optionalKey: RequestHandler = async (req, res, next) => {
     const setHeader: HeaderSink = (name, value) => res.setHeader(name, value);
     const raw = bearerKey(req.headers.authorization);
     if (raw !== undefined) {
-      const call = await authenticate(options, authenticator, raw, res.locals.hostClass, setHeader);
+      const call = await authenticate(options, authenticator, raw, res.locals.hostClass, setHeader).catch(
+        (error: unknown) => {
+          throw error instanceof ApiError && error.code === "key_revoked"
+            ? new ApiError("key_revoked", OPTIONAL_KEY_REVOKED_MESSAGE)
+            : error;
+        },
+      );
       res.locals.partner = call.partner;
       res.locals.rateLimit = call.rate;
     } else if (options.anonymousLimitPerMinute > 0) {

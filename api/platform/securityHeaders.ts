@@ -8,6 +8,7 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   // Nothing here is ever rendered as a page; forbid every source and framing.
   "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
   "Cross-Origin-Opener-Policy": "same-origin",
+  // The public reads (CORS any-origin) set cross-origin instead (api/platform/cors.ts).
   "Cross-Origin-Resource-Policy": "same-origin",
   "Referrer-Policy": "no-referrer",
   "Strict-Transport-Security": "max-age=31536000; includeSubDomains",

@@ -8,6 +8,21 @@ const wallet = text(128).describe(
   "Wallet address: 0x hex on EVM chains (any case), base58 on Solana (exact).",
 );
 
+/**
+ * The spec's `tx` / `reservationTx` (index the hold, enrich explorer links): not served, so refused rather than
+ * accepted and ignored. The check reads the indexed mirror, which the indexers fill from the chain themselves, and
+ * its answer has no explorer links.
+ */
+function refusedTransaction(field: "tx" | "reservationTx") {
+  const message = `\`${field}\` is not supported: the identity check reads the indexed chain data, which the indexers fill on their own (a confirmed reservation shows within seconds), and its answer has no explorer links; send the check without \`${field}\` (a partner records its reservation's transaction with POST /v1/reservations/status).`;
+  return text(128)
+    .optional()
+    .refine((value) => value === undefined, { message })
+    .describe(
+      `Not supported: a request carrying it is refused with 400 (${field} is not used by the check).`,
+    );
+}
+
 export const checkQuery = z.object({
   name: rawName,
   ticker: rawTicker,
@@ -15,9 +30,7 @@ export const checkQuery = z.object({
     .optional()
     .describe("Omit to evaluate every chain; the most restrictive answer wins and names its chain."),
   launcher: wallet.optional(),
-  tx: text(128)
-    .optional()
-    .describe("Reservation transaction hash (accepted for explorer links; not needed to decide)."),
+  tx: refusedTransaction("tx"),
 });
 
 export const checkBody = z.object({
@@ -25,7 +38,7 @@ export const checkBody = z.object({
   ticker: rawTicker,
   chain: chain.optional(),
   launcher: wallet.optional(),
-  reservationTx: text(128).optional(),
+  reservationTx: refusedTransaction("reservationTx"),
 });
 
 export const checkResultSchema = z.object({
@@ -71,7 +84,9 @@ export const validateBody = z.object({
   launcher: wallet,
   launchpad: text(128)
     .optional()
-    .describe("Launchpad identifier; signed as launchpadId (defaults to the partner id)."),
+    .describe(
+      "Launchpad id, signed as launchpadId (defaults to the partner id). Must be bound to your partner account (403 otherwise); in the sandbox an unbound id is claimed by its first user.",
+    ),
   logoHash: text(256).optional(),
   intendedContract: text(128).optional(),
   nonce: text(255)
@@ -99,9 +114,14 @@ export const signedDecisionSchema = z.object({
   keyId: z.string(),
 });
 
+/** A report's launchpad id: the reporter's own (see validateBody's `launchpad`). */
+const reportLaunchpad = text(128).describe(
+  "Your launchpad id (or your partner id): bound to your partner account by an operator; in the sandbox an unbound id is claimed by its first user.",
+);
+
 export const launchReportBody = z.object({
   chain,
-  launchpad: text(128),
+  launchpad: reportLaunchpad,
   name: rawName,
   ticker: rawTicker,
   launcher: wallet,
@@ -119,12 +139,20 @@ export const launchReportSchema = z.object({
 /** Bonded and milestone events share one body: the milestone adds nothing the lock depends on. */
 export const lockEventBody = z.object({
   chain,
-  launchpad: text(128),
+  launchpad: reportLaunchpad,
   name: rawName,
   ticker: rawTicker,
   wasReserved: z
     .boolean()
-    .describe("Whether the identity was reserved before launch: decides the lock length."),
+    .optional()
+    .describe(
+      "Optional confirmation only: whether the launch's launcher held an on-chain reservation of the identity (bonded: when it launched; milestone: then or now) is read from the records; a different value is 409 reservation_state_mismatch.",
+    ),
+  tokenOrMint: text(128)
+    .optional()
+    .describe(
+      "Which of your reported launches this is; defaults to your newest launch report of the identity on the chain.",
+    ),
 });
 
 export const lockResultSchema = z.object({
@@ -133,8 +161,9 @@ export const lockResultSchema = z.object({
   chain: z.string(),
   kind: z.enum(["bonded", "milestone"]),
   wasReserved: z.boolean(),
+  tokenOrMint: z.string(),
   lockSeconds: z.number(),
-  authorizedLauncher: z.string().nullable(),
+  authorizedLauncher: z.string(),
   previousExpiry: z.string().nullable(),
   newExpiry: z.string(),
   extended: z.boolean(),

@@ -1,10 +1,12 @@
 // The decision routes: identity check and status (public, dataset by host), launch validation, reporting
 // and sandbox holds (partners). Handlers only gather input and format answers.
 import type { Response } from "express";
+import type { SignedDecision } from "../../core/decision";
 import type { NormalizedIdentity } from "../../core/fold";
 import { type Caller, type IdentityService, validationIdentity } from "../../services/identity";
 import type { PartnerContext } from "../../services/partners";
 import type { SandboxService } from "../../services/sandbox";
+import type { IdempotentResult } from "../platform/idempotency";
 import type { Platform } from "../platform/platform";
 import {
   checkBody,
@@ -35,7 +37,8 @@ function registerCheckRoutes({ routes }: Platform, identity: IdentityService): v
     res: Response,
     input: { name: string; ticker: string; chain?: string | undefined; launcher?: string | undefined },
   ) => {
-    res.json(await identity.check(res.locals.hostEnvironment, input));
+    // A sandbox key on the sandbox host also sees its partner's own sandbox records; keyless, the scenarios only.
+    res.json(await identity.check(res.locals.hostEnvironment, input, res.locals.partner?.partnerId ?? null));
   };
   const responses = {
     200: {
@@ -88,6 +91,11 @@ function registerCheckRoutes({ routes }: Platform, identity: IdentityService): v
   );
 }
 
+/** A signed decision is replayed only while it lives: its expiresAt ends the idempotency window. */
+function decisionExpiry(result: IdempotentResult): number {
+  return Date.parse((result.body as SignedDecision).expiresAt);
+}
+
 function registerValidateRoute({ routes, idempotent }: Platform, identity: IdentityService): void {
   // The hot path: served without Express (platform/directRoutes), with the same checks and answers.
   routes.directRoute(
@@ -99,7 +107,10 @@ function registerValidateRoute({ routes, idempotent }: Platform, identity: Ident
       tag: TAG,
       access: { scope: "launch:validate" },
       body: validateBody,
-      headers: { "Idempotency-Key": "Optional; a retry with the same key replays the stored decision." },
+      headers: {
+        "Idempotency-Key":
+          "Optional; a retry with the same key replays the stored decision until its expiresAt, then signs a fresh one.",
+      },
       responses: {
         200: {
           description: "The signed decision.",
@@ -115,6 +126,8 @@ function registerValidateRoute({ routes, idempotent }: Platform, identity: Ident
         "service_unavailable",
         "idempotency_key_reused",
         "idempotency_in_progress",
+        "launchpad_of_another_partner",
+        "launchpad_not_registered",
       ],
     },
     async ({ body, rawBody, headers, admit, route }) => {
@@ -125,9 +138,10 @@ function registerValidateRoute({ routes, idempotent }: Platform, identity: Ident
         await admit(); // admission answers before the field checks
         throw error;
       }
-      const { partner, snapshot } = await identity.admitValidation(admit, folded, body.chain);
+      const { partner, snapshot } = await identity.admitValidation(admit, folded, body);
       const caller = callerOf(partner);
-      return idempotent({ keyId: partner.keyId, route, headers, body: rawBody }, async () => ({
+      const call = { keyId: partner.keyId, route, headers, body: rawBody, replayUntil: decisionExpiry };
+      return idempotent(call, async () => ({
         status: 200,
         body: await identity.validate(caller, body, folded, snapshot),
       }));
@@ -150,6 +164,8 @@ function registerReportRoutes({ routes }: Platform, identity: IdentityService): 
         "unauthorized",
         "scope_missing",
         "launch_reporting_restricted",
+        "launchpad_of_another_partner",
+        "launchpad_not_registered",
         "rate_limited",
         "service_unavailable",
       ],
@@ -166,8 +182,8 @@ function registerReportRoutes({ routes }: Platform, identity: IdentityService): 
         path: `/v1/events/${kind}`,
         summary:
           kind === "bonded"
-            ? "Bonding event: lock of 60 days when wasReserved, else 48 hours. Never shortens a lock. Not deduplicated."
-            : "Milestone event: lock of 90 days when wasReserved, else 7 days. Never shortens a lock. Not deduplicated.",
+            ? "Bonding event on a launch you reported: lock of 60 days for its launcher when it held an on-chain reservation at the launch, else 48 hours. Never over another wallet's reservation; never shortens a lock. Not deduplicated."
+            : "Milestone event on a launch you reported: lock of 90 days for its launcher when it held an on-chain reservation at the launch or holds one now, else 7 days. Never over another wallet's reservation; never shortens a lock. Not deduplicated.",
         tag: TAG,
         access: { scope: "event:report" },
         body: lockEventBody,
@@ -177,7 +193,18 @@ function registerReportRoutes({ routes }: Platform, identity: IdentityService): 
         responses: {
           200: { description: "Recorded, with the previous and the new expiry.", schema: lockResultSchema },
         },
-        errors: ["unauthorized", "scope_missing", "keeper_required", "rate_limited", "service_unavailable"],
+        errors: [
+          "unauthorized",
+          "scope_missing",
+          "keeper_required",
+          "launchpad_of_another_partner",
+          "launchpad_not_registered",
+          "launch_not_reported",
+          "reservation_state_mismatch",
+          "identity_held",
+          "rate_limited",
+          "service_unavailable",
+        ],
       },
       async ({ body, req, res }) => {
         const keeper = req.headers[KEEPER_HEADER];

@@ -123,7 +123,13 @@ export const reservationSchema = z.object({
 });
 
 export const prepareSchema = reservationSchema.extend({
-  transaction: z.discriminatedUnion("family", [evmTransaction, solanaTransaction]),
+  transaction: z
+    .discriminatedUnion("family", [evmTransaction, solanaTransaction])
+    .nullable()
+    .describe(
+      "Null only for a sandbox prepare on a chain without a sandbox registry: the sandbox never returns a transaction a production registry accepts.",
+    ),
+  message: z.string().optional().describe("Why `transaction` is null, when it is."),
   quote: quoteSchema.shape.quote,
 });
 

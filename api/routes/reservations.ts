@@ -30,13 +30,20 @@ function partnerOf(res: Response) {
   return partner;
 }
 
-/** The answer to a prepare: the pending reservation, its transaction and the quote it was priced at. */
+const NO_SANDBOX_TRANSACTION =
+  "This chain has no sandbox registry deployment, so the sandbox returns no transaction (a simulated one would land on the production registry). Confirm the rehearsal with POST /v1/reservations/sandbox-confirm.";
+
+/**
+ * The answer to a prepare: the pending reservation, its transaction and the quote it was priced at; a null
+ * transaction (sandbox, chain without a sandbox registry) says why.
+ */
 function preparedAnswer({ reservation, quote }: PreparedReservation) {
   return {
     status: 201,
     body: {
       ...reservationView(reservation),
       transaction: reservation.transaction,
+      ...(reservation.transaction === null ? { message: NO_SANDBOX_TRANSACTION } : {}),
       quote: quoteAmountView(quote),
     },
   };
@@ -177,12 +184,14 @@ export function registerReservationRoutes({ routes, runIdempotent, services }: P
         "Embedded prepare from a browser: attribution from an allowlisted launchpad, no key. Creates a pending prepare and a ledger draft only.",
       tag: TAG,
       access: "optional-key",
+      cors: "embed-origins",
       body: embedPrepareBody,
       responses: {
         201: { description: "The pending reservation and its transaction.", schema: prepareSchema },
       },
       errors: [
         "launchpad_not_allowed",
+        "origin_not_allowed",
         "identity_held",
         "renewal_not_open",
         "reservation_limit_reached",
@@ -206,9 +215,11 @@ export function registerReservationRoutes({ routes, runIdempotent, services }: P
         "After the wallet's transaction settled: records it, and once confirmed on-chain accrues the partner ledger and stamps the launchpad.",
       tag: TAG,
       access: "optional-key",
+      cors: "embed-origins",
       body: embedSettleBody,
       responses: { 200: { description: "The settled reservation.", schema: reservationSchema } },
       errors: [
+        "origin_not_allowed",
         "reservation_not_found",
         "reservation_finished",
         "reservation_not_confirmed",

@@ -43,6 +43,8 @@ export function registerSandboxKeyRoutes({ routes, services }: Platform): void {
       summary: "Create a sandbox key (self-serve). The raw key and signing secret are shown once.",
       tag: "Sandbox",
       access: "optional-key",
+      // It hands out a key, and a key never belongs in a web page: no CORS.
+      cors: "none",
       body: createBody,
       responses: { 201: { description: "The new sandbox key.", schema: createdSchema } },
       errors: ["sandbox_only", "service_unavailable"],

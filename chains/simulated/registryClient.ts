@@ -1,6 +1,10 @@
 // The sandbox's registries: the same chain names as production, priced at fixed reference prices and with
-// transactions built offline by the same builders as the real clients, so a sandbox prepare looks exactly
-// like a production one (simulated: true). It never makes an RPC call.
+// transactions built offline by the same builders as the real clients (simulated: true). It never makes an RPC call.
+//
+// A sandbox transaction targets the chain's SANDBOX deployment from the manifest (a second EVM registry contract,
+// a second deployment of the Solana program), never the production registry: signed and sent, it lands on the
+// sandbox's own contract and creates no production reservation. A chain without a sandbox deployment gets no
+// transaction at all (null), never one a production registry would accept.
 //
 // The simulated chain holds nothing: reservationOf and settlementOf are always null, activeReservationCount 0
 // and every transaction `not_found`. Sandbox holds, availability and wallet counts live in the sandbox's own tables,
@@ -65,7 +69,7 @@ abstract class SimulatedRegistry implements RegistryClient {
   }
 
   abstract quote(durationSeconds: ReservationDuration): Promise<RegistryQuote>;
-  abstract prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction>;
+  abstract prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction | null>;
   abstract isTransactionHash(value: string): boolean;
 
   async reservationOf(_identity: NormalizedIdentity): Promise<OnChainReservation | null> {
@@ -115,8 +119,10 @@ export class SimulatedEvmRegistry extends SimulatedRegistry {
     };
   }
 
-  async prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction> {
-    return evmTransaction(this.entry, request);
+  async prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction | null> {
+    const sandbox = this.entry.sandbox;
+    if (sandbox === undefined) return null;
+    return evmTransaction({ chainId: this.entry.chainId, registry: sandbox.registry }, request);
   }
 
   isTransactionHash(value: string): boolean {
@@ -126,13 +132,18 @@ export class SimulatedEvmRegistry extends SimulatedRegistry {
 
 export class SimulatedSolanaRegistry extends SimulatedRegistry {
   readonly family = "solana" as const;
-  private readonly programId: PublicKey;
-  private readonly priceAccount: PublicKey;
+  /** The sandbox deployment's program and price account; undefined without one. */
+  private readonly deployment: { programId: PublicKey; priceAccount: PublicKey } | undefined;
 
   constructor(entry: SolanaManifestEntry, options: SimulatedRegistryOptions = {}) {
     super(entry.chain, options);
-    this.programId = new PublicKey(entry.programId);
-    this.priceAccount = new PublicKey(entry.priceAccount);
+    this.deployment =
+      entry.sandbox === undefined
+        ? undefined
+        : {
+            programId: new PublicKey(entry.sandbox.programId),
+            priceAccount: new PublicKey(entry.sandbox.priceAccount),
+          };
   }
 
   async quote(durationSeconds: ReservationDuration): Promise<RegistryQuote> {
@@ -150,17 +161,14 @@ export class SimulatedSolanaRegistry extends SimulatedRegistry {
     };
   }
 
-  async prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction> {
+  async prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction | null> {
     const launcher = publicKeyOrNull(request.launcher);
     if (!launcher)
       throw new TypeError(`launcher must be a base58 Solana public key, got ${request.launcher}`);
-    const accounts = registryInstructionAccounts(
-      this.programId,
-      this.priceAccount,
-      launcher,
-      request.identity,
-    );
-    return solanaTransaction(this.programId, accounts, instructionArgs(request), {
+    if (this.deployment === undefined) return null;
+    const { programId, priceAccount } = this.deployment;
+    const accounts = registryInstructionAccounts(programId, priceAccount, launcher, request.identity);
+    return solanaTransaction(programId, accounts, instructionArgs(request), {
       blockhash: SIMULATED_BLOCKHASH,
       lastValidBlockHeight: 0,
     });

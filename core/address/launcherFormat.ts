@@ -8,6 +8,27 @@ const FORMATS: Readonly<Record<ChainFamily, { pattern: RegExp; description: stri
   solana: { pattern: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/, description: "a base58 Solana public key" },
 };
 
+/** The family whose address format `launcher` has, or null when it fits none (the formats never overlap). */
+export function launcherFamily(launcher: string): ChainFamily | null {
+  for (const family of Object.keys(FORMATS) as ChainFamily[]) {
+    if (FORMATS[family].pattern.test(launcher)) return family;
+  }
+  return null;
+}
+
+/** The family of `launcher` when no chain is named; throws 400 invalid_request when it fits no family. */
+export function assertLauncherFamily(launcher: string, field = "launcher"): ChainFamily {
+  const family = launcherFamily(launcher);
+  if (family === null) {
+    throw new ApiError(
+      "invalid_request",
+      `\`${field}\` must be ${FORMATS.evm.description} (EVM chains) or ${FORMATS.solana.description} (Solana chains).`,
+      { field },
+    );
+  }
+  return family;
+}
+
 /** Throws 400 invalid_request unless `launcher` is an address of the chain's family. */
 export function assertLauncherFormat(
   launcher: string,

@@ -47,9 +47,34 @@ export const ERROR_CATALOGUE = {
     status: 403,
     message: "This endpoint exists only in the sandbox; use a svc_sbx_ key on the sandbox host.",
   },
+  sandbox_scenario_read_only: {
+    status: 403,
+    message:
+      "This pair is one of the seven seeded sandbox scenarios, which every partner shares read-only; rehearse holds, reports and locks on any other pair.",
+  },
   launchpad_not_allowed: {
     status: 403,
     message: "This launchpad is not allowlisted for embedded reservations; ask an operator to allow it.",
+  },
+  origin_not_allowed: {
+    status: 403,
+    message:
+      "This page's origin is not registered for an allowlisted launchpad; an operator registers a launchpad's origins (embed:origin-add).",
+  },
+  cors_not_allowed: {
+    status: 403,
+    message:
+      "This request is not open to browsers on other origins; call it from your server (an API key never belongs in a web page).",
+  },
+  launchpad_of_another_partner: {
+    status: 403,
+    message:
+      "This launchpad id is bound to another partner; send one of your own launchpad ids, or omit `launchpad` on validate to sign your partner id.",
+  },
+  launchpad_not_registered: {
+    status: 403,
+    message:
+      "This launchpad id is not bound to your partner account in production; ask an operator to bind it (launchpads:bind), or omit `launchpad` on validate to sign your partner id.",
   },
   email_not_verified: {
     status: 403,
@@ -72,6 +97,16 @@ export const ERROR_CATALOGUE = {
   identity_held: {
     status: 409,
     message: "This pair is held or protected for another wallet; check it with GET /v1/identity/check.",
+  },
+  launch_not_reported: {
+    status: 409,
+    message:
+      "No launch of this identity on this chain was reported by your partner account; report the launch first (POST /v1/launches/report), then the bond or milestone.",
+  },
+  reservation_state_mismatch: {
+    status: 409,
+    message:
+      "`wasReserved` contradicts the records: whether the identity was reserved is read from the on-chain reservations of the launch's launcher (details.reserved); omit `wasReserved` or send that value.",
   },
   reservation_limit_reached: {
     status: 409,

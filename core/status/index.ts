@@ -8,13 +8,21 @@ export {
   freshnessOf,
 } from "./freshness";
 export {
+  isLockRefusal,
+  type LockBasis,
+  type LockBasisQuery,
+  type LockRefusal,
+  lockBasis,
+  type ReportedLaunch,
+  reservedForLock,
+} from "./lockBasis";
+export {
   extendLock,
   isLive,
   LOCK_SECONDS,
   type LockExtension,
   liveHold,
   liveLockExpiry,
-  lockAuthorizedLauncher,
   lockDurationSeconds,
   longestLiveLock,
 } from "./locks";
@@ -28,10 +36,13 @@ export {
   NO_RECORDS,
 } from "./records";
 export {
+  assertNotSandboxScenario,
   type ChainFamily,
+  isSandboxScenario,
   SANDBOX_DESIGNATED_LAUNCHER,
   type SandboxChain,
   type SandboxScenario,
+  sandboxScenarioRecords,
   sandboxScenarios,
 } from "./sandboxScenarios";
 export { identityTimeline, type TimelineEntry, type TimelineEntryType } from "./timeline";

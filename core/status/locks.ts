@@ -9,7 +9,7 @@ export const LOCK_SECONDS: Readonly<Record<LockRecord["kind"], { reserved: numbe
   milestone: { reserved: 90 * DAY, unreserved: 7 * DAY },
 };
 
-/** Length of the lock a bonding or milestone report applies. */
+/** Length of the lock a bonding or milestone report applies (reserved: see lockBasis). */
 export function lockDurationSeconds(kind: LockRecord["kind"], wasReserved: boolean): number {
   const lengths = LOCK_SECONDS[kind];
   return wasReserved ? lengths.reserved : lengths.unreserved;
@@ -78,21 +78,4 @@ export function liveHold(holds: readonly HoldRecord[], chain: string, at: Date):
         isLive(hold.expiresAt, at),
     )
     .sort((left, right) => right.startsAt.getTime() - left.startsAt.getTime())[0];
-}
-
-/**
- * Who may launch under a lock applied on `chain` at `at`: the wallet of the hold live at that moment;
- * for a never-reserved identity, the launcher of the newest launch report on that chain (the wallet that
- * deployed the token that bonded); when neither exists, nobody (null): every launcher is blocked.
- * A lock already live keeps its launcher, so a later report cannot hand the lock to someone else.
- */
-export function lockAuthorizedLauncher(records: IdentityRecords, chain: string, at: Date): string | null {
-  const existing = longestLiveLock(records.locks, chain, at);
-  if (existing !== undefined) return existing.authorizedLauncher;
-  const hold = liveHold(records.holds, chain, at);
-  if (hold !== undefined) return hold.launcher;
-  const launches = records.launches
-    .filter((launch) => launch.chain === chain && launch.at.getTime() <= at.getTime())
-    .sort((left, right) => right.at.getTime() - left.at.getTime());
-  return launches[0]?.launcher ?? null;
 }

@@ -14,7 +14,8 @@ export interface HoldRecord {
 export interface LockRecord {
   kind: "bonded" | "milestone";
   chain: string;
-  /** Wallet allowed to launch while the lock lasts; null means nobody (see lockAuthorizedLauncher). */
+  /** Wallet allowed to launch while the lock lasts: the reported launch's launcher (lockBasis). Null (locks
+   * applied before lockBasis existed): nobody. */
   authorizedLauncher: string | null;
   appliedAt: Date;
   expiresAt: Date;

@@ -1,5 +1,8 @@
-// The seven seeded sandbox scenarios of the spec, as records relative to the instant they are seeded.
-// Sandbox keys validate only against these; every other pair is available.
+// The seven seeded sandbox scenarios of the spec, as records relative to the instant they are read: built at
+// every sandbox read from the clock, never stored, so they never lapse and nobody can change them. They are
+// global and read-only; every other pair is free unless the asking partner's own sandbox records hold it.
+import type { Environment } from "../environment";
+import { ApiError } from "../errors/catalogue";
 import type { IdentityRecords } from "./records";
 
 export type ChainFamily = "evm" | "solana";
@@ -29,7 +32,7 @@ const SEED_ACTOR = "sandbox-seed";
 interface ScenarioDefinition {
   identityKey: string;
   seededState: string;
-  build(chain: SandboxChain, seededAt: number): IdentityRecords;
+  build(chain: SandboxChain, now: number): IdentityRecords;
 }
 
 const at = (millis: number) => new Date(millis);
@@ -41,7 +44,7 @@ const DEFINITIONS: readonly ScenarioDefinition[] = [
     seededState: "Active reservation; the designated launcher gets allow, any other launcher block",
     build: ({ chain, family }, t) => ({
       ...empty,
-      // A 30-day hold re-based at every seed, so the scenario never lapses while the sandbox runs.
+      // A 30-day hold starting at every read, so the scenario never lapses.
       holds: [
         {
           kind: "sandbox_hold",
@@ -232,11 +235,40 @@ function merge(parts: readonly IdentityRecords[]): IdentityRecords {
   };
 }
 
-/** Every scenario's records on the given chains, seeded at `seededAt`. */
-export function sandboxScenarios(chains: readonly SandboxChain[], seededAt: Date): SandboxScenario[] {
+const BY_KEY: ReadonlyMap<string, ScenarioDefinition> = new Map(
+  DEFINITIONS.map((definition) => [definition.identityKey, definition]),
+);
+
+/** Whether `identityKey` is one of the seven seeded scenarios (read-only for every partner). */
+export function isSandboxScenario(identityKey: string): boolean {
+  return BY_KEY.has(identityKey);
+}
+
+/**
+ * Every sandbox write (a hold, a prepare, a sandbox-confirm, a launch report, a lock) passes here first: a
+ * partner can never change a seeded scenario (403 sandbox_scenario_read_only). Production is not concerned.
+ */
+export function assertNotSandboxScenario(environment: Environment, identityKey: string): void {
+  if (environment === "sandbox" && isSandboxScenario(identityKey)) {
+    throw new ApiError("sandbox_scenario_read_only", undefined, { identityKey });
+  }
+}
+
+/** The scenario's records on the given chains as of `now`; undefined for a pair that is not a scenario. */
+export function sandboxScenarioRecords(
+  identityKey: string,
+  chains: readonly SandboxChain[],
+  now: Date,
+): IdentityRecords | undefined {
+  const definition = BY_KEY.get(identityKey);
+  return definition && merge(chains.map((chain) => definition.build(chain, now.getTime())));
+}
+
+/** Every scenario's records on the given chains, as of `now`. */
+export function sandboxScenarios(chains: readonly SandboxChain[], now: Date): SandboxScenario[] {
   return DEFINITIONS.map((definition) => ({
     identityKey: definition.identityKey,
     seededState: definition.seededState,
-    records: merge(chains.map((chain) => definition.build(chain, seededAt.getTime()))),
+    records: merge(chains.map((chain) => definition.build(chain, now.getTime()))),
   }));
 }

@@ -8,7 +8,9 @@ export type TimelineEntryType =
   | "lock_expired"
   | "launched"
   | "guardian_blocked"
-  | "guardian_cleared";
+  | "guardian_cleared"
+  // A refused bonding or milestone report (audited by the service, not an identity record).
+  | "lock_refused";
 
 export interface TimelineEntry {
   at: Date;

@@ -4,7 +4,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 export const WEBHOOK_SIGNATURE_HEADER = "X-Service-Signature";
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
-const SECRET_PREFIX = "whsec_";
+export const WEBHOOK_SECRET_PREFIX = "whsec_";
 
 export type WebhookVerificationReason =
   | "ok"
@@ -24,9 +24,13 @@ export interface WebhookVerifyOptions {
   toleranceSeconds?: number;
 }
 
-/** A new endpoint signing secret (shown to the partner once, stored sealed). */
+/**
+ * A new endpoint signing secret (shown to the partner once, stored sealed): `whsec_` and 33 random bytes in
+ * standard base64 (44 characters, no padding), the form Standard Webhooks and Svix verifiers decode into their
+ * key. X-Service-Signature keys its HMAC with the whole string, as Stripe's verifier does.
+ */
 export function generateWebhookSecret(): string {
-  return `${SECRET_PREFIX}${randomBytes(32).toString("base64url")}`;
+  return `${WEBHOOK_SECRET_PREFIX}${randomBytes(33).toString("base64")}`;
 }
 
 function hmacHex(secret: string, timestamp: number, rawBody: string | Uint8Array): string {

@@ -1,12 +1,17 @@
 // Local chains for development, tests and the embedded `npm start`: a Hardhat node and the
-// litesvm-backed Solana RPC, both registries deployed through their real RPC paths, dev wallets
-// funded, prices kept fresh, one deployment manifest written.
+// litesvm-backed Solana RPC, both registries deployed through their real RPC paths (each twice: the
+// production deployment and the sandbox's own), dev wallets funded, prices kept fresh, one deployment
+// manifest written.
 import { AnchorProvider, Wallet } from "@coral-xyz/anchor";
-import { Connection } from "@solana/web3.js";
+import { Connection, Keypair } from "@solana/web3.js";
 import { bytesToHex } from "viem";
 import { DEFAULT_MANIFEST_PATH, type DeploymentManifest, writeManifestEntries } from "../../config/manifest";
 import { compileContracts } from "../evm/artifacts";
-import { deployIdentityRegistry as deployEvmRegistry, manifestEntry } from "../evm/deploy";
+import {
+  deployIdentityRegistry as deployEvmRegistry,
+  type EvmDeployment,
+  manifestEntry,
+} from "../evm/deploy";
 import { refreshLocalPrice as refreshEvmPrice } from "../evm/set-price";
 import {
   deployIdentityRegistry as deploySolanaRegistry,
@@ -60,6 +65,24 @@ function evmPrivateKey(wallet: DevWallet) {
   const key = wallet.evm.getHdKey().privateKey;
   if (!key) throw new Error(`dev wallet ${wallet.name} has no EVM private key`);
   return bytesToHex(key);
+}
+
+/**
+ * The production registry, then the sandbox's own registry reading the same local feed (one deployer, so one
+ * after the other: each deployment takes the deployer's next nonce).
+ */
+async function deployEvmRegistries(
+  rpcUrl: string,
+  deployerPrivateKey: `0x${string}`,
+): Promise<{ production: EvmDeployment; sandbox: EvmDeployment }> {
+  const production = await deployEvmRegistry({ rpcUrl, deployerPrivateKey, compile: false });
+  const sandbox = await deployEvmRegistry({
+    rpcUrl,
+    deployerPrivateKey,
+    compile: false,
+    priceFeed: production.priceFeed,
+  });
+  return { production, sandbox };
 }
 
 async function startChains(options: LocalnetOptions): Promise<{ solana: SolanaRpc; evm: HardhatNode }> {
@@ -119,20 +142,45 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
 
     const compileError = await compiled;
     if (compileError !== undefined) throw compileError;
-    log("Deploying the Solana program (upgradeable loader) and the EVM registry with its price feed...");
-    const [solanaDeployment, evmDeployment] = await Promise.all([
+    log(
+      "Deploying the Solana program and the EVM registry with its price feed, each twice (production, sandbox)...",
+    );
+    // The sandbox program gets a fresh program id on every start: nothing outside this chain refers to it.
+    const [solanaDeployment, solanaSandbox, evmDeployments] = await Promise.all([
       deploySolanaRegistry(provider),
-      deployEvmRegistry({ rpcUrl: evm.rpcUrl, deployerPrivateKey: evmPrivateKey(deployer), compile: false }),
+      deploySolanaRegistry(provider, { program: Keypair.generate() }),
+      deployEvmRegistries(evm.rpcUrl, evmPrivateKey(deployer)),
     ]);
+    const evmDeployment = evmDeployments.production;
 
     const manifest: DeploymentManifest = {
-      evm: [manifestEntry(EVM_CHAIN_NAME, evm.rpcUrl, evmDeployment)],
-      solana: [{ chain: SOLANA_CHAIN_NAME, rpcUrl: solana.rpcUrl, wsUrl: solana.wsUrl, ...solanaDeployment }],
+      evm: [
+        {
+          ...manifestEntry(EVM_CHAIN_NAME, evm.rpcUrl, evmDeployment),
+          sandbox: { registry: evmDeployments.sandbox.registry },
+        },
+      ],
+      solana: [
+        {
+          chain: SOLANA_CHAIN_NAME,
+          rpcUrl: solana.rpcUrl,
+          wsUrl: solana.wsUrl,
+          ...solanaDeployment,
+          sandbox: {
+            programId: solanaSandbox.programId,
+            configAccount: solanaSandbox.configAccount,
+            priceAccount: solanaSandbox.priceAccount,
+          },
+        },
+      ],
     };
     const manifestPath = options.manifestPath === undefined ? DEFAULT_MANIFEST_PATH : options.manifestPath;
     if (manifestPath !== null) writeManifestEntries(manifestPath, manifest);
 
-    const refreshSolana = () => refreshSolanaPrice(provider, solanaDeployment.programId).then(() => {});
+    const refreshSolana = async () => {
+      await refreshSolanaPrice(provider, solanaDeployment.programId);
+      await refreshSolanaPrice(provider, solanaSandbox.programId);
+    };
     const refreshEvm = () =>
       refreshEvmPrice({
         rpcUrl: evm.rpcUrl,

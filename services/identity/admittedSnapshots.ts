@@ -40,10 +40,12 @@ export interface AdmittedSnapshot {
 
 export type AdmittedSnapshotLoader = (request: AdmittedSnapshotRequest) => Promise<AdmittedSnapshot>;
 
-// Both parts' rows come back as JSON aggregates in one row: a statement has one result shape.
+// Both parts' rows come back as JSON aggregates in one row: a statement has one result shape. A sandbox
+// snapshot reads the records of the partner whose key the same statement found (`found`), so a key reads its
+// own partner's sandbox records and nobody else's.
 const ADMITTED_SNAPSHOTS_SQL = `
 WITH ${AUTHENTICATION_CTES},
-requested AS (${snapshotRows("$2")})
+requested AS (${snapshotRows("$2", (row) => `(SELECT partner_id FROM found WHERE found.position = ${row}.attempt)`)})
 SELECT
   (SELECT json_agg(authenticated) FROM (${AUTHENTICATION_ROWS}) AS authenticated) AS authentications,
   (SELECT json_agg(requested ORDER BY requested.position) FROM requested) AS snapshots`;
@@ -68,7 +70,13 @@ export function admittedSnapshotLoader(pool: Pool, prepared: () => boolean): Adm
       }>({
         ...(prepared() ? { name: "decisions.admitted_snapshots" } : {}),
         text: ADMITTED_SNAPSHOTS_SQL,
-        values: [authentication.parameter, snapshotParameter(requests.map((request) => request.snapshot))],
+        values: [
+          authentication.parameter,
+          snapshotParameter(
+            requests.map((request) => request.snapshot),
+            authentication.positions,
+          ),
+        ],
       });
       const authentications = authentication.answers(rows[0]?.authentications ?? []);
       const snapshots = rows[0]?.snapshots ?? [];
@@ -76,7 +84,7 @@ export function admittedSnapshotLoader(pool: Pool, prepared: () => boolean): Adm
         throw new SnapshotCountError(requests.length, snapshots.length);
       return requests.map((request, index) => ({
         authentication: authentications[index],
-        snapshot: snapshotOf(snapshots[index] as SnapshotRow, request.snapshot.environment),
+        snapshot: snapshotOf(snapshots[index] as SnapshotRow, request.snapshot),
       }));
     },
     { maxBatch: 256, maxInFlight: 2 },
@@ -84,7 +92,8 @@ export function admittedSnapshotLoader(pool: Pool, prepared: () => boolean): Adm
 }
 
 /**
- * Admits the caller through `admit` with the identity's snapshot read in the same statement. The key's
+ * Admits the caller through `admit` with the identity's snapshot (and the partner of `launchpad`, when sent)
+ * read in the same statement. The key's
  * prefix names its environment (svc_sbx_, svc_live_), so the snapshot is of the right dataset before the
  * key is read; a stored key of another environment would be a broken invariant, refused.
  */
@@ -93,12 +102,17 @@ export async function admitWithSnapshot(
   load: AdmittedSnapshotLoader,
   identity: NormalizedIdentity,
   chain: string,
+  launchpad: string | undefined,
 ): Promise<{ partner: PartnerContext; snapshot: DecisionSnapshot }> {
   let read: { environment: string; snapshot: DecisionSnapshot } | undefined;
   const partner = await admit(async (attempt) => {
     const environment = apiKeyEnvironment(attempt.raw);
     if (environment === null) return undefined; // not a key; admission has refused it already
-    const answer = await load({ attempt, snapshot: { environment, identity, chain } });
+    // The partner is the key's, read in the same statement; none is known before it runs.
+    const answer = await load({
+      attempt,
+      snapshot: { environment, identity, chain, launchpad, partnerId: null },
+    });
     read = { environment, snapshot: answer.snapshot };
     return answer.authentication;
   });

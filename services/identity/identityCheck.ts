@@ -5,8 +5,10 @@ import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import { normalizeIdentity, parseIdentityKey } from "../../core/fold";
 import { type ChainStatus, identityTimeline, type StatusReason, type TimelineEntry } from "../../core/status";
-import { type Adapter, type EvaluationContext, evaluate } from "./evaluation";
+import { type ChainReader, readStaleChains } from "./chainReads";
+import { type Adapter, decisionRecords, type EvaluationContext, evaluate } from "./evaluation";
 import { normalizedOrReject } from "./identityInput";
+import { lockRefusalEntries } from "./lockRefusals";
 import { loadDecisionSnapshot } from "./recordLoader";
 
 export interface CheckRequest {
@@ -96,19 +98,27 @@ function unavailableResult(
   );
 }
 
+/**
+ * The check on the host's dataset. In the sandbox `partnerId` (the sandbox key sent, if any) adds that
+ * partner's own records to the seeded scenarios; keyless, the scenarios only.
+ */
 export async function checkIdentity(
   pool: Pool,
+  readChains: ChainReader,
   context: EvaluationContext,
   request: CheckRequest,
+  partnerId: string | null,
 ): Promise<CheckResult> {
   const identity = normalizedOrReject(request.name, request.ticker);
+  const chain = request.chain ?? null;
   let snapshot: Awaited<ReturnType<typeof loadDecisionSnapshot>>;
   try {
-    snapshot = await loadDecisionSnapshot(pool, context.environment, identity, request.chain ?? null);
+    snapshot = await loadDecisionSnapshot(pool, context.environment, identity, chain, partnerId);
   } catch {
     return unavailableResult(identity, request.chain);
   }
-  const { result, adapter } = evaluate(snapshot, context, request.chain ?? null, request.launcher);
+  const reads = await readStaleChains(readChains, snapshot, context, identity, chain, request.launcher);
+  const { result, adapter } = evaluate(snapshot, context, chain, request.launcher, reads);
   return checkResultOf(identity, result, adapter);
 }
 
@@ -123,7 +133,14 @@ export interface IdentityStatusView {
   timeline: (Omit<TimelineEntry, "at"> & { at: string })[];
 }
 
-/** The identity record and timeline; 404 identity_not_found when no record exists in the dataset. */
+/** What a valid `key` is: the folded form, whose only digits are the three that have no look-alike letter. */
+const IDENTITY_KEY_RULE =
+  "`key` must be a folded identity key NAME::TICKER, as the identity check returns it in `identityKey` (e.g. MOONBADGER::BADGER): upper-case letters A-Z and the digits 2, 6 and 9 only; other digits and lower-case letters fold to upper-case letters, so fold a raw name and ticker with GET /v1/identity/check first.";
+
+/**
+ * The identity record and timeline; 404 identity_not_found when no record exists in the dataset. Public and
+ * keyless: in the sandbox it shows the seeded scenarios only, never a partner's own records.
+ */
 export async function identityStatus(
   pool: Pool,
   context: EvaluationContext,
@@ -131,21 +148,19 @@ export async function identityStatus(
 ): Promise<IdentityStatusView> {
   const parsed = parseIdentityKey(key);
   if (parsed === null) {
-    throw new ApiError(
-      "invalid_request",
-      "`key` must be a folded identity key NAME::TICKER (A-Z, 0-9 and 2, 6, 9 only).",
-      {
-        field: "key",
-      },
-    );
+    throw new ApiError("invalid_request", `${IDENTITY_KEY_RULE} See details.issues.`, {
+      in: "query",
+      issues: [{ path: "key", message: IDENTITY_KEY_RULE }],
+    });
   }
   const identity = normalizeIdentity(parsed.normalizedName, parsed.normalizedTicker);
   if (!identity.valid) throw new ApiError("identity_not_found");
-  const snapshot = await loadDecisionSnapshot(pool, context.environment, identity, null);
-  const { records } = snapshot;
+  const snapshot = await loadDecisionSnapshot(pool, context.environment, identity, null, null);
+  const records = decisionRecords(snapshot, context);
+  const refusals = await lockRefusalEntries(pool, context.environment, identity.identityKey);
   const recordCount =
     records.holds.length + records.locks.length + records.launches.length + records.guardian.length;
-  if (recordCount === 0) throw new ApiError("identity_not_found");
+  if (recordCount === 0 && refusals.length === 0) throw new ApiError("identity_not_found");
   const current = evaluate(snapshot, context, null, undefined);
   const chainNames = [
     ...new Set([...records.holds, ...records.locks, ...records.launches].map((record) => record.chain)),
@@ -165,9 +180,8 @@ export async function identityStatus(
     environment: context.environment,
     current: checkResultOf(identity, current.result, current.adapter),
     chains,
-    timeline: identityTimeline(records, context.now).map((entry) => ({
-      ...entry,
-      at: entry.at.toISOString(),
-    })),
+    timeline: [...identityTimeline(records, context.now), ...refusals]
+      .sort((left, right) => left.at.getTime() - right.at.getTime())
+      .map((entry) => ({ ...entry, at: entry.at.toISOString() })),
   };
 }

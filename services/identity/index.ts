@@ -4,11 +4,13 @@ import type { SignedDecision } from "../../core/decision";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import type { NormalizedIdentity } from "../../core/fold";
+import { assertNotSandboxScenario } from "../../core/status";
 import type { DataPath } from "../dataPath";
 import type { PartnerContext } from "../partners/admission";
 import type { Authenticator } from "../partners/keyAuthentication";
 import type { ActiveSigners } from "../signing/activeSigner";
 import { admittedSnapshotLoader, admitWithSnapshot } from "./admittedSnapshots";
+import type { ChainReader } from "./chainReads";
 import { decisionRecorder } from "./decisionRecorder";
 import {
   type CheckRequest,
@@ -23,6 +25,7 @@ import type { DecisionSnapshot } from "./recordLoader";
 import { type LaunchReport, type LockReport, type LockResult, recordLaunch, recordLock } from "./reporting";
 import { type Caller, decideLaunch, type ValidationDeps, type ValidationRequest } from "./validation";
 
+export { chainReader } from "./chainReads";
 export { normalizedOrReject } from "./identityInput";
 export type { Caller, ValidationRequest } from "./validation";
 export { validationIdentity } from "./validation";
@@ -34,18 +37,21 @@ interface RawPair {
 }
 
 export interface IdentityService {
-  /** The identity check (read-only, holds nothing); it answers even when start-up failed. */
-  check(environment: Environment, request: CheckRequest): Promise<CheckResult>;
+  /**
+   * The identity check (read-only, holds nothing); it answers even when start-up failed. `partnerId` is the
+   * optional key's partner: in the sandbox its own records join the seeded scenarios (null: scenarios only).
+   */
+  check(environment: Environment, request: CheckRequest, partnerId: string | null): Promise<CheckResult>;
   /** The identity record and timeline; 404 identity_not_found when the dataset has none. */
   status(environment: Environment, identityKey: string): Promise<IdentityStatusView>;
   /**
-   * Admits a validation's caller through `admit`, with the identity's snapshot read in the same statement
-   * as concurrent validations' (admittedSnapshots).
+   * Admits a validation's caller through `admit`, with the identity's snapshot and the partner of the
+   * requested launchpad id read in the same statement as concurrent validations' (admittedSnapshots).
    */
   admitValidation(
     admit: (authenticator: Authenticator) => Promise<PartnerContext>,
     identity: NormalizedIdentity,
-    chain: string,
+    request: { chain: string; launchpad?: string | undefined },
   ): Promise<{ partner: PartnerContext; snapshot: DecisionSnapshot }>;
   /** Decides on the admitted snapshot, signs and records (group commit) one validation. */
   validate(
@@ -71,31 +77,40 @@ export interface IdentityService {
 const nothing = async () => undefined;
 const ignore = () => undefined;
 
-export function identityService(data: DataPath, signers: ActiveSigners): IdentityService {
+/**
+ * `readChains` reads the registries of chains whose mirror cannot decide (services/identity/chainReads.ts).
+ */
+export function identityService(
+  data: DataPath,
+  signers: ActiveSigners,
+  readChains: ChainReader,
+): IdentityService {
   const { pool } = data;
   const admittedSnapshots = admittedSnapshotLoader(pool, data.prepared);
   const validation: ValidationDeps = {
     pool,
     signers,
     recorder: decisionRecorder(pool, data.prepared),
+    readChains,
     context: data.context,
   };
   return {
-    async check(environment, request) {
+    async check(environment, request, partnerId) {
       await data.run(nothing).catch(ignore); // start-up; the check answers regardless
-      return checkIdentity(pool, data.context(environment), request);
+      return checkIdentity(pool, readChains, data.context(environment), request, partnerId);
     },
     status(environment, identityKey) {
       const context = data.context(environment);
       return data.run(() => identityStatus(pool, context, identityKey));
     },
-    admitValidation: (admit, identity, chain) =>
-      data.run(() => admitWithSnapshot(admit, admittedSnapshots, identity, chain)),
+    admitValidation: (admit, identity, request) =>
+      data.run(() => admitWithSnapshot(admit, admittedSnapshots, identity, request.chain, request.launchpad)),
     validate: (caller, request, identity, snapshot) =>
       data.run(() => decideLaunch(validation, caller, request, identity, snapshot)),
     async reportLaunch(caller, report) {
       const context = data.context(caller.environment);
       const identity = normalizedOrReject(report.name, report.ticker);
+      assertNotSandboxScenario(caller.environment, identity.identityKey);
       return data.run(async () => {
         if (caller.environment === "production" && !(await launchReportingEnabled(pool, caller.keyId))) {
           throw new ApiError("launch_reporting_restricted", undefined, { keyId: caller.keyId });
@@ -106,6 +121,7 @@ export function identityService(data: DataPath, signers: ActiveSigners): Identit
     async reportLock(caller, kind, keeper, report) {
       const context = data.context(caller.environment);
       const identity = normalizedOrReject(report.name, report.ticker);
+      assertNotSandboxScenario(caller.environment, identity.identityKey);
       return data.run(async () => {
         if (caller.environment === "production" && !(await isValidKeeper(pool, keeper, caller.partnerId))) {
           throw new ApiError("keeper_required", undefined, { header: "X-Service-Keeper" });

@@ -1,8 +1,11 @@
 // Gathers, in ONE query, everything a decision needs about an identity, or about each of a batch of them:
 // its holds (the chain mirror in production, sandbox holds in the sandbox), the service's own locks, launch
 // reports and guardian actions of the same environment, the chains' checkpoints and the active signing key
-// id. One round trip keeps the validation hot path short; the statement is one snapshot, so all parts agree
-// with each other. Validations read theirs in their key check's statement (admittedSnapshots).
+// id. Sandbox holds, locks and launch reports are the asking partner's own only: each sandbox partner
+// rehearses alone (the seeded scenarios are not stored; evaluation builds them from the clock). One round
+// trip keeps the validation hot path short; the statement is one snapshot, so all parts agree with each
+// other. Validations read theirs in their key check's statement (admittedSnapshots), with the partner their
+// `launchpad` id is bound to (services/partners/launchpads), so that check costs no statement.
 // Mirror rows are found through the normalized_name index; the hashes stay the authority (they are the
 // on-chain keys).
 import type { Pool, PoolClient } from "pg";
@@ -17,21 +20,32 @@ import type {
   LockRecord,
 } from "../../core/status";
 import type { CheckpointedChain } from "../mirror/chainCatalogue";
+import { launchpadPartnerSql } from "../partners/launchpads";
 
 export interface DecisionSnapshot {
+  identityKey: string;
   records: IdentityRecords;
   /** Checkpoints of the requested chain, or of every chain when none was requested. */
   checkpoints: CheckpointedChain[];
   activeKid: string | null;
+  /** The partner the requested launchpad id is bound to in the environment; null when unbound or none asked. */
+  launchpadPartner: string | null;
 }
 
 // One row per requested identity. Outer columns are always qualified (`i.`): the record
 // tables have columns of the same names. The requests come as one JSON array rather than arrays for unnest:
 // the planner cannot size a JSON parameter, so a named statement's generic plan costs the same as a custom
 // one and Postgres keeps the generic plan instead of planning every batch again (measured: planning was
-// most of the statement's cost).
-/** The SnapshotRow of each request, reading the requests (snapshotParameter) from `parameter`, e.g. `$1`. */
-export const snapshotRows = (parameter: string) => `
+// most of the statement's cost). `i.scoped_partner` is the partner whose sandbox records are read; a null
+// partner (a keyless sandbox read) matches no row.
+/**
+ * The SnapshotRow of each request, reading the requests (snapshotParameter) from `parameter`, e.g. `$1`.
+ * `partnerOf(row)` is the SQL of a request row's sandbox partner: by default the request's own `partner_id`.
+ */
+export const snapshotRows = (
+  parameter: string,
+  partnerOf: (row: string) => string = (row) => `${row}.partner_id`,
+) => `
 SELECT
   i.position,
   CASE WHEN i.environment = 'production' THEN
@@ -41,23 +55,28 @@ SELECT
         AND (i.chain IS NULL OR chain = i.chain))
   ELSE
     (SELECT json_agg(json_build_object('chain', chain, 'launcher', launcher, 'startsAt', starts_at, 'expiresAt', expires_at))
-       FROM sandbox_holds WHERE identity_key = i.identity_key)
+       FROM sandbox_holds WHERE identity_key = i.identity_key AND partner_id = i.scoped_partner)
   END AS holds,
   (SELECT json_agg(json_build_object('kind', kind, 'chain', chain, 'authorizedLauncher', authorized_launcher,
       'appliedAt', applied_at, 'expiresAt', expires_at, 'wasReserved', was_reserved))
-     FROM identity_locks WHERE environment = i.environment AND identity_key = i.identity_key) AS locks,
+     FROM identity_locks WHERE environment = i.environment AND identity_key = i.identity_key
+      AND (i.environment = 'production' OR partner_id = i.scoped_partner)) AS locks,
   (SELECT json_agg(json_build_object('chain', chain, 'launcher', launcher, 'tokenOrMint', token_or_mint,
       'launchpad', launchpad, 'at', reported_at))
-     FROM identity_launches WHERE environment = i.environment AND identity_key = i.identity_key) AS launches,
+     FROM identity_launches WHERE environment = i.environment AND identity_key = i.identity_key
+      AND (i.environment = 'production' OR partner_id = i.scoped_partner)) AS launches,
   (SELECT json_agg(json_build_object('kind', kind, 'chain', chain, 'at', at, 'graduated', graduated,
       'expiresAt', expires_at, 'actor', actor, 'reason', reason))
      FROM guardian_actions WHERE environment = i.environment AND identity_key = i.identity_key) AS guardian,
   (SELECT json_agg(json_build_object('chain', chain, 'family', family, 'headNumber', head_number,
       'indexedNumber', indexed_number, 'indexedBlockTime', indexed_block_time, 'indexedAt', indexed_at) ORDER BY chain)
      FROM chain_checkpoints WHERE i.chain IS NULL OR chain = i.chain) AS checkpoints,
-  (SELECT kid FROM signing_keys WHERE environment = i.environment AND status = 'active') AS active_kid
-FROM json_to_recordset(${parameter}::json) AS i(position int, environment text, identity_key text, name_hash text,
-  ticker_hash text, chain text, normalized_name text)`;
+  (SELECT kid FROM signing_keys WHERE environment = i.environment AND status = 'active') AS active_kid,
+  ${launchpadPartnerSql("i.environment", "i.launchpad")} AS launchpad_partner
+FROM (SELECT r.*, ${partnerOf("r")} AS scoped_partner
+        FROM json_to_recordset(${parameter}::json) AS r(position int, environment text, identity_key text,
+          name_hash text, ticker_hash text, chain text, normalized_name text, launchpad text, partner_id text,
+          attempt int)) AS i`;
 
 const SNAPSHOT_SQL = `${snapshotRows("$1")} ORDER BY i.position`;
 
@@ -82,14 +101,16 @@ export interface SnapshotRow {
       }[]
     | null;
   active_kid: string | null;
+  launchpad_partner: string | null;
 }
 
 const date = (value: string) => new Date(value);
 const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
 
-export function snapshotOf(row: SnapshotRow, environment: Environment): DecisionSnapshot {
-  const holdKind = environment === "production" ? "reservation" : "sandbox_hold";
+export function snapshotOf(row: SnapshotRow, request: SnapshotRequest): DecisionSnapshot {
+  const holdKind = request.environment === "production" ? "reservation" : "sandbox_hold";
   return {
+    identityKey: request.identity.identityKey,
     records: {
       holds: (row.holds ?? []).map((hold) => ({
         kind: holdKind,
@@ -121,6 +142,7 @@ export function snapshotOf(row: SnapshotRow, environment: Environment): Decision
       },
     })),
     activeKid: row.active_kid,
+    launchpadPartner: row.launchpad_partner,
   };
 }
 
@@ -129,12 +151,22 @@ export interface SnapshotRequest {
   identity: NormalizedIdentity;
   /** The requested chain, or null for every chain. */
   chain: string | null;
+  /** A launchpad id whose partner to read (validation), else none. */
+  launchpad?: string | undefined;
+  /** Sandbox: the partner whose own records are read; null reads none (the seeded scenarios only). */
+  partnerId: string | null;
 }
 
-/** The requests as the JSON parameter of snapshotRows. */
-export function snapshotParameter(requests: readonly SnapshotRequest[]): string {
+/**
+ * The requests as the JSON parameter of snapshotRows. `attempts[i]`, when given, is the position of request
+ * i's key among the statement's authentication attempts (admittedSnapshots reads the partner from there).
+ */
+export function snapshotParameter(
+  requests: readonly SnapshotRequest[],
+  attempts: readonly number[] = [],
+): string {
   return JSON.stringify(
-    requests.map(({ environment, identity, chain }, position) => ({
+    requests.map(({ environment, identity, chain, launchpad, partnerId }, position) => ({
       position,
       environment,
       identity_key: identity.identityKey,
@@ -142,6 +174,9 @@ export function snapshotParameter(requests: readonly SnapshotRequest[]): string 
       ticker_hash: identity.tickerHash,
       chain,
       normalized_name: identity.normalizedName,
+      launchpad: launchpad ?? null,
+      partner_id: partnerId,
+      attempt: attempts[position] ?? null,
     })),
   );
 }
@@ -152,16 +187,20 @@ export async function loadDecisionSnapshots(
   requests: readonly SnapshotRequest[],
 ): Promise<DecisionSnapshot[]> {
   const { rows } = await db.query<SnapshotRow>({ text: SNAPSHOT_SQL, values: [snapshotParameter(requests)] });
-  return rows.map((row, index) => snapshotOf(row, (requests[index] as SnapshotRequest).environment));
+  return rows.map((row, index) => snapshotOf(row, requests[index] as SnapshotRequest));
 }
 
-/** Records, checkpoints (of `chain`, or all when null) and the active kid of `environment`, in one query. */
+/**
+ * Records, checkpoints (of `chain`, or all when null) and the active kid of `environment`, in one query; in
+ * the sandbox, `partnerId`'s own records (null: none).
+ */
 export async function loadDecisionSnapshot(
   db: Pool | PoolClient,
   environment: Environment,
   identity: NormalizedIdentity,
   chain: string | null,
+  partnerId: string | null,
 ): Promise<DecisionSnapshot> {
-  const [snapshot] = await loadDecisionSnapshots(db, [{ environment, identity, chain }]);
+  const [snapshot] = await loadDecisionSnapshots(db, [{ environment, identity, chain, partnerId }]);
   return snapshot as DecisionSnapshot;
 }

@@ -1,19 +1,28 @@
 // Reporting: launch reports (a `launched` event, no lock) and bonding / milestone events (copycat locks with
-// longest-lock semantics). Each change and its outbox events commit in one transaction. Not deduplicated.
+// longest-lock semantics). A lock rests on facts: the reporting partner's recorded launch (its launcher is
+// the lock's), the chain's reservations (reserved or not; never over another wallet's), never the body's word
+// (core/status/lockBasis). Each change and its outbox events commit in one transaction; a refused lock report
+// is audited. Launchpad ids must be the reporter's (services/partners/launchpads). Not deduplicated.
 import type { Pool, PoolClient } from "pg";
 import { assertLauncherFormat } from "../../core/address/launcherFormat";
-import type { Environment } from "../../core/environment";
+import { ApiError } from "../../core/errors/catalogue";
 import type { NormalizedIdentity } from "../../core/fold";
 import {
   extendLock,
+  isLockRefusal,
   type LockRecord,
+  type LockRefusal,
   liveLockExpiry,
-  lockAuthorizedLauncher,
-  lockDurationSeconds,
+  lockBasis,
+  type ReportedLaunch,
 } from "../../core/status";
 import { appendDomainEvents } from "../../storage/outbox";
 import { withTransaction } from "../../storage/transaction";
-import { chainsInScope, type EvaluationContext } from "./evaluation";
+import { assertOwnLaunchpad } from "../partners/launchpads";
+import { pendingPrepareHolds } from "../reservations/store";
+import { chainFreshness, chainsInScope, type EvaluationContext } from "./evaluation";
+import { serializeIdentityChanges } from "./identityLock";
+import { auditRefusal, type RefusedLock } from "./lockRefusals";
 import { loadDecisionSnapshot } from "./recordLoader";
 import type { Caller } from "./validation";
 
@@ -27,31 +36,25 @@ export interface LaunchReport {
 export interface LockReport {
   chain: string;
   launchpad: string;
-  wasReserved: boolean;
+  /** The reporter's statement: it may only confirm what the records say. */
+  wasReserved?: boolean | undefined;
+  /** Which of the partner's launches bonded; its newest launch of the identity on the chain when absent. */
+  tokenOrMint?: string | undefined;
 }
 
 export interface LockResult {
   identityKey: string;
   chain: string;
   kind: LockRecord["kind"];
+  /** From the records: whether the launch's launcher held the identity (lockBasis). */
   wasReserved: boolean;
+  tokenOrMint: string;
   lockSeconds: number;
-  authorizedLauncher: string | null;
+  /** The launch's launcher. */
+  authorizedLauncher: string;
   previousExpiry: string | null;
   newExpiry: string;
   extended: boolean;
-}
-
-/** Serialises changes to one identity on one chain, so concurrent reports compute longest-lock correctly. */
-async function lockIdentity(
-  client: PoolClient,
-  environment: Environment,
-  identityKey: string,
-  chain: string,
-): Promise<void> {
-  await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
-    `identity:${environment}:${chain}:${identityKey}`,
-  ]);
 }
 
 export async function recordLaunch(
@@ -63,7 +66,14 @@ export async function recordLaunch(
 ): Promise<{ identityKey: string; chain: string; launchedAt: string; eventId: string }> {
   const now = context.now;
   return withTransaction(pool, async (client) => {
-    const snapshot = await loadDecisionSnapshot(client, caller.environment, identity, report.chain);
+    await assertOwnLaunchpad(client, { ...callerUse(caller), launchpad: report.launchpad });
+    const snapshot = await loadDecisionSnapshot(
+      client,
+      caller.environment,
+      identity,
+      report.chain,
+      caller.partnerId,
+    );
     const [chain] = chainsInScope(snapshot, context, report.chain);
     if (chain !== undefined) assertLauncherFormat(report.launcher, chain.family, report.chain);
     const { rows } = await client.query<{ id: string }>(
@@ -102,6 +112,79 @@ const LOCK_EVENT: Readonly<Record<LockRecord["kind"], "token.bonded" | "mileston
   milestone: "milestone.verified",
 };
 
+function callerUse(caller: Caller) {
+  return { environment: caller.environment, partnerId: caller.partnerId };
+}
+
+/** The reporting partner's launch the lock report refers to, or undefined when none was reported. */
+async function reportedLaunch(
+  client: PoolClient,
+  caller: Caller,
+  identity: NormalizedIdentity,
+  report: LockReport,
+  now: Date,
+): Promise<ReportedLaunch | undefined> {
+  const { rows } = await client.query<{ launcher: string; token_or_mint: string; reported_at: Date }>(
+    `SELECT launcher, token_or_mint, reported_at FROM identity_launches
+      WHERE environment = $1 AND identity_key = $2 AND chain = $3 AND partner_id = $4 AND reported_at <= $5
+        AND ($6::text IS NULL OR token_or_mint = $6)
+      ORDER BY reported_at DESC, id DESC LIMIT 1`,
+    [
+      caller.environment,
+      identity.identityKey,
+      report.chain,
+      caller.partnerId,
+      now,
+      report.tokenOrMint ?? null,
+    ],
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  return { chain: report.chain, launcher: row.launcher, tokenOrMint: row.token_or_mint, at: row.reported_at };
+}
+
+/** A chain whose mirror is not current may miss a reservation: no lock on it (fail closed, retry). */
+function assertCurrent(freshness: ReturnType<typeof chainFreshness>, chain: string): void {
+  if (freshness.state === "fresh") return;
+  throw new ApiError(
+    "service_unavailable",
+    `The reservations of chain ${chain} are not current (${freshness.state}); a lock is applied only on current data, retry shortly.`,
+    { chain, freshness: freshness.state },
+  );
+}
+
+const LOCK_REFUSAL_MESSAGES: Readonly<
+  Record<Exclude<LockRefusal["reason"], "reservation_state_mismatch">, string>
+> = {
+  reserved_by_another_wallet:
+    "Another wallet holds a live on-chain reservation of this identity on this chain; a lock never overrides it.",
+  launched_over_reservation:
+    "The reported launch happened while another wallet held a reservation of this identity on this chain; it earns no lock.",
+  locked_for_another_launcher:
+    "A live lock on this identity and chain protects another launcher; it is not extended for this launch.",
+};
+
+function refusalError(refusal: LockRefusal | "launch_not_reported", launch?: ReportedLaunch): ApiError {
+  if (refusal === "launch_not_reported") return new ApiError("launch_not_reported");
+  const facts = { launcher: launch?.launcher, launchedAt: launch?.at.toISOString() };
+  switch (refusal.reason) {
+    case "reservation_state_mismatch":
+      return new ApiError("reservation_state_mismatch", undefined, { ...refusal, ...facts });
+    case "locked_for_another_launcher":
+      return new ApiError("identity_held", LOCK_REFUSAL_MESSAGES[refusal.reason], {
+        ...refusal,
+        lockExpiresAt: refusal.lockExpiresAt.toISOString(),
+        ...facts,
+      });
+    default:
+      return new ApiError("identity_held", LOCK_REFUSAL_MESSAGES[refusal.reason], {
+        ...refusal,
+        holdExpiresAt: refusal.holdExpiresAt.toISOString(),
+        ...facts,
+      });
+  }
+}
+
 export async function recordLock(
   pool: Pool,
   context: EvaluationContext,
@@ -111,15 +194,38 @@ export async function recordLock(
   report: LockReport,
 ): Promise<LockResult> {
   const now = context.now;
-  return withTransaction(pool, async (client) => {
-    await lockIdentity(client, caller.environment, identity.identityKey, report.chain);
-    const snapshot = await loadDecisionSnapshot(client, caller.environment, identity, report.chain);
+  const outcome = await withTransaction(pool, async (client): Promise<LockResult | RefusedLock> => {
+    await assertOwnLaunchpad(client, { ...callerUse(caller), launchpad: report.launchpad });
+    await serializeIdentityChanges(client, caller.environment, identity.identityKey, report.chain);
+    const snapshot = await loadDecisionSnapshot(
+      client,
+      caller.environment,
+      identity,
+      report.chain,
+      caller.partnerId,
+    );
     chainsInScope(snapshot, context, report.chain);
-    const { records } = snapshot;
-    const lockSeconds = lockDurationSeconds(kind, report.wasReserved);
+    assertCurrent(chainFreshness(snapshot, context, report.chain), report.chain);
+    const pending = await pendingPrepareHolds(
+      client,
+      caller.environment,
+      caller.partnerId,
+      identity.identityKey,
+      report.chain,
+      now,
+    );
+    const records = { ...snapshot.records, holds: [...snapshot.records.holds, ...pending] };
+    const launch = await reportedLaunch(client, caller, identity, report, now);
+    if (launch === undefined) {
+      return auditRefusal(client, caller, identity, { kind, ...report }, refusalError("launch_not_reported"));
+    }
+    const basis = lockBasis(records, { kind, launch, claimedReserved: report.wasReserved, now });
+    if (isLockRefusal(basis)) {
+      return auditRefusal(client, caller, identity, { kind, ...report }, refusalError(basis, launch));
+    }
+    const { lockSeconds, authorizedLauncher } = basis;
     const previousExpiry = liveLockExpiry(records, report.chain, now);
     const { newExpiry } = extendLock(previousExpiry, now, lockSeconds);
-    const authorizedLauncher = lockAuthorizedLauncher(records, report.chain, now);
     await client.query(
       `INSERT INTO identity_locks (environment, identity_key, chain, kind, was_reserved, authorized_launcher, applied_at,
                                    expires_at, previous_expiry, launchpad, partner_id)
@@ -129,7 +235,7 @@ export async function recordLock(
         identity.identityKey,
         report.chain,
         kind,
-        report.wasReserved,
+        basis.reserved,
         authorizedLauncher,
         now,
         new Date(now.getTime() + lockSeconds * 1000),
@@ -143,7 +249,8 @@ export async function recordLock(
       identityKey: identity.identityKey,
       chain: report.chain,
       kind,
-      wasReserved: report.wasReserved,
+      wasReserved: basis.reserved,
+      tokenOrMint: launch.tokenOrMint,
       lockSeconds,
       authorizedLauncher,
       previousExpiry: previousExpiry?.toISOString() ?? null,
@@ -161,4 +268,6 @@ export async function recordLock(
     await appendDomainEvents(client, [event(LOCK_EVENT[kind]), ...protection]);
     return result;
   });
+  if ("refused" in outcome) throw outcome.refused;
+  return outcome;
 }

@@ -3,14 +3,15 @@
 // Never an unsigned allow: when signing or the data path fails, the route answers 503 service_unavailable.
 import { randomUUID } from "node:crypto";
 import type { Pool } from "pg";
-import { assertLauncherFormat } from "../../core/address/launcherFormat";
 import { DecisionFieldError, type SignedDecision } from "../../core/decision";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import type { NormalizedIdentity } from "../../core/fold";
 import type { ChainStatus } from "../../core/status";
 import type { DomainEvent } from "../../storage/outbox";
+import { assertLaunchpadOf, assertLaunchpadShape } from "../partners/launchpads";
 import type { ActiveSigners } from "../signing/activeSigner";
+import { type ChainReader, readStaleChains } from "./chainReads";
 import type { DecisionRecorder } from "./decisionRecorder";
 import { type EvaluationContext, evaluate } from "./evaluation";
 import { normalizedOrReject } from "./identityInput";
@@ -77,6 +78,7 @@ export interface ValidationDeps {
   pool: Pool;
   signers: ActiveSigners;
   recorder: DecisionRecorder;
+  readChains: ChainReader;
   context: (environment: Environment) => EvaluationContext;
 }
 
@@ -99,7 +101,8 @@ export function validationIdentity(request: ValidationRequest): NormalizedIdenti
 
 /**
  * Decides on the snapshot of `identity` (validationIdentity), signs and records one validation; returns the
- * signed decision.
+ * signed decision. The signed launchpadId is the caller's own: the snapshot carries the partner the requested
+ * id is bound to (403 for another partner's; an unbound sandbox id is claimed).
  */
 export async function decideLaunch(
   deps: ValidationDeps,
@@ -109,8 +112,23 @@ export async function decideLaunch(
   snapshot: DecisionSnapshot,
 ): Promise<SignedDecision> {
   const context = deps.context(caller.environment);
-  const { result, family } = evaluate(snapshot, context, request.chain, request.launcher);
-  assertLauncherFormat(request.launcher, family, request.chain);
+  const launchpadId = request.launchpad ?? caller.partnerId;
+  assertLaunchpadShape(launchpadId, caller.partnerId);
+  await assertLaunchpadOf(
+    deps.pool,
+    { environment: caller.environment, partnerId: caller.partnerId, launchpad: launchpadId },
+    snapshot.launchpadPartner,
+  );
+  // Only a chain whose mirror cannot decide is read over RPC; the fresh path stays one statement per batch.
+  const reads = await readStaleChains(
+    deps.readChains,
+    snapshot,
+    context,
+    identity,
+    request.chain,
+    request.launcher,
+  );
+  const { result } = evaluate(snapshot, context, request.chain, request.launcher, reads);
   if (result.decision === "unavailable") {
     throw new ApiError(
       "service_unavailable",
@@ -126,7 +144,7 @@ export async function decideLaunch(
       normalizedName: identity.normalizedName,
       normalizedTicker: identity.normalizedTicker,
       chain: request.chain,
-      launchpadId: request.launchpad ?? caller.partnerId,
+      launchpadId,
       launcher: request.launcher,
       decision: result.decision,
       reason: result.reason,

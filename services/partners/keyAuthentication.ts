@@ -94,6 +94,8 @@ const AUTHENTICATE_SQL = `WITH ${AUTHENTICATION_CTES} ${AUTHENTICATION_ROWS}`;
 /** A batch of attempts as the statement's `$1`, and the answer of each attempt from the rows it returned. */
 export interface AuthenticationBatch {
   parameter: string;
+  /** `positions[i]`: the statement position (`found.position`) of `attempts[i]`'s key. */
+  positions: readonly number[];
   /** `result[i]` answers `attempts[i]`; undefined for an unknown key. */
   answers(rows: readonly AuthenticationRow[]): (Authentication | undefined)[];
 }
@@ -136,7 +138,11 @@ export function authenticationBatch(attempts: readonly AuthenticationAttempt[]):
     }
     return results;
   };
-  return { parameter, answers };
+  const positions = attempts.map(() => 0);
+  groups.forEach((group, position) => {
+    for (const member of group.members) positions[member] = position;
+  });
+  return { parameter, positions, answers };
 }
 
 /**

@@ -11,7 +11,7 @@ import type { ReservationDuration } from "../../core/reservation";
 import type { DataPath } from "../dataPath";
 import { normalizedOrReject } from "../identity/identityInput";
 import { fromChain, registryFor } from "./chainAccess";
-import { embedPartnerOf } from "./embedLaunchpads";
+import { embedOriginAllowed, embedPartnerOf } from "./embedLaunchpads";
 import { type Attribution, prepareReservation } from "./prepare";
 import { reconcileReservation } from "./reconcile";
 import type { Reservation } from "./record";
@@ -63,6 +63,8 @@ export interface ReservationService {
     launchpad: string,
     input: PrepareInput,
   ): Promise<PreparedReservation>;
+  /** Whether a browser on `origin` may call the embed pair: registered for an enabled, allowlisted launchpad. */
+  embedOriginAllowed(origin: string): Promise<boolean>;
   /** The owner's reservation of its environment; 404 for any other (no hint that it exists elsewhere). */
   own(owner: ReservationOwner, reservationId: string): Promise<Reservation>;
   /** Records the wallet's transaction on the owner's reservation and answers its reconciled state. */
@@ -136,10 +138,11 @@ export function reservationService(
       fromChain(registryOf(environment, chain).quote(durationSeconds)),
     prepare,
     async prepareEmbedded(environment, launchpad, input) {
-      const partnerId = await embedPartnerOf(pool, launchpad);
+      const partnerId = await embedPartnerOf(pool, environment, launchpad);
       if (partnerId === undefined) throw new ApiError("launchpad_not_allowed", undefined, { launchpad });
       return prepare(environment, { partnerId, apiKeyId: null, launchpad, source: "embed" }, input);
     },
+    embedOriginAllowed: (origin) => embedOriginAllowed(pool, origin),
     own,
     async submit(owner, reservationId, transactionHash) {
       return submitAndReconcile(await own(owner, reservationId), transactionHash);

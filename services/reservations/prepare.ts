@@ -18,9 +18,12 @@ import {
   type ReservationDuration,
   revenueShareSnapshot,
 } from "../../core/reservation";
+import { assertNotSandboxScenario } from "../../core/status";
 import { withTransaction } from "../../storage/transaction";
 import { type EvaluationContext, evaluate } from "../identity/evaluation";
+import { lockedForAnother, serializeIdentityChanges } from "../identity/identityLock";
 import { loadDecisionSnapshot } from "../identity/recordLoader";
+import { activeSandboxHolds } from "../sandbox/sandbox";
 import { fromChain } from "./chainAccess";
 import { draftLedgerEntry } from "./ledger";
 import type { Reservation } from "./record";
@@ -48,18 +51,9 @@ async function integratedAt(pool: Pool, partnerId: string, environment: Environm
   return rows[0]?.first ?? null;
 }
 
-async function activeSandboxHolds(pool: Pool, chain: string, launcher: string, now: Date): Promise<number> {
-  const { rows } = await pool.query<{ count: string }>(
-    `SELECT count(*) AS count FROM sandbox_holds
-      WHERE chain = $1 AND launcher = $2 AND starts_at <= $3 AND expires_at > $3`,
-    [chain, launcher, now],
-  );
-  return Number(rows[0]?.count ?? 0);
-}
-
 /**
  * The pair's current hold: read from the registry itself in production (the mirror may lag a block), from the
- * sandbox's own holds in the sandbox.
+ * partner's own sandbox holds in the sandbox.
  */
 async function currentHold(
   pool: Pool,
@@ -67,8 +61,9 @@ async function currentHold(
   context: EvaluationContext,
   identity: NormalizedIdentity,
   chain: string,
+  partnerId: string,
 ): Promise<{ hold: OnChainReservation | null; blockedBy: string | null }> {
-  const snapshot = await loadDecisionSnapshot(pool, context.environment, identity, chain);
+  const snapshot = await loadDecisionSnapshot(pool, context.environment, identity, chain, partnerId);
   const { result } = evaluate(snapshot, context, chain, undefined);
   if (result.decision === "recheck_required" || result.decision === "unavailable") {
     throw new ApiError("service_unavailable", "The chain's data is behind; retry shortly.", {
@@ -107,8 +102,16 @@ export async function prepareReservation(
   assertLauncherFormat(request.launcher, family, chain);
   const launcher = onChainKey(family, request.launcher);
   const now = context.now;
+  assertNotSandboxScenario(context.environment, identity.identityKey);
 
-  const { hold, blockedBy } = await currentHold(pool, registry, context, identity, chain);
+  const { hold, blockedBy } = await currentHold(
+    pool,
+    registry,
+    context,
+    identity,
+    chain,
+    attribution.partnerId,
+  );
   let kind: Reservation["kind"] = "reserve";
   if (hold?.active) {
     if (onChainKey(family, hold.launcher) !== launcher) {
@@ -135,7 +138,12 @@ export async function prepareReservation(
     const active =
       context.environment === "production"
         ? await fromChain(registry.activeReservationCount(launcher))
-        : await activeSandboxHolds(pool, chain, launcher, now);
+        : await activeSandboxHolds(
+            pool,
+            { partnerId: attribution.partnerId, chain, launcher },
+            identity.identityKey,
+            now,
+          );
     if (active >= MAX_ACTIVE_PER_WALLET) {
       throw new ApiError("reservation_limit_reached", undefined, { launcher, chain, active });
     }
@@ -199,6 +207,22 @@ export async function prepareReservation(
     settledAt: null,
   };
   await withTransaction(pool, async (client) => {
+    // A lock reported since the check above (while the chain was asked) refuses this prepare; one reported after
+    // it sees this prepare as a hold of its wallet (services/identity/reporting.ts).
+    await serializeIdentityChanges(client, context.environment, identity.identityKey, chain);
+    const lock = {
+      environment: context.environment,
+      partnerId: attribution.partnerId,
+      identityKey: identity.identityKey,
+      chain,
+    };
+    if (kind === "reserve" && (await lockedForAnother(client, lock, launcher, now))) {
+      throw new ApiError("identity_held", undefined, {
+        identityKey: identity.identityKey,
+        chain,
+        reason: "lock",
+      });
+    }
     await insertReservation(client, reservation);
     await draftLedgerEntry(client, reservation, now);
   });

@@ -27,7 +27,8 @@ export interface Reservation {
   quoteUnit: "wei" | "lamports";
   quoteExpiresAt: Date;
   simulated: boolean;
-  transaction: PreparedTransaction;
+  /** Null for a sandbox prepare on a chain without a sandbox registry (chains/simulated). */
+  transaction: PreparedTransaction | null;
   revenueShare: RevenueShareSnapshot;
   status: ReservationStatus;
   statusReason: string | null;
@@ -67,7 +68,7 @@ export interface ReservationRow {
   quote_unit: "wei" | "lamports";
   quote_expires_at: Date;
   simulated: boolean;
-  transaction: PreparedTransaction;
+  transaction: PreparedTransaction | null;
   revenue_share: RevenueShareSnapshot;
   status: ReservationStatus;
   status_reason: string | null;

@@ -35,8 +35,8 @@ export async function confirmSandboxReservation(
       reservation.kind === "renew"
         ? await client.query<{ expires_at: Date }>(
             `SELECT max(expires_at) AS expires_at FROM sandbox_holds
-              WHERE identity_key = $1 AND chain = $2 AND launcher = $3 AND expires_at > $4`,
-            [reservation.identityKey, reservation.chain, reservation.launcher, context.now],
+              WHERE partner_id = $1 AND identity_key = $2 AND chain = $3 AND launcher = $4 AND expires_at > $5`,
+            [partnerId, reservation.identityKey, reservation.chain, reservation.launcher, context.now],
           )
         : undefined;
     const hold = await insertSandboxHold(client, context, partnerId, identity, {

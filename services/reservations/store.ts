@@ -3,6 +3,7 @@
 import type { Pool, PoolClient } from "pg";
 import type { Environment } from "../../core/environment";
 import { canTransition, type ReservationStatus } from "../../core/reservation";
+import type { HoldRecord } from "../../core/status";
 import { type Reservation, type ReservationRow, reservationOf } from "./record";
 
 type Db = Pool | PoolClient;
@@ -98,4 +99,32 @@ export async function transition(
   );
   const row = rows[0];
   return row === undefined ? undefined : reservationOf(row);
+}
+
+/**
+ * The live prepares of an identity on a chain (awaiting payment or submitted, not lapsed) as holds of their
+ * wallets: a creator told to pay must not lose the pair to a lock reported while the payment is in flight. In
+ * the sandbox only `partnerId`'s own prepares count (each sandbox partner rehearses alone).
+ */
+export async function pendingPrepareHolds(
+  client: Db,
+  environment: Environment,
+  partnerId: string,
+  identityKey: string,
+  chain: string,
+  now: Date,
+): Promise<HoldRecord[]> {
+  const { rows } = await client.query<{ launcher: string; prepared_at: Date; lapses_at: Date }>(
+    `SELECT launcher, prepared_at, lapses_at FROM reservations
+      WHERE environment = $1 AND identity_key = $2 AND chain = $3 AND status IN ('pending_payment', 'submitted')
+        AND lapses_at > $4 AND (environment = 'production' OR partner_id = $5)`,
+    [environment, identityKey, chain, now, partnerId],
+  );
+  return rows.map((row) => ({
+    kind: "reservation",
+    chain,
+    launcher: row.launcher,
+    startsAt: row.prepared_at,
+    expiresAt: row.lapses_at,
+  }));
 }

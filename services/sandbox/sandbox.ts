@@ -1,123 +1,18 @@
-// The sandbox dataset: the seven seeded scenarios (seeded at start, restorable by an operator) and the
-// partner-seeded holds of POST /v1/reservations. Sandbox rows never touch production.
+// The sandbox's partner-made dataset: the holds of POST /v1/reservations and of sandbox-confirm, each the
+// partner's own (partner_id), never seen by another partner and never a production row. The seven seeded
+// scenarios are not stored: evaluation builds them from the clock (core/status/sandboxScenarios), and no
+// partner may write to them.
 import type { Pool, PoolClient } from "pg";
+import { onChainKey } from "../../core/address/equality";
 import { assertLauncherFormat } from "../../core/address/launcherFormat";
 import { ApiError } from "../../core/errors/catalogue";
 import type { NormalizedIdentity } from "../../core/fold";
-import { type IdentityRecords, type SandboxChain, sandboxScenarios } from "../../core/status";
-import { type Actor, appendAudit } from "../../storage/audit";
+import { MAX_ACTIVE_PER_WALLET } from "../../core/reservation";
+import { assertNotSandboxScenario } from "../../core/status";
 import { withTransaction } from "../../storage/transaction";
 import type { EvaluationContext } from "../identity/evaluation";
 import { evaluate } from "../identity/evaluation";
 import { loadDecisionSnapshot } from "../identity/recordLoader";
-
-async function insertScenario(
-  client: PoolClient,
-  identityKey: string,
-  records: IdentityRecords,
-): Promise<void> {
-  for (const hold of records.holds) {
-    await client.query(
-      `INSERT INTO sandbox_holds (identity_key, chain, launcher, starts_at, expires_at, duration_seconds, source)
-       VALUES ($1, $2, $3, $4, $5, $6, 'scenario')`,
-      [
-        identityKey,
-        hold.chain,
-        hold.launcher,
-        hold.startsAt,
-        hold.expiresAt,
-        Math.round((hold.expiresAt.getTime() - hold.startsAt.getTime()) / 1000),
-      ],
-    );
-  }
-  for (const lock of records.locks) {
-    await client.query(
-      `INSERT INTO identity_locks (environment, identity_key, chain, kind, was_reserved, authorized_launcher, applied_at, expires_at, source)
-       VALUES ('sandbox', $1, $2, $3, $4, $5, $6, $7, 'scenario')`,
-      [
-        identityKey,
-        lock.chain,
-        lock.kind,
-        lock.wasReserved,
-        lock.authorizedLauncher,
-        lock.appliedAt,
-        lock.expiresAt,
-      ],
-    );
-  }
-  for (const launch of records.launches) {
-    await client.query(
-      `INSERT INTO identity_launches (environment, identity_key, chain, launcher, token_or_mint, launchpad, reported_at, source)
-       VALUES ('sandbox', $1, $2, $3, $4, $5, $6, 'scenario')`,
-      [identityKey, launch.chain, launch.launcher, launch.tokenOrMint, launch.launchpad, launch.at],
-    );
-  }
-  for (const action of records.guardian) {
-    await client.query(
-      `INSERT INTO guardian_actions (environment, identity_key, chain, kind, graduated, expires_at, actor, reason, at, source)
-       VALUES ('sandbox', $1, $2, $3, $4, $5, $6, $7, $8, 'scenario')`,
-      [
-        identityKey,
-        action.chain,
-        action.kind,
-        action.graduated,
-        action.expiresAt,
-        action.actor,
-        action.reason,
-        action.at,
-      ],
-    );
-  }
-}
-
-/**
- * Seeds (or restores) the seven scenarios on `chains`: every sandbox row of those seven identities, partner
- * rows included, is replaced by the scenario's records as of `now`. Other sandbox identities are untouched.
- */
-/** Replaces the scenarios' rows with the seven scenarios as of `now`, inside the caller's transaction. */
-async function seedScenariosIn(
-  client: PoolClient,
-  chains: readonly SandboxChain[],
-  now: Date,
-): Promise<string[]> {
-  const scenarios = sandboxScenarios(chains, now);
-  const keys = scenarios.map((scenario) => scenario.identityKey);
-  await client.query("SELECT pg_advisory_xact_lock(hashtext('sandbox-scenarios'))");
-  await client.query("DELETE FROM sandbox_holds WHERE identity_key = ANY($1)", [keys]);
-  for (const table of ["identity_locks", "identity_launches", "guardian_actions"]) {
-    await client.query(`DELETE FROM ${table} WHERE environment = 'sandbox' AND identity_key = ANY($1)`, [
-      keys,
-    ]);
-  }
-  for (const scenario of scenarios) await insertScenario(client, scenario.identityKey, scenario.records);
-  return keys;
-}
-
-export async function seedSandboxScenarios(
-  pool: Pool,
-  chains: readonly SandboxChain[],
-  now = new Date(),
-): Promise<string[]> {
-  return withTransaction(pool, (client) => seedScenariosIn(client, chains, now));
-}
-
-/** An operator's restore: the scenarios as of now and who restored them and why, in one transaction. */
-export async function restoreSandboxScenarios(
-  pool: Pool,
-  chains: readonly SandboxChain[],
-  by: Actor,
-): Promise<string[]> {
-  return withTransaction(pool, async (client) => {
-    const keys = await seedScenariosIn(client, chains, new Date());
-    await appendAudit(client, {
-      ...by,
-      action: "sandbox.restore",
-      subject: "sandbox",
-      details: { chains: chains.map((entry) => entry.chain), identities: keys },
-    });
-    return keys;
-  });
-}
 
 export interface SandboxHoldRequest {
   chain: string;
@@ -141,6 +36,32 @@ export interface SandboxHold {
   expiresAt: string;
 }
 
+export interface SandboxWallet {
+  partnerId: string;
+  chain: string;
+  /** In its on-chain form (core/address/equality onChainKey). */
+  launcher: string;
+}
+
+/**
+ * The pairs other than `identityKey` that the partner's wallet holds live at `now` in the sandbox: what the
+ * three-active-per-wallet rule (MAX_ACTIVE_PER_WALLET) counts, for sandbox prepares and sandbox holds alike.
+ */
+export async function activeSandboxHolds(
+  db: Pool | PoolClient,
+  wallet: SandboxWallet,
+  identityKey: string,
+  now: Date,
+): Promise<number> {
+  const { rows } = await db.query<{ count: string }>(
+    `SELECT count(DISTINCT identity_key) AS count FROM sandbox_holds
+      WHERE partner_id = $1 AND chain = $2 AND launcher = $3 AND identity_key <> $4
+        AND starts_at <= $5 AND expires_at > $5`,
+    [wallet.partnerId, wallet.chain, wallet.launcher, identityKey, now],
+  );
+  return Number(rows[0]?.count ?? 0);
+}
+
 /** Seeds a sandbox hold; 409 identity_held when the pair is held or protected for another wallet. */
 export async function createSandboxHold(
   pool: Pool,
@@ -152,7 +73,11 @@ export async function createSandboxHold(
   return withTransaction(pool, (client) => insertSandboxHold(client, context, partnerId, identity, request));
 }
 
-/** createSandboxHold inside the caller's transaction (sandbox-confirm seeds the hold with its other writes). */
+/**
+ * createSandboxHold inside the caller's transaction (sandbox-confirm seeds the hold with its other writes).
+ * Refuses a seeded scenario (403), a pair the partner's records hold for another wallet (409 identity_held)
+ * and a wallet that already holds three other pairs (409 reservation_limit_reached).
+ */
 export async function insertSandboxHold(
   client: PoolClient,
   context: EvaluationContext,
@@ -160,10 +85,11 @@ export async function insertSandboxHold(
   identity: NormalizedIdentity,
   request: SandboxHoldRequest,
 ): Promise<SandboxHold> {
+  assertNotSandboxScenario("sandbox", identity.identityKey);
   await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
-    `identity:sandbox:${request.chain}:${identity.identityKey}`,
+    `identity:sandbox:${partnerId}:${request.chain}:${identity.identityKey}`,
   ]);
-  const snapshot = await loadDecisionSnapshot(client, "sandbox", identity, request.chain);
+  const snapshot = await loadDecisionSnapshot(client, "sandbox", identity, request.chain, partnerId);
   const { result, family } = evaluate(snapshot, context, request.chain, request.launcher);
   assertLauncherFormat(request.launcher, family, request.chain);
   if (result.decision !== "allow") {
@@ -174,6 +100,19 @@ export async function insertSandboxHold(
       reason: result.reason,
     });
   }
+  const wallet = { partnerId, chain: request.chain, launcher: onChainKey(family, request.launcher) };
+  // One wallet's holds are counted and added one at a time, so concurrent holds cannot both take the last slot.
+  await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
+    `sandbox-wallet:${partnerId}:${wallet.chain}:${wallet.launcher}`,
+  ]);
+  const active = await activeSandboxHolds(client, wallet, identity.identityKey, context.now);
+  if (active >= MAX_ACTIVE_PER_WALLET) {
+    throw new ApiError("reservation_limit_reached", undefined, {
+      launcher: request.launcher,
+      chain: request.chain,
+      active,
+    });
+  }
   const startsAt = request.startsAt ?? context.now;
   const expiresAt = new Date(startsAt.getTime() + request.durationSeconds * 1000);
   const { rows } = await client.query<{ id: string }>(
@@ -182,7 +121,7 @@ export async function insertSandboxHold(
     [
       identity.identityKey,
       request.chain,
-      request.launcher,
+      wallet.launcher,
       startsAt,
       expiresAt,
       request.durationSeconds,

@@ -111,7 +111,8 @@ function percentEncoded(text: string): string {
 }
 
 function concretePath(template: string, fill: string): string {
-  const filled = template.replace(/\{[^}]+\}/g, percentEncoded(fill));
+  // An empty path parameter would make a path of no operation (`/v1/webhooks//`), not a bad request to one.
+  const filled = template.replace(/\{[^}]+\}/g, percentEncoded(fill) || "_");
   return filled.startsWith("/.well-known") ? filled : `/api${filled}`;
 }
 

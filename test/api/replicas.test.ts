@@ -75,7 +75,7 @@ describe("api: two replicas of the API-only role on one Postgres", function () {
         path: "/api/v1/launches/validate",
         method: "POST",
         headers: { authorization: `Bearer ${issued.secret}` },
-        body: { chain: "nochain", launchpad: "lp", name: "Replica", ticker: "RPL", launcher: "x" },
+        body: { chain: "nochain", name: "Replica", ticker: "RPL", launcher: "x" },
       }),
     );
     const responses = await Promise.all(attempts);

@@ -1,5 +1,6 @@
 // The sandbox's simulated registries and the catalogue: reference prices, transactions built offline by the
-// production builders, and no chain behind them. No RPC endpoint exists in these tests: any call would fail.
+// production builders for the chain's sandbox deployment (none without one), and no chain behind them. No RPC
+// endpoint exists in these tests: any call would fail.
 import { PublicKey, Transaction } from "@solana/web3.js";
 import { expect } from "chai";
 import { decodeFunctionData } from "viem";
@@ -31,6 +32,7 @@ const MANIFEST: DeploymentManifest = {
       registry: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
       priceFeed: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
       deployBlock: 1,
+      sandbox: { registry: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0" },
     },
   ],
   solana: [
@@ -42,6 +44,11 @@ const MANIFEST: DeploymentManifest = {
       priceAccount: "DjXkzjLGHRdV4Uo8mb93WQWeCzhJaWFjy5ryJ1k5xv39",
       configAccount: "EzWCT7BSBQVbPrRdnQQG5kpa7J1YdSA1cV5XhuVrzxC6",
       deploySlot: 1,
+      sandbox: {
+        programId: "3UaobZRsGJvVMuRvD4hucjxgqNnQvshhFcvm9gDTsD8b",
+        configAccount: "DjtR6NeyeXzXmi5tuCS1pWqheAxAViPY37c5AvsaY3wb",
+        priceAccount: "4dH7ncy9MQY3KDTsAVsYra6zMn9jbbtLpY7TFSUEvy2R",
+      },
     },
   ],
 };
@@ -75,7 +82,7 @@ describe("chains: simulated registries (sandbox)", () => {
     expect(solanaQuote.expiresAt.getTime()).to.equal(NOW + 60_000);
   });
 
-  it("builds the EVM reserve and renew calldata to the manifest's registry, offline", async () => {
+  it("builds the EVM reserve and renew calldata to the manifest's sandbox registry, offline", async () => {
     const partnerRef = partnerRefOf(newReservationId());
     const launcher = devWallet("creator").evm.address;
     const quote = await evm.quote(604_800);
@@ -91,7 +98,7 @@ describe("chains: simulated registries (sandbox)", () => {
       family: "evm",
       chainId: 8453,
       from: launcher,
-      to: MANIFEST.evm[0]?.registry,
+      to: MANIFEST.evm[0]?.sandbox?.registry,
     });
     expect(BigInt(reserve.value)).to.equal((quote.amount * 10_200n + 9_999n) / 10_000n);
     expect(decodeFunctionData({ abi: identityRegistryAbi, data: reserve.data }).args).to.deep.equal([
@@ -114,7 +121,7 @@ describe("chains: simulated registries (sandbox)", () => {
     });
   });
 
-  it("builds the Solana reserve transaction with a placeholder blockhash no cluster knows", async () => {
+  it("builds the Solana reserve transaction for the sandbox program, with a placeholder blockhash no cluster knows", async () => {
     const launcher = devWallet("creator").solana.publicKey;
     const prepared = (await solana.prepareTransaction({
       identity,
@@ -134,15 +141,43 @@ describe("chains: simulated registries (sandbox)", () => {
     const reserve = transaction.instructions[1];
     expect(reserve?.keys[3]?.pubkey.toBase58()).to.equal(
       reservationAddress(
-        new PublicKey(MANIFEST.solana[0]?.programId as string),
+        new PublicKey(MANIFEST.solana[0]?.sandbox?.programId as string),
         identity.nameHash,
         identity.tickerHash,
       ).toBase58(),
     );
+    expect(reserve?.programId.toBase58()).to.equal(MANIFEST.solana[0]?.sandbox?.programId);
     expect(registryCoder().instruction.decode(reserve?.data as Buffer)?.data).to.include({
       name: "SANDBOXFOX",
       ticker: "SFOX",
     });
+  });
+
+  it("builds no transaction at all for a chain without a sandbox deployment", async () => {
+    const { sandbox: _evm, ...evmEntry } = MANIFEST.evm[0] as DeploymentManifest["evm"][number];
+    const { sandbox: _solana, ...solanaEntry } = MANIFEST.solana[0] as DeploymentManifest["solana"][number];
+    const request = {
+      identity,
+      durationSeconds: 86_400 as const,
+      partnerRef: partnerRefOf(newReservationId()),
+      kind: "reserve" as const,
+    };
+    const evmOnly = new SimulatedEvmRegistry(evmEntry, { now: () => NOW });
+    const solanaOnly = new SimulatedSolanaRegistry(solanaEntry, { now: () => NOW });
+    expect(
+      await evmOnly.prepareTransaction({
+        ...request,
+        launcher: devWallet("creator").evm.address,
+        quote: await evmOnly.quote(86_400),
+      }),
+    ).to.equal(null);
+    expect(
+      await solanaOnly.prepareTransaction({
+        ...request,
+        launcher: devWallet("creator").solana.publicKey.toBase58(),
+        quote: await solanaOnly.quote(86_400),
+      }),
+    ).to.equal(null);
   });
 
   it("has no chain behind it: no record, no active reservations, no transaction, no settlement", async () => {

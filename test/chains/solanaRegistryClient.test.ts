@@ -143,10 +143,14 @@ describe("chains: Solana registry client on the local Solana RPC", function () {
     expect(decoded?.name).to.equal("reserve");
     expect(decoded?.data).to.include({ name: "CHAINFOX", ticker: "CFOX" });
 
-    // The sandbox's builder makes the same instructions; only the blockhash differs.
+    // The sandbox's builder makes the same reserve instruction, aimed at the chain's sandbox deployment: never at
+    // the production program.
     const simulated = await new SimulatedSolanaRegistry(entry).prepareTransaction(request);
     const simulatedTx = Transaction.from(Buffer.from((simulated as SolanaTransactionRequest).tx, "base64"));
-    expect(simulatedTx.instructions).to.deep.equal(unsigned.instructions);
+    const sandboxReserve = simulatedTx.instructions[1];
+    expect(sandboxReserve?.programId.toBase58()).to.equal(entry.sandbox?.programId);
+    expect(sandboxReserve?.programId.toBase58()).to.not.equal(entry.programId);
+    expect(sandboxReserve?.data).to.deep.equal(reserve?.data);
 
     const treasury = treasuryAddress(programId);
     const before = await connection.getBalance(treasury);

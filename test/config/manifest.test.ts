@@ -51,6 +51,33 @@ function refusal(content: unknown): { path: string; message: string } {
 }
 
 describe("config: deployment manifest", () => {
+  it("reads each chain's sandbox deployment, and refuses one that is the production registry or program", () => {
+    const evm = { ...EVM, sandbox: { registry: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0" } };
+    const solana = {
+      ...SOLANA,
+      sandbox: {
+        programId: "Stake11111111111111111111111111111111111111",
+        priceAccount: "SysvarC1ock11111111111111111111111111111111",
+        configAccount: "Vote111111111111111111111111111111111111111",
+      },
+    };
+    const manifest = readManifest(manifestFile({ evm: [evm], solana: [solana] }));
+    expect(manifest.evm[0]?.sandbox).to.deep.equal(evm.sandbox);
+    expect(manifest.solana[0]?.sandbox).to.deep.equal(solana.sandbox);
+
+    const sameRegistry = refusal({
+      evm: [{ ...EVM, sandbox: { registry: EVM.registry.toLowerCase() } }],
+    }).message;
+    expect(sameRegistry).to.contain("evm[0].sandbox.registry is the production registry");
+    const sameProgram = refusal({
+      solana: [{ ...solana, sandbox: { ...solana.sandbox, programId: SOLANA.programId } }],
+    }).message;
+    expect(sameProgram).to.contain("solana[0].sandbox.programId is the production programId");
+    expect(refusal({ evm: [{ ...EVM, sandbox: { registry: "0x12" } }] }).message).to.contain(
+      "evm[0].sandbox.registry must be a 0x-prefixed 20-byte address",
+    );
+  });
+
   it("reads a valid manifest, keeping sections it does not know", () => {
     const manifest = readManifest(manifestFile({ evm: [EVM], solana: [SOLANA], notes: { owner: "ops" } }));
     expect(manifest.evm).to.deep.equal([EVM]);

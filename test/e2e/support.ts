@@ -171,6 +171,7 @@ async function reserveDirectly(
     kind: "reserve",
     quote: quote ?? (await registry.quote(DAY)),
   });
+  if (prepared === null) throw new Error(`registry ${registry.chain} built no transaction`);
   return wallet.signAndSend(prepared, { landEvenIfFailing: true });
 }
 

@@ -3,7 +3,7 @@
 import { type ZodType, z } from "zod";
 import { ERROR_CATALOGUE, type ErrorCode } from "../../../core/errors/catalogue";
 import { RESPONSE_VERSION } from "../responseVersion";
-import { errorStatuses, type RouteAccess, type RouteSpec } from "./routeTable";
+import { errorStatuses, type RouteAccess, type RouteSpec, routeCorsClass } from "./routeTable";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -130,6 +130,8 @@ function operation(spec: RouteSpec<ZodType, ZodType>): JsonSchema {
     summary: spec.summary,
     tags: [spec.tag],
     security: security(spec.access),
+    // Which browser pages may call it: any-origin, embed-origins (registered launchpad origins) or none.
+    "x-cors": routeCorsClass(spec),
     parameters: [
       ...pathParameters(spec.path),
       ...queryParameters(spec.query),

@@ -7,6 +7,7 @@ import { ApiError, type ErrorCode, errorStatus } from "../../../core/errors/cata
 import type { PartnerContext } from "../../../services/partners/admission";
 import type { Authenticator } from "../../../services/partners/keyAuthentication";
 import type { PartnerScope } from "../../../services/partners/scopes";
+import { type CorsClass, type CorsLayer, corsClassOf, type PathCors } from "../cors";
 
 /** Who may call a route: anyone, anyone with an optional key (counted per key or per client), or a partner scope. */
 export type RouteAccess = "public" | "optional-key" | { scope: PartnerScope } | "partner";
@@ -37,6 +38,11 @@ export interface RouteSpec<Q extends ZodType, B extends ZodType> {
   errors?: readonly ErrorCode[];
   /** Maps invalid input to a route-specific error instead of the generic invalid_request. */
   invalidInput?: (where: "query" | "body", issues: InputIssue[], value: unknown) => ApiError | undefined;
+  /**
+   * Which browser pages may call it (api/platform/cors.ts). Omit to take the access class's: keyless routes
+   * `any-origin`, keyed routes `none` (declaring anything else on a keyed route is refused at start).
+   */
+  cors?: CorsClass;
 }
 
 export interface InputIssue {
@@ -58,7 +64,7 @@ export type RouteHandler<Q extends ZodType, B extends ZodType> = (
 /** A partner route with a JSON body, served without Express (api/platform/directRoutes.ts). */
 export type DirectRouteSpec<B extends ZodType> = Omit<
   RouteSpec<typeof EMPTY, B>,
-  "method" | "access" | "query"
+  "method" | "access" | "query" | "cors"
 > & {
   method: "post";
   access: { scope: PartnerScope };
@@ -136,20 +142,51 @@ export function parsed<T extends ZodType>(
   return result.data;
 }
 
+/** A route's CORS class, from its declaration and access (api/platform/cors.ts). */
+export function routeCorsClass(
+  spec: Pick<RouteSpec<ZodType, ZodType>, "access" | "cors" | "method" | "path">,
+): CorsClass {
+  const keyed = spec.access !== "public" && spec.access !== "optional-key";
+  return corsClassOf(keyed, spec.cors, `${spec.method.toUpperCase()} ${spec.path}`);
+}
+
 /** Registers validated routes on an Express router and remembers them for the OpenAPI document. */
 export class RouteTable {
   readonly router = Router();
+  /**
+   * Each route's CORS step and every path's OPTIONS answer, mounted before the body is read so that a page also
+   * reads the envelope of a refused body.
+   */
+  readonly corsRouter = Router();
   private readonly operations: Operation[] = [];
   /** Direct routes by lower-case `METHOD /api/path`. */
   readonly direct = new Map<string, DirectRoute>();
+  private readonly corsByPath = new Map<string, PathCors>();
 
-  constructor(private readonly guard: AccessGuard) {}
+  constructor(
+    private readonly guard: AccessGuard,
+    private readonly cors: CorsLayer,
+  ) {}
+
+  /** Records `method` on `path` with its CORS class; the path's OPTIONS answer reads them at request time. */
+  private serveCors(path: string, method: string, corsClass: CorsClass): void {
+    let methods = this.corsByPath.get(path);
+    if (methods === undefined) {
+      methods = new Map();
+      this.corsByPath.set(path, methods);
+      this.corsRouter.options(path, this.cors.preflight(`/api${path}`, methods));
+    }
+    methods.set(method, corsClass);
+    const actual = this.cors.actual(corsClass);
+    if (actual !== undefined) this.corsRouter[method as RouteSpec<ZodType, ZodType>["method"]](path, actual);
+  }
 
   route<Q extends ZodType = typeof EMPTY, B extends ZodType = typeof EMPTY>(
     spec: RouteSpec<Q, B>,
     handler: RouteHandler<Q, B>,
   ): void {
     this.operations.push({ spec: spec as unknown as RouteSpec<ZodType, ZodType> });
+    this.serveCors(spec.path, spec.method, routeCorsClass(spec));
     const guard = this.guard(spec.access);
     const run: RequestHandler = async (req, res) => {
       const generic = spec as unknown as RouteSpec<ZodType, ZodType>;
@@ -166,6 +203,7 @@ export class RouteTable {
    */
   directRoute<B extends ZodType>(spec: DirectRouteSpec<B>, handler: DirectHandler<B>): void {
     this.operations.push({ spec: spec as unknown as RouteSpec<ZodType, ZodType> });
+    this.serveCors(spec.path, spec.method, "none");
     const route = `${spec.method.toUpperCase()} /api${spec.path}`;
     this.direct.set(route.toLowerCase(), {
       spec: spec as unknown as DirectRouteSpec<ZodType>,

@@ -1,8 +1,11 @@
-// The embed allowlist: which public `launchpad` values may prepare reservations from a browser, and for whom.
+// The embed allowlist: which public `launchpad` values may prepare reservations from a browser, for whom, and
+// from which web origins (the embed endpoints answer CORS only for those).
 import {
+  addEmbedOrigin,
   allowEmbedLaunchpad,
   disableEmbedLaunchpad,
   listEmbedLaunchpads,
+  removeEmbedOrigin,
 } from "../../../services/reservations/embedLaunchpads";
 import { type OperatorCommand, UsageError } from "../command";
 import { actorOf, parseFlags, requiredFlag } from "../flags";
@@ -10,7 +13,7 @@ import { actorOf, parseFlags, requiredFlag } from "../flags";
 const allow: OperatorCommand = {
   name: "embed:allow",
   summary:
-    "Allow a launchpad to use the embed reservation endpoints; its fees are attributed to the partner.",
+    "Allow a launchpad to use the embed reservation endpoints and bind its id to the partner its fees are attributed to (as launchpads:bind).",
   usage: "embed:allow --launchpad <id> --partner <partner_id> --actor <who> --reason <why>",
   async run(args, { pool, out }) {
     const flags = parseFlags(args);
@@ -44,6 +47,45 @@ const disable: OperatorCommand = {
   },
 };
 
+const originAdd: OperatorCommand = {
+  name: "embed:origin-add",
+  summary:
+    "Register a web origin the launchpad's pages are served from: browsers there may call the embed endpoints (CORS).",
+  usage: "embed:origin-add --launchpad <id> --origin <https://host[:port]> --actor <who> --reason <why>",
+  async run(args, { pool, out }) {
+    const flags = parseFlags(args);
+    const launchpad = requiredFlag(flags, "launchpad", "the launchpad identifier (see embed:list)");
+    const origin = requiredFlag(flags, "origin", "the page's origin, e.g. https://app.moonpad.xyz");
+    let added: boolean;
+    try {
+      added = await addEmbedOrigin(pool, launchpad, origin, actorOf(flags));
+    } catch (error) {
+      if (error instanceof TypeError) throw new UsageError(error.message);
+      throw error;
+    }
+    out(
+      added
+        ? `Browsers on ${origin} may now call the embed endpoints for launchpad ${launchpad}.`
+        : `${origin} was already registered for launchpad ${launchpad}.`,
+    );
+  },
+};
+
+const originRemove: OperatorCommand = {
+  name: "embed:origin-remove",
+  summary: "Unregister a launchpad's web origin: browsers there lose the embed endpoints at once.",
+  usage: "embed:origin-remove --launchpad <id> --origin <https://host[:port]> --actor <who> --reason <why>",
+  async run(args, { pool, out }) {
+    const flags = parseFlags(args);
+    const launchpad = requiredFlag(flags, "launchpad", "the launchpad identifier (see embed:list)");
+    const origin = requiredFlag(flags, "origin", "the registered origin (see embed:list)");
+    if (!(await removeEmbedOrigin(pool, launchpad, origin, actorOf(flags)))) {
+      throw new UsageError(`${origin} is not registered for launchpad ${launchpad} (see embed:list).`);
+    }
+    out(`${origin} unregistered from launchpad ${launchpad}.`);
+  },
+};
+
 const list: OperatorCommand = {
   name: "embed:list",
   summary: "List allowlisted embed launchpads.",
@@ -51,10 +93,10 @@ const list: OperatorCommand = {
   async run(_args, { pool, out }) {
     for (const entry of await listEmbedLaunchpads(pool)) {
       out(
-        `${entry.launchpad}  ${entry.partnerId}  ${entry.disabledAt ? `disabled ${entry.disabledAt.toISOString()}` : "active"}`,
+        `${entry.launchpad}  ${entry.partnerId ?? "(unbound)"}  ${entry.disabledAt ? `disabled ${entry.disabledAt.toISOString()}` : "active"}  ${entry.origins.length > 0 ? entry.origins.join(",") : "(no origins)"}`,
       );
     }
   },
 };
 
-export const commands: OperatorCommand[] = [allow, disable, list];
+export const commands: OperatorCommand[] = [allow, disable, originAdd, originRemove, list];

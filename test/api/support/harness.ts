@@ -25,6 +25,10 @@ export class SettableClock {
   set(ms: number): void {
     this.pinned = ms;
   }
+  /** Back to real time. */
+  unpin(): void {
+    this.pinned = undefined;
+  }
 }
 
 export interface TestApi {

@@ -11,8 +11,9 @@ import {
   type IdentityRecords,
   identityTimeline,
   type LaunchRecord,
+  type LockBasisQuery,
   type LockRecord,
-  lockAuthorizedLauncher,
+  lockBasis,
   lockDurationSeconds,
   NO_RECORDS,
   NoChainsError,
@@ -399,24 +400,62 @@ describe("identity status engine", () => {
     });
   });
 
-  describe("authorized launcher of a new lock", () => {
-    it("is the wallet of the live reservation", () => {
-      expect(lockAuthorizedLauncher(records({ holds: [hold()] }), "base", T)).to.equal(EVM_OWNER);
+  describe("what a new lock rests on (lockBasis)", () => {
+    const query = (overrides: Partial<LockBasisQuery> = {}): LockBasisQuery => ({
+      kind: "bonded",
+      launch: launch(),
+      claimedReserved: undefined,
+      now: T,
+      ...overrides,
     });
-    it("on a never-reserved identity is the launcher of the newest launch report on that chain", () => {
-      const launches = [
-        launch({ launcher: EVM_OTHER, at: ms(-3 * HOUR) }),
-        launch({ at: ms(-HOUR) }),
-        launch({ chain: "solana", launcher: SOL_OWNER }),
-      ];
-      expect(lockAuthorizedLauncher(records({ launches }), "base", T)).to.equal(EVM_OWNER);
+    it("the launcher is the launch's; reserved when the launcher held the pair at the launch", () => {
+      expect(lockBasis(records({ holds: [hold()] }), query())).to.deep.equal({
+        authorizedLauncher: EVM_OWNER,
+        reserved: true,
+        lockSeconds: 60 * 86_400,
+      });
+      expect(lockBasis(NO_RECORDS, query())).to.deep.equal({
+        authorizedLauncher: EVM_OWNER,
+        reserved: false,
+        lockSeconds: 48 * 3_600,
+      });
     });
-    it("is nobody when the identity was never reserved nor reported launched", () => {
-      expect(lockAuthorizedLauncher(NO_RECORDS, "base", T)).to.equal(null);
+    it("milestone: reserved at the launch or now; bonded: at the launch only", () => {
+      const reservedAfter = records({ holds: [hold({ startsAt: ms(-HOUR), expiresAt: ms(DAY) })] });
+      expect(lockBasis(reservedAfter, query({ kind: "milestone" }))).to.include({ reserved: true });
+      expect(lockBasis(reservedAfter, query({ kind: "bonded" }))).to.include({ reserved: false });
+      const lapsed = records({ holds: [hold({ startsAt: ms(-3 * DAY), expiresAt: ms(-HOUR) })] });
+      expect(lockBasis(lapsed, query({ kind: "milestone" }))).to.include({
+        reserved: true,
+        lockSeconds: 90 * 86_400,
+      });
     });
-    it("a live lock keeps its launcher whatever is reported later", () => {
-      const parts = records({ locks: [lock({ authorizedLauncher: EVM_OTHER })], launches: [launch()] });
-      expect(lockAuthorizedLauncher(parts, "base", T)).to.equal(EVM_OTHER);
+    it("the body's wasReserved only confirms: a contradiction is refused", () => {
+      expect(lockBasis(NO_RECORDS, query({ claimedReserved: true }))).to.deep.equal({
+        reason: "reservation_state_mismatch",
+        claimedReserved: true,
+        reserved: false,
+      });
+    });
+    it("never over another wallet's live hold, nor for a launch made over one", () => {
+      const other = hold({ launcher: EVM_OTHER });
+      expect(lockBasis(records({ holds: [other] }), query())).to.include({
+        reason: "reserved_by_another_wallet",
+        holder: EVM_OTHER,
+      });
+      const lapsedOther = hold({ launcher: EVM_OTHER, expiresAt: ms(-HOUR) });
+      expect(lockBasis(records({ holds: [lapsedOther] }), query())).to.include({
+        reason: "launched_over_reservation",
+      });
+    });
+    it("a live lock of another launcher (or of nobody) is not extended for this launch", () => {
+      for (const authorizedLauncher of [EVM_OTHER, null]) {
+        expect(lockBasis(records({ locks: [lock({ authorizedLauncher })] }), query())).to.include({
+          reason: "locked_for_another_launcher",
+          authorizedLauncher,
+        });
+      }
+      expect(lockBasis(records({ locks: [lock()] }), query())).to.include({ authorizedLauncher: EVM_OWNER });
     });
   });
 

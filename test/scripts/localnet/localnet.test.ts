@@ -76,6 +76,13 @@ describe("localnet: both registries deployed, driven by stock clients", function
     expect(solana?.configAccount).to.equal(
       configAddress(new PublicKey(solana?.programId as string)).toBase58(),
     );
+    // The sandbox's own deployments: a second registry and a second program, never the production ones.
+    expect(evm?.sandbox?.registry).to.match(/^0x[0-9a-fA-F]{40}$/);
+    expect(evm?.sandbox?.registry.toLowerCase()).to.not.equal(evm?.registry.toLowerCase());
+    expect(solana?.sandbox?.programId).to.not.equal(solana?.programId);
+    expect(solana?.sandbox?.configAccount).to.equal(
+      configAddress(new PublicKey(solana?.sandbox?.programId as string)).toBase58(),
+    );
   });
 
   describe("Solana: web3.js Connection + AnchorProvider through the program", () => {

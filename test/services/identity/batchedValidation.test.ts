@@ -48,12 +48,12 @@ describe("decisions: batched snapshots and concurrent validations", () => {
     const locked = normalizeIdentity("Batch Locked", "BLK");
     const free = normalizeIdentity("Batch Free", "BFR");
     const requests = [
-      { environment: "production" as const, identity: locked, chain: "hardhat" },
-      { environment: "production" as const, identity: reserved, chain: "hardhat" },
-      { environment: "production" as const, identity: free, chain: null },
+      { environment: "production" as const, identity: locked, chain: "hardhat", partnerId: null },
+      { environment: "production" as const, identity: reserved, chain: "hardhat", partnerId: null },
+      { environment: "production" as const, identity: free, chain: null, partnerId: null },
       // The sandbox never sees production's mirror or locks.
-      { environment: "sandbox" as const, identity: reserved, chain: "hardhat" },
-      { environment: "production" as const, identity: reserved, chain: "solana" },
+      { environment: "sandbox" as const, identity: reserved, chain: "hardhat", partnerId: "ptn_batch" },
+      { environment: "production" as const, identity: reserved, chain: "solana", partnerId: null },
     ];
     const batched = await loadDecisionSnapshots(api.db.pool, requests);
     const summary = (snapshot: DecisionSnapshot) => ({
@@ -71,7 +71,13 @@ describe("decisions: batched snapshots and concurrent validations", () => {
     ]);
     for (const [index, request] of requests.entries()) {
       expect(batched[index]).to.deep.equal(
-        await loadDecisionSnapshot(api.db.pool, request.environment, request.identity, request.chain),
+        await loadDecisionSnapshot(
+          api.db.pool,
+          request.environment,
+          request.identity,
+          request.chain,
+          request.partnerId,
+        ),
       );
     }
   });
@@ -83,19 +89,44 @@ describe("decisions: batched snapshots and concurrent validations", () => {
     await revokeApiKey(api.db.pool, revoked.keyId, { actor: "test", reason: "test" });
     const reserved = normalizeIdentity("Batch Reserved", "BRS");
     const free = normalizeIdentity("Batch Free", "BFR");
+    const stranger = await issueKey(api, "sandbox", { scopes: ["launch:validate"] });
+    // A sandbox hold of the key's own partner, and one of another partner on the same pair.
+    for (const [partnerId, launcher] of [
+      [sandbox.partnerId, EVM_OWNER],
+      [stranger.partnerId, "0x2222222222222222222222222222222222222222"],
+    ]) {
+      await api.db.pool.query(
+        `INSERT INTO sandbox_holds (identity_key, chain, launcher, starts_at, expires_at, duration_seconds, partner_id, source)
+         VALUES ('BATCHRESERVED::BRS', 'hardhat', $1, now(), now() + interval '1 day', 86400, $2, 'partner')`,
+        [launcher, partnerId],
+      );
+    }
     const load = admittedSnapshotLoader(api.db.pool, () => false);
     const nowMs = Date.now();
     const requests = [
-      { raw: live.secret, environment: "production" as const, identity: reserved },
-      { raw: sandbox.secret, environment: "sandbox" as const, identity: reserved },
-      { raw: `svc_live_${"A".repeat(43)}`, environment: "production" as const, identity: free },
-      { raw: live.secret, environment: "production" as const, identity: free },
-      { raw: revoked.secret, environment: "production" as const, identity: reserved },
+      { raw: live.secret, environment: "production" as const, identity: reserved, partnerId: null },
+      {
+        raw: sandbox.secret,
+        environment: "sandbox" as const,
+        identity: reserved,
+        partnerId: sandbox.partnerId,
+      },
+      {
+        raw: `svc_live_${"A".repeat(43)}`,
+        environment: "production" as const,
+        identity: free,
+        partnerId: null,
+      },
+      { raw: live.secret, environment: "production" as const, identity: free, partnerId: null },
+      { raw: revoked.secret, environment: "production" as const, identity: reserved, partnerId: null },
     ];
     // Issued in one turn of the event loop, so they travel in one batch.
     const answers = await Promise.all(
       requests.map(({ raw, environment, identity }) =>
-        load({ attempt: { raw, nowMs }, snapshot: { environment, identity, chain: "hardhat" } }),
+        load({
+          attempt: { raw, nowMs },
+          snapshot: { environment, identity, chain: "hardhat", partnerId: null },
+        }),
       ),
     );
     expect(
@@ -111,13 +142,17 @@ describe("decisions: batched snapshots and concurrent validations", () => {
       `${live.keyId} 2`,
       `${revoked.keyId} undefined`,
     ]);
-    for (const [index, { environment, identity }] of requests.entries()) {
+    // The statement reads each sandbox key's own partner's records, as a read for that partner would.
+    for (const [index, { environment, identity, partnerId }] of requests.entries()) {
       expect(answers[index]?.snapshot, `snapshot ${index}`).to.deep.equal(
-        await loadDecisionSnapshot(api.db.pool, environment, identity, "hardhat"),
+        await loadDecisionSnapshot(api.db.pool, environment, identity, "hardhat", partnerId),
       );
     }
     expect(answers[0]?.snapshot.records.holds).to.have.length(1);
-    expect(answers[1]?.snapshot.records.holds, "the sandbox does not see the mirror").to.have.length(0);
+    expect(
+      answers[1]?.snapshot.records.holds.map((hold) => hold.launcher),
+      "the sandbox key sees its own partner's hold: not the mirror's, not another partner's",
+    ).to.deep.equal([EVM_OWNER]);
   });
 
   it("a burst of concurrent validations: each answer is its own request's, signed, and recorded once", async () => {

@@ -119,6 +119,7 @@ describe("reservations: reconciler against local chains", function () {
       kind,
       quote,
     });
+    if (prepared === null) throw new Error(`registry ${chain} built no transaction`);
     const reservation = await prepare(db.pool, {
       reservationId,
       name,

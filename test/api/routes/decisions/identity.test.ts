@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { SANDBOX_DESIGNATED_LAUNCHER } from "../../../../core/status";
 import { blockIdentity, clearIdentity } from "../../../../services/identity/guardian";
-import { restoreSandboxScenarios, seedSandboxScenarios } from "../../../../services/sandbox/sandbox";
+import { revokeApiKey } from "../../../../services/partners/apiKeyStore";
 import { createPool } from "../../../../storage/pool";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../../support/harness";
 import { startFaultyDatabaseProxy } from "./faultyDatabaseProxy";
@@ -29,8 +29,12 @@ describe("api: identity check, status lookup, sandbox holds and guardian actions
   });
   after(async () => api.close());
 
-  const check = async (query: string, host = SANDBOX_HOST): Promise<Check> => {
-    const response = await api.call({ path: `/api/v1/identity/check?${query}`, host });
+  const check = async (query: string, host = SANDBOX_HOST, key?: string): Promise<Check> => {
+    const response = await api.call({
+      path: `/api/v1/identity/check?${query}`,
+      host,
+      ...(key === undefined ? {} : { headers: bearer(key) }),
+    });
     expect(response.status, response.text).to.equal(200);
     return response.body as Check;
   };
@@ -71,16 +75,52 @@ describe("api: identity check, status lookup, sandbox holds and guardian actions
       expect(response.body).to.include({ identityKey: "VAMPCOIN::VAMP", decision: "block" });
     });
     it("without a chain, every chain is evaluated and the answer names the deciding chain", async () => {
-      await api.db.pool.query(
-        "DELETE FROM sandbox_holds WHERE identity_key = 'SANDBOXFOX::SFOX' AND chain = 'hardhat'",
-      );
-      try {
-        expect(await check(`name=SandboxFox&ticker=SFOX&launcher=${EVM_OTHER}`)).to.include({
+      // A partner's own hold on solana only: hardhat reads available, so solana is the most restrictive.
+      const partner = await issueKey(api, "sandbox");
+      const hold = await api.call({
+        method: "POST",
+        path: "/api/v1/reservations",
+        host: SANDBOX_HOST,
+        headers: bearer(partner.secret),
+        body: {
           chain: "solana",
-          decision: "block",
-        });
-      } finally {
-        await seedSandboxScenarios(api.db.pool, CHAINS);
+          name: "Every Chain",
+          ticker: "EVCH",
+          launcher: SOL_OTHER,
+          durationSeconds: 86_400,
+        },
+      });
+      expect(hold.status, hold.text).to.equal(201);
+      expect(await check("name=Every%20Chain&ticker=EVCH", SANDBOX_HOST, partner.secret)).to.include({
+        chain: "solana",
+        decision: "allow_authorized_only",
+      });
+    });
+    it("with a launcher and no chain, only the chains of the launcher's address family are evaluated", async () => {
+      // The designated EVM wallet holds SANDBOXFOX on hardhat; the Solana hold is another wallet's, on a chain
+      // where an EVM address can never launch, so it must not turn the answer into a block.
+      expect(
+        await check(`name=SandboxFox&ticker=SFOX&launcher=${SANDBOX_DESIGNATED_LAUNCHER.evm}`),
+      ).to.include({ chain: "hardhat", status: "authorized", decision: "allow", launcherAuthorized: true });
+      expect(
+        await check(`name=SandboxFox&ticker=SFOX&launcher=${SANDBOX_DESIGNATED_LAUNCHER.solana}`),
+      ).to.include({ chain: "solana", status: "authorized", decision: "allow", launcherAuthorized: true });
+      expect(await check(`name=SandboxFox&ticker=SFOX&launcher=${SOL_OTHER}`)).to.include({
+        chain: "solana",
+        decision: "block",
+      });
+    });
+    it("a launcher of no address family, or of the wrong family for the chain, is a 400 as in validate", async () => {
+      for (const query of [
+        "name=SandboxFox&ticker=SFOX&launcher=not-a-wallet",
+        `name=SandboxFox&ticker=SFOX&chain=hardhat&launcher=${SOL_OTHER}`,
+        `name=SandboxFox&ticker=SFOX&chain=solana&launcher=${EVM_OTHER}`,
+      ]) {
+        const response = await api.call({ path: `/api/v1/identity/check?${query}`, host: SANDBOX_HOST });
+        expectEnvelope(response, 400, "invalid_request");
+        expect((response.body as { error: { details: { field: string } } }).error.details.field).to.equal(
+          "launcher",
+        );
       }
     });
     it("a name that folds out of bounds is a 400, not an answer", async () => {
@@ -89,6 +129,37 @@ describe("api: identity check, status lookup, sandbox holds and guardian actions
         host: SANDBOX_HOST,
       });
       expectEnvelope(response, 400, "invalid_request");
+    });
+  });
+
+  describe("check parameters and keys", () => {
+    it("refuses `tx` and `reservationTx` with a 400 that says why, instead of ignoring them", async () => {
+      const get = await api.call({
+        path: `/api/v1/identity/check?name=Tx&ticker=TXX&tx=0x${"ab".repeat(32)}`,
+        host: SANDBOX_HOST,
+      });
+      expectEnvelope(get, 400, "invalid_request");
+      expect((get.body as { error: { details: unknown } }).error.details).to.deep.include({ in: "query" });
+      expect(get.text).to.contain("`tx` is not supported").and.contain("without `tx`");
+      const post = await api.call({
+        method: "POST",
+        path: "/api/v1/identity/check",
+        host: SANDBOX_HOST,
+        body: { name: "Tx", ticker: "TXX", reservationTx: `0x${"ab".repeat(32)}` },
+      });
+      expectEnvelope(post, 400, "invalid_request");
+      expect(post.text).to.contain("`reservationTx` is not supported");
+    });
+    it("a revoked key is refused (401 key_revoked), saying the keyless check is one header away", async () => {
+      const key = await issueKey(api, "sandbox");
+      await revokeApiKey(api.db.pool, key.keyId, OPERATOR);
+      const path = "/api/v1/identity/check?name=Revoked&ticker=RVK";
+      const refused = await api.call({ path, host: SANDBOX_HOST, headers: bearer(key.secret) });
+      expectEnvelope(refused, 401, "key_revoked");
+      expect((refused.body as { error: { message: string } }).error.message).to.contain(
+        "without the Authorization header",
+      );
+      expect((await api.call({ path, host: SANDBOX_HOST })).status).to.equal(200);
     });
   });
 
@@ -112,11 +183,17 @@ describe("api: identity check, status lookup, sandbox holds and guardian actions
         404,
         "identity_not_found",
       );
-      expectEnvelope(
-        await api.call({ path: "/api/v1/identity/status?key=lower::case", host: SANDBOX_HOST }),
-        400,
-        "invalid_request",
-      );
+      for (const key of ["lower::case", "FREE0::COIN", "NOSEPARATOR"]) {
+        const response = await api.call({ path: `/api/v1/identity/status?key=${key}`, host: SANDBOX_HOST });
+        expectEnvelope(response, 400, "invalid_request");
+        const { error } = response.body as {
+          error: { message: string; details: { in: string; issues: { path: string }[] } };
+        };
+        expect(error.message, key).to.contain("A-Z and the digits 2, 6 and 9 only");
+        expect(error.message, key).to.not.contain("0-9");
+        expect(error.details).to.deep.include({ in: "query" });
+        expect(error.details.issues[0]?.path).to.equal("key");
+      }
     });
   });
 
@@ -146,7 +223,7 @@ describe("api: identity check, status lookup, sandbox holds and guardian actions
       expectEnvelope(await reserve(hold), 400, "invalid_request");
       expectEnvelope(await reserve({ ...hold, durationSeconds: 3600 }), 400, "invalid_request");
     });
-    it("seeds a hold: the pair reads reserved for the launcher, blocked for others", async () => {
+    it("seeds a hold: the partner's own check reads it blocked for others; keyless and production do not see it", async () => {
       const response = await reserve({ ...hold, durationSeconds: 86_400 });
       expect(response.status, response.text).to.equal(201);
       expect(response.body).to.include({
@@ -154,9 +231,9 @@ describe("api: identity check, status lookup, sandbox holds and guardian actions
         simulated: true,
         identityKey: "HELDPAIR::HELD",
       });
-      expect(await check(`name=Held%20Pair&ticker=HELD&chain=hardhat&launcher=${EVM_OTHER}`)).to.include({
-        decision: "block",
-      });
+      const query = `name=Held%20Pair&ticker=HELD&chain=hardhat&launcher=${EVM_OTHER}`;
+      expect(await check(query, SANDBOX_HOST, sandboxKey)).to.include({ decision: "block" });
+      expect(await check(query)).to.include({ status: "available", decision: "allow" });
       expect(await check("name=Held%20Pair&ticker=HELD&chain=hardhat", PRODUCTION_HOST)).to.include({
         status: "available",
       });
@@ -217,7 +294,7 @@ describe("api: identity check, status lookup, sandbox holds and guardian actions
     });
   });
 
-  describe("guardian actions and restore", () => {
+  describe("guardian actions", () => {
     it("a block applies to every launcher, a clear lifts it; both are audited and in the timeline", async () => {
       await blockIdentity(api.db.pool, { environment: "production", identityKey: "COPYCAT::CPY" }, OPERATOR);
       expect(await check(`name=copycat&ticker=cpy&launcher=${EVM_OTHER}`, PRODUCTION_HOST)).to.include({
@@ -260,16 +337,9 @@ describe("api: identity check, status lookup, sandbox holds and guardian actions
       });
       expect(await outboxTypes(api.db.pool, "GRADUATE::GRAD")).to.deep.equal(["token.graduated"]);
     });
-    it("restoring the sandbox puts a changed scenario back", async () => {
-      await clearIdentity(api.db.pool, { environment: "sandbox", identityKey: "VAMPCOIN::VAMP" }, OPERATOR);
-      expect(await check("name=VampCoin&ticker=VAMP")).to.include({ decision: "allow" });
-      await restoreSandboxScenarios(api.db.pool, CHAINS, OPERATOR);
-      expect(await check("name=VampCoin&ticker=VAMP")).to.include({ decision: "block" });
-      const { rows } = await api.db.pool.query(
-        "SELECT actor, reason, details FROM audit_log WHERE action = 'sandbox.restore' ORDER BY id DESC LIMIT 1",
-      );
-      expect(rows[0]).to.deep.include({ actor: OPERATOR.actor, reason: OPERATOR.reason });
-      expect(rows[0].details.identities).to.include("VAMPCOIN::VAMP");
+    it("a sandbox guardian action never changes a seeded scenario: it is built from the clock", async () => {
+      await blockIdentity(api.db.pool, { environment: "sandbox", identityKey: "CLEARSKY::CLEAR" }, OPERATOR);
+      expect(await check("name=ClearSky&ticker=CLEAR")).to.include({ status: "cleared", decision: "allow" });
     });
   });
 

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { issueKeeperCredential, setLaunchReporting } from "../../../../services/identity/keeperCredentials";
+import { bindLaunchpad } from "../../../../services/partners/launchpads";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../../support/harness";
 import { CHAINS, EVM_OTHER, EVM_OWNER, mirrorReservation, outboxTypes, setCheckpoints } from "./support";
 
@@ -32,15 +33,39 @@ describe("api: reporting (launch report, bonded and milestone events)", () => {
     live = await issueKey(api, "production", { scopes: ["launch:report", "event:report"] });
     sandbox = await issueKey(api, "sandbox", { scopes: ["launch:report", "event:report"] });
     keeper = (await issueKeeperCredential(api.db.pool, live.partnerId, "bond watcher", OPERATOR)).credential;
+    await bindLaunchpad(api.db.pool, "pad", live.partnerId, OPERATOR);
   });
   after(async () => api.close());
 
   const post = (path: string, body: object, key = live.secret, headers: Record<string, string> = {}) =>
     api.call({ method: "POST", path: `/api/v1/${path}`, headers: { ...bearer(key), ...headers }, body });
-  const lockEvent = (kind: "bonded" | "milestone", name: string, wasReserved: boolean, chain = "hardhat") =>
+  const lockEvent = (kind: "bonded" | "milestone", name: string, wasReserved?: boolean, chain = "hardhat") =>
     post(`events/${kind}`, { chain, launchpad: "pad", name, ticker: "LCK", wasReserved }, live.secret, {
       "x-service-keeper": keeper,
     });
+  /** A launch of NAME::LCK on hardhat by `launcher`, reported by the live partner; reserved by it first when asked. */
+  const launched = async (name: string, options: { reserved?: boolean; launcher?: string } = {}) => {
+    const launcher = options.launcher ?? EVM_OWNER;
+    if (options.reserved)
+      await mirrorReservation(api.db.pool, {
+        chain: "hardhat",
+        name,
+        ticker: "LCK",
+        launcher,
+        expiresInSeconds: 3600,
+        nowMs: api.clock.now(),
+      });
+    await setLaunchReporting(api.db.pool, live.keyId, true, OPERATOR);
+    const response = await post("launches/report", {
+      chain: "hardhat",
+      launchpad: "pad",
+      name,
+      ticker: "LCK",
+      launcher,
+      tokenOrMint: `0x${name.length.toString(16).padStart(40, "0")}`,
+    });
+    expect(response.status, response.text).to.equal(200);
+  };
 
   describe("launch report", () => {
     const report = {
@@ -73,7 +98,11 @@ describe("api: reporting (launch report, bonded and milestone events)", () => {
       expect(check.body).to.include({ status: "launched", decision: "allow", protectedUntil: null });
     });
     it("sandbox keys report without an operator grant", async () => {
-      const response = await post("launches/report", { ...report, name: "Sandbox Launch" }, sandbox.secret);
+      const response = await post(
+        "launches/report",
+        { ...report, launchpad: "sandbox-pad", name: "Sandbox Launch" },
+        sandbox.secret,
+      );
       expect(response.status, response.text).to.equal(200);
     });
     it("needs the launch:report scope", async () => {
@@ -106,7 +135,20 @@ describe("api: reporting (launch report, bonded and milestone events)", () => {
       expect(await outboxTypes(api.db.pool, "KEEPERCOIN::KPR")).to.deep.equal([]);
     });
     it("sandbox event reports need no keeper", async () => {
-      const response = await post("events/bonded", { ...body, name: "Sandbox Keeper" }, sandbox.secret);
+      const launch = {
+        chain: "hardhat",
+        launchpad: "sandbox-pad",
+        name: "Sandbox Keeper",
+        ticker: "KPR",
+        launcher: EVM_OTHER,
+        tokenOrMint: "0xtoken",
+      };
+      expect((await post("launches/report", launch, sandbox.secret)).status).to.equal(200);
+      const response = await post(
+        "events/bonded",
+        { ...body, launchpad: "sandbox-pad", name: "Sandbox Keeper" },
+        sandbox.secret,
+      );
       expect(response.status, response.text).to.equal(200);
     });
   });
@@ -120,6 +162,7 @@ describe("api: reporting (launch report, bonded and milestone events)", () => {
     ];
     for (const [kind, wasReserved, length] of table) {
       it(`${kind}, wasReserved=${wasReserved}: ${length / HOUR} hours`, async () => {
+        await launched(`Len ${kind} ${wasReserved}`, { reserved: wasReserved });
         const response = await lockEvent(kind, `Len ${kind} ${wasReserved}`, wasReserved);
         expect(response.status, response.text).to.equal(200);
         expect(response.body).to.include({
@@ -133,43 +176,38 @@ describe("api: reporting (launch report, bonded and milestone events)", () => {
 
   describe("longest-lock", () => {
     it("never shortens, reports previous and new expiry, and emits each event", async () => {
-      const first = (await lockEvent("bonded", "Longest", true)).body as LockAnswer;
-      expect(first).to.include({ previousExpiry: null, newExpiry: iso(T + 60 * DAY), extended: true });
-      const shorter = (await lockEvent("bonded", "Longest", false)).body as LockAnswer;
-      expect(shorter).to.include({
-        previousExpiry: iso(T + 60 * DAY),
-        newExpiry: iso(T + 60 * DAY),
-        extended: false,
-      });
-      const longer = (await lockEvent("milestone", "Longest", true)).body as LockAnswer;
+      await launched("Longest");
+      const first = (await lockEvent("bonded", "Longest")).body as LockAnswer;
+      expect(first).to.include({ previousExpiry: null, newExpiry: iso(T + 48 * HOUR), extended: true });
+      const longer = (await lockEvent("milestone", "Longest")).body as LockAnswer;
       expect(longer).to.include({
-        previousExpiry: iso(T + 60 * DAY),
-        newExpiry: iso(T + 90 * DAY),
+        previousExpiry: iso(T + 48 * HOUR),
+        newExpiry: iso(T + 7 * DAY),
         extended: true,
       });
+      const shorter = (await lockEvent("bonded", "Longest")).body as LockAnswer;
+      expect(shorter).to.include({
+        previousExpiry: iso(T + 7 * DAY),
+        newExpiry: iso(T + 7 * DAY),
+        extended: false,
+      });
       expect(await outboxTypes(api.db.pool, "LONGEST::LCK")).to.deep.equal([
+        "launch.reported",
         "token.bonded",
         "identity.protected",
-        "token.bonded",
         "milestone.verified",
         "identity.extended",
+        "token.bonded",
       ]);
       const check = await api.call({
         path: "/api/v1/identity/check?name=Longest&ticker=LCK&chain=hardhat",
         host: "api.test",
       });
-      expect(check.body).to.include({ status: "protected", protectedUntil: iso(T + 90 * DAY) });
+      expect(check.body).to.include({ status: "protected", protectedUntil: iso(T + 7 * DAY) });
     });
 
-    it("the lock's launcher is the reservation's wallet; others are blocked by it", async () => {
-      await mirrorReservation(api.db.pool, {
-        chain: "hardhat",
-        name: "Owned",
-        ticker: "LCK",
-        launcher: EVM_OWNER,
-        expiresInSeconds: 3600,
-        nowMs: T,
-      });
+    it("the lock's launcher is the reserving launcher's; others are blocked by it", async () => {
+      await launched("Owned", { reserved: true });
       const answer = (await lockEvent("bonded", "Owned", true)).body as LockAnswer;
       expect(answer.authorizedLauncher).to.equal(EVM_OWNER);
       const other = await api.call({
@@ -180,14 +218,7 @@ describe("api: reporting (launch report, bonded and milestone events)", () => {
     });
 
     it("on a never-reserved identity, the launcher of the launch report", async () => {
-      await post("launches/report", {
-        chain: "hardhat",
-        launchpad: "pad",
-        name: "Unreserved",
-        ticker: "LCK",
-        launcher: EVM_OTHER,
-        tokenOrMint: "0xt",
-      });
+      await launched("Unreserved", { launcher: EVM_OTHER });
       const answer = (await lockEvent("bonded", "Unreserved", false)).body as LockAnswer;
       expect(answer).to.include({ authorizedLauncher: EVM_OTHER, newExpiry: iso(T + 48 * HOUR) });
       const other = await api.call({
@@ -198,7 +229,8 @@ describe("api: reporting (launch report, bonded and milestone events)", () => {
     });
 
     it("a lock lapses after its length and the pair reads expired, available again", async () => {
-      await lockEvent("bonded", "Lapsing", false);
+      await launched("Lapsing");
+      expect((await lockEvent("bonded", "Lapsing", false)).status).to.equal(200);
       api.clock.set(T + 48 * HOUR);
       try {
         const check = await api.call({

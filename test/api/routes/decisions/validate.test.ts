@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { createSecretBox } from "../../../../core/secrets/secretBox";
 import { SANDBOX_DESIGNATED_LAUNCHER } from "../../../../core/status";
+import { bindLaunchpad } from "../../../../services/partners/launchpads";
 import { revokeSigningKey, rotateSigningKey } from "../../../../services/signing/signingKeyStore";
 import { quoteIdentifier } from "../../../../storage/database";
 import { createPool } from "../../../../storage/pool";
@@ -32,6 +33,7 @@ describe("api: POST /v1/launches/validate", () => {
     await setCheckpoints(api.db.pool);
     live = await issueKey(api, "production", { scopes: ["launch:validate"], rateLimitPerMinute: 2000 });
     sandbox = await issueKey(api, "sandbox", { scopes: ["launch:validate"] });
+    await bindLaunchpad(api.db.pool, "pad-7", live.partnerId, { actor: "test", reason: "audit test" });
     await mirrorReservation(api.db.pool, {
       chain: "hardhat",
       name: "Reserved Coin",
@@ -220,6 +222,45 @@ describe("api: POST /v1/launches/validate", () => {
       const second = await validate(body);
       expect((second.body as Decision).requestId).to.equal((first.body as Decision).requestId);
     });
+    for (const [how, headers, nonce] of [
+      ["Idempotency-Key", { "idempotency-key": "idem-lifetime" }, undefined],
+      ["body nonce", {}, "nonce-lifetime"],
+    ] as const) {
+      it(`replays a decision only while it lives; after its expiresAt the same ${how} signs a fresh one`, async () => {
+        const body = {
+          chain: "hardhat",
+          name: `Lifetime ${how}`,
+          ticker: "LIFE",
+          launcher: EVM_OTHER,
+          nonce,
+        };
+        const first = (await validate(body, live.secret, headers)).body as Decision;
+        try {
+          api.clock.set(Date.parse(first.expiresAt as string) - 1_000);
+          const replay = await validate(body, live.secret, headers);
+          expect(replay.headers["idempotency-replayed"]).to.equal("true");
+          expect(replay.body).to.deep.equal(first);
+
+          api.clock.set(Date.parse(first.expiresAt as string) + 1);
+          const fresh = await validate(body, live.secret, headers);
+          expect(fresh.status, fresh.text).to.equal(200);
+          expect(fresh.headers["idempotency-replayed"]).to.equal(undefined);
+          const decision = fresh.body as Decision;
+          expect(decision.requestId).to.not.equal(first.requestId);
+          expect(Date.parse(decision.issuedAt as string)).to.equal(Date.parse(first.expiresAt as string) + 1);
+          expect(decision.nonce).to.equal(nonce);
+          expect(independentlyVerified(decision, await publishedKeys(api, "production"))).to.equal(true);
+
+          const again = await validate(body, live.secret, headers);
+          expect(again.headers["idempotency-replayed"], "the fresh decision is replayed in turn").to.equal(
+            "true",
+          );
+          expect((again.body as Decision).requestId).to.equal(decision.requestId);
+        } finally {
+          api.clock.unpin();
+        }
+      });
+    }
     it("rejects an unknown chain, a launcher of the wrong family and an out-of-bounds fold with 400", async () => {
       expectEnvelope(
         await validate({ chain: "nochain", name: "A", ticker: "AB", launcher: EVM_OTHER }),

@@ -1,6 +1,7 @@
-// Reservations in the sandbox, over real HTTP: quote, prepare (simulated, never touching a chain), idempotent
-// replay, status submission rules, sandbox-confirm seeding the sandbox hold and the ledger, wallet limits,
-// embed attribution. The sandbox's registries are the simulated ones; production data must stay untouched.
+// Reservations in the sandbox, over real HTTP: quote, prepare (simulated, never touching a chain, its transaction
+// aimed at the sandbox's own registry deployment), idempotent replay, status submission rules, sandbox-confirm
+// seeding the sandbox hold and the ledger, wallet limits, embed attribution. The sandbox's registries are the
+// simulated ones; production data must stay untouched.
 import { Keypair, PublicKey, Transaction } from "@solana/web3.js";
 import { expect } from "chai";
 import { decodeFunctionData } from "viem";
@@ -27,7 +28,9 @@ const EVM_LAUNCHER = "0x2222222222222222222222222222222222222222";
 const EVM_OTHER = "0x3333333333333333333333333333333333333333";
 const SOLANA_LAUNCHER = Keypair.generate().publicKey.toBase58();
 const PROGRAM_ID = Keypair.generate().publicKey.toBase58();
+const SANDBOX_PROGRAM_ID = Keypair.generate().publicKey.toBase58();
 const REGISTRY = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
+const SANDBOX_REGISTRY = "0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0";
 
 // Chain names and addresses only: the sandbox's simulated registries never call these RPC URLs.
 const MANIFEST: DeploymentManifest = {
@@ -39,6 +42,7 @@ const MANIFEST: DeploymentManifest = {
       registry: REGISTRY,
       priceFeed: "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512",
       deployBlock: 1,
+      sandbox: { registry: SANDBOX_REGISTRY },
     },
   ],
   solana: [
@@ -50,6 +54,11 @@ const MANIFEST: DeploymentManifest = {
       priceAccount: Keypair.generate().publicKey.toBase58(),
       configAccount: Keypair.generate().publicKey.toBase58(),
       deploySlot: 1,
+      sandbox: {
+        programId: SANDBOX_PROGRAM_ID,
+        priceAccount: Keypair.generate().publicKey.toBase58(),
+        configAccount: Keypair.generate().publicKey.toBase58(),
+      },
     },
   ],
 };
@@ -63,6 +72,7 @@ interface PreparedBody {
   launcher: string;
   partnerRef: string;
   transaction: Record<string, string | number>;
+  message?: string;
   quote: { amount: string; unit: string; simulated: boolean };
   revenueShare: { partnerId: string; partnerBps: number; serviceBps: number; introductory: boolean };
 }
@@ -196,7 +206,8 @@ describe("api: reservations in the sandbox (simulated registries)", function () 
     expect(body.identityKey).to.equal("MOONCATEOOO::MCAT");
     expect(body.partnerRef).to.equal(partnerRefOf(body.reservationId));
     expect(body.transaction.family).to.equal("evm");
-    expect(String(body.transaction.to).toLowerCase()).to.equal(REGISTRY);
+    // The sandbox's own registry, never the production one.
+    expect(String(body.transaction.to).toLowerCase()).to.equal(SANDBOX_REGISTRY);
     expect(String(body.transaction.from).toLowerCase()).to.equal(EVM_LAUNCHER);
     const call = decodeFunctionData({
       abi: identityRegistryAbi,
@@ -237,7 +248,8 @@ describe("api: reservations in the sandbox (simulated registries)", function () 
     expect(transaction.feePayer?.toBase58()).to.equal(SOLANA_LAUNCHER);
     expect(transaction.recentBlockhash).to.equal(SIMULATED_BLOCKHASH);
     const programs = transaction.instructions.map((instruction) => instruction.programId.toBase58());
-    expect(programs).to.include(PROGRAM_ID);
+    expect(programs).to.include(SANDBOX_PROGRAM_ID);
+    expect(programs).to.not.include(PROGRAM_ID);
     const signers = transaction.instructions.flatMap((instruction) =>
       instruction.keys.filter((key) => key.isSigner).map((key) => key.pubkey.toBase58()),
     );
@@ -285,18 +297,23 @@ describe("api: reservations in the sandbox (simulated registries)", function () 
     expect(new Date(body.expiresAt).getTime() - new Date(body.startsAt).getTime()).to.equal(86_400_000);
     expect(body.feePaid).to.equal(prepared.quote.amount);
 
-    const check = (host: string, launcher: string) =>
+    // The partner's own check (its key) sees its sandbox records; a keyless one sees the seeded scenarios only.
+    const check = (host: string, launcher: string, headers: Record<string, string> = {}) =>
       api.call({
         path: `/api/v1/identity/check?name=Confirm%20Fox&ticker=CFOX&chain=hardhat&launcher=${launcher}`,
         host,
+        headers,
       });
-    const owner = (await check(SANDBOX, EVM_LAUNCHER.toUpperCase().replace("0X", "0x"))).body as {
+    const own = bearer(sandboxKey.secret);
+    const owner = (await check(SANDBOX, EVM_LAUNCHER.toUpperCase().replace("0X", "0x"), own)).body as {
       status: string;
       decision: string;
     };
     expect(owner).to.include({ status: "authorized", decision: "allow" });
-    const other = (await check(SANDBOX, EVM_OTHER)).body as { status: string; decision: string };
+    const other = (await check(SANDBOX, EVM_OTHER, own)).body as { status: string; decision: string };
     expect(other.decision).to.equal("block");
+    const keyless = (await check(SANDBOX, EVM_OTHER)).body as { status: string; decision: string };
+    expect(keyless).to.include({ status: "available", decision: "allow" });
     const production = (await check(PRODUCTION, EVM_OTHER)).body as { decision: string; status: string };
     expect(production.status).to.not.equal("reserved");
     expect(await countRows("chain_reservations")).to.equal(0);
@@ -516,5 +533,50 @@ describe("api: reservations in the sandbox (simulated registries)", function () 
       body: { reservationId: prepared.reservationId, transactionHash: `0x${"cd".repeat(32)}` },
     });
     expectEnvelope(settle, 409, "reservation_not_confirmed");
+  });
+});
+
+describe("api: a sandbox prepare on a chain without a sandbox registry deployment", function () {
+  this.timeout(60_000);
+  let api: TestApi;
+
+  before(async () => {
+    const productionOnly: DeploymentManifest = {
+      evm: MANIFEST.evm.map(({ sandbox: _sandbox, ...entry }) => entry),
+      solana: MANIFEST.solana.map(({ sandbox: _sandbox, ...entry }) => entry),
+    };
+    api = await startTestApi({
+      deps: { registries: registryCatalogue(productionOnly), decisions: { chains: CHAINS } },
+    });
+  });
+  after(async () => api?.close());
+
+  it("returns no transaction at all (never one for the production registry), says why, and still confirms", async () => {
+    const { secret } = await issueKey(api, "sandbox");
+    for (const [chain, launcher] of [
+      ["hardhat", EVM_LAUNCHER],
+      ["solana", SOLANA_LAUNCHER],
+    ] as const) {
+      const response = await api.call({
+        method: "POST",
+        path: "/api/v1/reservations/prepare",
+        host: SANDBOX,
+        headers: bearer(secret),
+        body: { chain, name: "No Sandbox Registry", ticker: "NSR", launcher, durationSeconds: 86400 },
+      });
+      expect(response.status, response.text).to.equal(201);
+      const body = response.body as PreparedBody;
+      expect(body.simulated).to.equal(true);
+      expect(body.transaction).to.equal(null);
+      expect(body.message).to.contain("no sandbox registry");
+      const confirmed = await api.call({
+        method: "POST",
+        path: "/api/v1/reservations/sandbox-confirm",
+        host: SANDBOX,
+        headers: bearer(secret),
+        body: { reservationId: body.reservationId },
+      });
+      expect(confirmed.status, confirmed.text).to.equal(200);
+    }
   });
 });

@@ -1,0 +1,61 @@
+// The webhook job of the worker: dispatcher passes (services/webhooks/dispatcher.ts) in a pass loop. A pass
+// that leaves work behind, and every finished attempt, wakes the loop at once; otherwise it polls the outbox
+// every WEBHOOK_POLL_INTERVAL_MS. stop() lets the attempts under way finish (each is bounded by its timeout).
+import type { Pool } from "pg";
+import { backoffPolicy, createBackoff } from "../core/retry/backoff";
+import { type PassLoop, startPassLoop } from "../core/retry/passLoop";
+import { createSecretBox } from "../core/secrets/secretBox";
+import {
+  type DispatcherOptions,
+  type HostLookup,
+  systemLookup,
+  webhookDispatcher,
+} from "../services/webhooks";
+
+/** Outbox polling: an event waits at most this long for its first attempt when the worker is idle. */
+export const WEBHOOK_POLL_INTERVAL_MS = 250;
+
+export interface WebhookJobOptions {
+  pool: Pool;
+  /** Opens the endpoints' signing secrets. */
+  masterKey: Buffer;
+  allowLocalReceivers: boolean;
+  lookup?: HostLookup;
+  now?: () => number;
+  log: (line: string) => void;
+  /** Concurrency bounds and transport (defaults in services/webhooks/dispatcher.ts). */
+  tuning?: Pick<DispatcherOptions, "maxInFlight" | "perEndpoint" | "transport" | "timeoutMs">;
+  pollIntervalMs?: number;
+}
+
+export interface WebhookJob {
+  stop(): Promise<void>;
+}
+
+export function startWebhookJob(options: WebhookJobOptions): WebhookJob {
+  const dispatcher = webhookDispatcher({
+    pool: options.pool,
+    box: createSecretBox(options.masterKey),
+    now: options.now ?? Date.now,
+    receivers: { allowLocalReceivers: options.allowLocalReceivers, lookup: options.lookup ?? systemLookup },
+    log: options.log,
+    ...options.tuning,
+  });
+  const intervalMs = options.pollIntervalMs ?? WEBHOOK_POLL_INTERVAL_MS;
+  let loop: PassLoop | undefined;
+  dispatcher.onAttemptDone(() => loop?.wake());
+  loop = startPassLoop({
+    pass: async () => {
+      if (await dispatcher.pass()) loop?.wake();
+    },
+    intervalMs,
+    backoff: createBackoff({ what: "webhook pass", log: options.log, policy: backoffPolicy(intervalMs) }),
+  });
+  const running = loop;
+  return {
+    async stop() {
+      await running.stop();
+      await dispatcher.settle();
+    },
+  };
+}
