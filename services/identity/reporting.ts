@@ -57,6 +57,17 @@ export interface LockResult {
   extended: boolean;
 }
 
+/** What a report decides on: the caller's own launchpad id (403 otherwise), then the identity's records on its chain. */
+async function reportSnapshot(
+  client: PoolClient,
+  caller: Caller,
+  identity: NormalizedIdentity,
+  report: { chain: string; launchpad: string },
+) {
+  await assertOwnLaunchpad(client, { ...callerUse(caller), launchpad: report.launchpad });
+  return loadDecisionSnapshot(client, caller.environment, identity, report.chain, caller.partnerId);
+}
+
 export async function recordLaunch(
   pool: Pool,
   context: EvaluationContext,
@@ -66,14 +77,7 @@ export async function recordLaunch(
 ): Promise<{ identityKey: string; chain: string; launchedAt: string; eventId: string }> {
   const now = context.now;
   return withTransaction(pool, async (client) => {
-    await assertOwnLaunchpad(client, { ...callerUse(caller), launchpad: report.launchpad });
-    const snapshot = await loadDecisionSnapshot(
-      client,
-      caller.environment,
-      identity,
-      report.chain,
-      caller.partnerId,
-    );
+    const snapshot = await reportSnapshot(client, caller, identity, report);
     const [chain] = chainsInScope(snapshot, context, report.chain);
     if (chain !== undefined) assertLauncherFormat(report.launcher, chain.family, report.chain);
     const { rows } = await client.query<{ id: string }>(
@@ -195,15 +199,8 @@ export async function recordLock(
 ): Promise<LockResult> {
   const now = context.now;
   const outcome = await withTransaction(pool, async (client): Promise<LockResult | RefusedLock> => {
-    await assertOwnLaunchpad(client, { ...callerUse(caller), launchpad: report.launchpad });
     await serializeIdentityChanges(client, caller.environment, identity.identityKey, report.chain);
-    const snapshot = await loadDecisionSnapshot(
-      client,
-      caller.environment,
-      identity,
-      report.chain,
-      caller.partnerId,
-    );
+    const snapshot = await reportSnapshot(client, caller, identity, report);
     chainsInScope(snapshot, context, report.chain);
     assertCurrent(chainFreshness(snapshot, context, report.chain), report.chain);
     const pending = await pendingPrepareHolds(
