@@ -32,6 +32,9 @@ describe("api: health while the database is frozen or cut", () => {
       db: { ...db, pool },
       deps: { decisions: { chains: [], dataPathTimeoutMs: 500 } },
     });
+    // One clock minute for the whole file: the once-a-minute housekeeping (rate windows, idempotency records)
+    // then runs on the first, healthy request, and its statements never count among health's connections.
+    api.clock.set(Date.UTC(2030, 0, 1, 0, 0, 10));
   });
 
   afterEach(() => proxy.restore());
@@ -49,8 +52,17 @@ describe("api: health while the database is frozen or cut", () => {
     expect(response.body).to.nested.include({ "database.ok": true });
   }
 
+  /** Waits until no statement holds a pool connection (the first request's housekeeping has finished). */
+  async function poolSettled(): Promise<void> {
+    for (let tries = 0; tries < 200 && pool.totalCount - pool.idleCount > 0; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(pool.totalCount - pool.idleCount, "connections busy before the freeze").to.equal(0);
+  }
+
   it("frozen: 503 naming the database as down, one probe at a time, 200 once restored", async () => {
     await expectHealthy();
+    await poolSettled();
     proxy.freeze();
     // Twice the pool's size, at once and then again: none may hang, and none may keep a connection.
     for (let round = 0; round < 2; round += 1) {
