@@ -8,6 +8,7 @@ import { createServices, type DecisionOptions } from "../services";
 import { pruneRateWindows } from "../services/partners/apiKeyStore";
 import { RATE_WINDOW_SECONDS } from "../services/partners/rateWindow";
 import type { WebhookSettings } from "../services/webhooks";
+import { sharedInFlight } from "../storage/sharedInFlight";
 import { corsLayer } from "./platform/cors";
 import { directRouteListener } from "./platform/directRoutes";
 import { errorHandler, notFound } from "./platform/errors";
@@ -78,14 +79,20 @@ function housekeeping(
   pruneIdempotency: () => Promise<void>,
 ): () => void {
   let lastMinute = 0;
+  // One run at a time: on a frozen database a run waits until it thaws, and the next minutes' ticks must not
+  // each take more pool connections behind it.
+  const prune = sharedInFlight(async () => {
+    const minute = lastMinute;
+    await Promise.all([
+      pruneRateWindows(deps.pool, (minute - 1) * RATE_WINDOW_SECONDS * 1000),
+      pruneIdempotency(),
+    ]);
+  });
   return () => {
     const minute = Math.floor(now() / (RATE_WINDOW_SECONDS * 1000));
     if (minute !== lastMinute) {
       lastMinute = minute;
-      Promise.all([
-        pruneRateWindows(deps.pool, (minute - 1) * RATE_WINDOW_SECONDS * 1000),
-        pruneIdempotency(),
-      ]).catch((error: Error) => deps.log(`housekeeping failed: ${error.message}`));
+      prune().catch((error: Error) => deps.log(`housekeeping failed: ${error.message}`));
     }
   };
 }

@@ -70,4 +70,21 @@ describe("API housekeeping across a database outage", () => {
     await until(async () => (await finishedWindows()) === 0, "the next tick's pruning");
     expect(lines.filter((line) => line.startsWith("housekeeping failed"))).to.have.length(1);
   });
+
+  it("runs one tick at a time: while the database is frozen, later minutes take no more connections", async () => {
+    const busy = () => proxied.pool.totalCount - proxied.pool.idleCount;
+    await until(() => busy() === 0, "the pool settled");
+    proxy.freeze();
+    clock += MINUTE;
+    await Promise.race([request(), new Promise((resolve) => setTimeout(resolve, 200))]);
+    await until(() => busy() >= 1, "the frozen tick holding its connections");
+    const heldByOneTick = busy();
+    for (let minute = 0; minute < 3; minute += 1) {
+      clock += MINUTE;
+      await Promise.race([request(), new Promise((resolve) => setTimeout(resolve, 100))]);
+    }
+    expect(busy()).to.equal(heldByOneTick);
+    proxy.restore();
+    await until(() => busy() === 0, "the tick finished once the database thawed");
+  });
 });
