@@ -4,7 +4,6 @@
 // partner may write to them.
 import type { Pool, PoolClient } from "pg";
 import { onChainKey } from "../../core/address/equality";
-import { assertLauncherFormat } from "../../core/address/launcherFormat";
 import { ApiError } from "../../core/errors/catalogue";
 import type { NormalizedIdentity } from "../../core/fold";
 import { MAX_ACTIVE_PER_WALLET } from "../../core/reservation";
@@ -12,6 +11,7 @@ import { assertNotSandboxScenario } from "../../core/status";
 import { withTransaction } from "../../storage/transaction";
 import type { EvaluationContext } from "../identity/evaluation";
 import { evaluate } from "../identity/evaluation";
+import { serializeIdentityChanges } from "../identity/identityLock";
 import { loadDecisionSnapshot } from "../identity/recordLoader";
 
 export interface SandboxHoldRequest {
@@ -86,12 +86,11 @@ export async function insertSandboxHold(
   request: SandboxHoldRequest,
 ): Promise<SandboxHold> {
   assertNotSandboxScenario("sandbox", identity.identityKey);
-  await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
-    `identity:sandbox:${partnerId}:${request.chain}:${identity.identityKey}`,
-  ]);
+  // The same serialisation as lock reports and prepares on the identity (services/identity/identityLock.ts).
+  await serializeIdentityChanges(client, "sandbox", identity.identityKey, request.chain);
   const snapshot = await loadDecisionSnapshot(client, "sandbox", identity, request.chain, partnerId);
+  // evaluate() refuses a launcher that is not an address of the chain's family (400 naming field and chain).
   const { result, family } = evaluate(snapshot, context, request.chain, request.launcher);
-  assertLauncherFormat(request.launcher, family, request.chain);
   if (result.decision !== "allow") {
     throw new ApiError("identity_held", undefined, {
       identityKey: identity.identityKey,
