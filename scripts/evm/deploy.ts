@@ -57,6 +57,22 @@ export async function deployIdentityRegistry(options: DeployIdentityRegistryOpti
   return deployWithClients(clients, options);
 }
 
+/**
+ * The production registry, then the sandbox's own registry reading the same price feed, so a sandbox
+ * transaction can never land on production (one deployer, so one after the other: each takes the next nonce).
+ */
+export async function deployRegistryWithSandbox(
+  options: DeployIdentityRegistryOptions,
+): Promise<{ production: EvmDeployment; sandbox: EvmDeployment }> {
+  const production = await deployIdentityRegistry(options);
+  const sandbox = await deployIdentityRegistry({
+    ...options,
+    compile: false,
+    priceFeed: production.priceFeed,
+  });
+  return { production, sandbox };
+}
+
 /** Deploys with ready clients (also used by tests and the gas bench on Hardhat's in-process network). */
 export async function deployWithClients(
   clients: EvmClients,
@@ -114,8 +130,13 @@ async function deployLocalPriceFeed(
   return getAddress(receipt.contractAddress);
 }
 
-export function manifestEntry(chain: string, rpcUrl: string, deployment: EvmDeployment): EvmManifestEntry {
-  return { chain, rpcUrl, ...deployment };
+export function manifestEntry(
+  chain: string,
+  rpcUrl: string,
+  deployment: EvmDeployment,
+  sandbox?: EvmDeployment,
+): EvmManifestEntry {
+  return { chain, rpcUrl, ...deployment, ...(sandbox ? { sandbox: { registry: sandbox.registry } } : {}) };
 }
 
 /** EVM_DEPLOYER_PRIVATE_KEY, or Hardhat's public development key on a Hardhat chain (31337) only. */
@@ -148,6 +169,7 @@ async function main(): Promise<void> {
       out: { type: "string", default: DEFAULT_MANIFEST_PATH },
       "price-feed": { type: "string" },
       "max-price-age": { type: "string" },
+      "without-sandbox": { type: "boolean", default: false },
     },
   });
   const rpcUrl = values["rpc-url"];
@@ -156,16 +178,25 @@ async function main(): Promise<void> {
     throw new DeploymentError(`--price-feed must be an address, got "${priceFeed}".`);
   }
   const chainId = await readChainId(rpcUrl);
-  const deployment = await deployIdentityRegistry({
+  const options = {
     rpcUrl,
     deployerPrivateKey: deployerKeyFromEnvironment(chainId),
     priceFeed,
     maxPriceAgeSeconds: parseMaxPriceAge(values["max-price-age"]),
-  });
-  const entry = manifestEntry(values.chain, rpcUrl, deployment);
+  };
+  const entry = values["without-sandbox"]
+    ? manifestEntry(values.chain, rpcUrl, await deployIdentityRegistry(options))
+    : (({ production, sandbox }) => manifestEntry(values.chain, rpcUrl, production, sandbox))(
+        await deployRegistryWithSandbox(options),
+      );
   writeManifestEntries(values.out, { evm: [entry] });
   process.stdout.write(`${JSON.stringify(entry)}\n`);
-  console.error(`IdentityRegistry ${entry.registry} on chain ${chainId}; manifest: ${values.out}`);
+  const sandboxNote = entry.sandbox
+    ? `, sandbox registry ${entry.sandbox.registry}`
+    : ", no sandbox registry";
+  console.error(
+    `IdentityRegistry ${entry.registry} on chain ${chainId}${sandboxNote}; manifest: ${values.out}`,
+  );
 }
 
 if (require.main === module) {

@@ -7,11 +7,7 @@ import { Connection, Keypair } from "@solana/web3.js";
 import { bytesToHex } from "viem";
 import { DEFAULT_MANIFEST_PATH, type DeploymentManifest, writeManifestEntries } from "../../config/manifest";
 import { compileContracts } from "../evm/artifacts";
-import {
-  deployIdentityRegistry as deployEvmRegistry,
-  type EvmDeployment,
-  manifestEntry,
-} from "../evm/deploy";
+import { deployRegistryWithSandbox, manifestEntry } from "../evm/deploy";
 import { refreshLocalPrice as refreshEvmPrice } from "../evm/set-price";
 import {
   deployIdentityRegistry as deploySolanaRegistry,
@@ -65,24 +61,6 @@ function evmPrivateKey(wallet: DevWallet) {
   const key = wallet.evm.getHdKey().privateKey;
   if (!key) throw new Error(`dev wallet ${wallet.name} has no EVM private key`);
   return bytesToHex(key);
-}
-
-/**
- * The production registry, then the sandbox's own registry reading the same local feed (one deployer, so one
- * after the other: each deployment takes the deployer's next nonce).
- */
-async function deployEvmRegistries(
-  rpcUrl: string,
-  deployerPrivateKey: `0x${string}`,
-): Promise<{ production: EvmDeployment; sandbox: EvmDeployment }> {
-  const production = await deployEvmRegistry({ rpcUrl, deployerPrivateKey, compile: false });
-  const sandbox = await deployEvmRegistry({
-    rpcUrl,
-    deployerPrivateKey,
-    compile: false,
-    priceFeed: production.priceFeed,
-  });
-  return { production, sandbox };
 }
 
 async function startChains(options: LocalnetOptions): Promise<{ solana: SolanaRpc; evm: HardhatNode }> {
@@ -149,7 +127,11 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     const [solanaDeployment, solanaSandbox, evmDeployments] = await Promise.all([
       deploySolanaRegistry(provider),
       deploySolanaRegistry(provider, { program: Keypair.generate() }),
-      deployEvmRegistries(evm.rpcUrl, evmPrivateKey(deployer)),
+      deployRegistryWithSandbox({
+        rpcUrl: evm.rpcUrl,
+        deployerPrivateKey: evmPrivateKey(deployer),
+        compile: false,
+      }),
     ]);
     const evmDeployment = evmDeployments.production;
 

@@ -181,5 +181,15 @@ describe("EVM deploy library and CLI on a hardhat node over HTTP", () => {
     expect(entry?.rpcUrl).to.equal(rpcUrl);
     expect(entry?.registry).to.not.equal(deployment.registry);
     expect(entry?.deployBlock).to.be.greaterThan(deployment.deployBlock);
+    // The sandbox's own registry comes with it, on the same feed, so sandbox prepares keep a target.
+    const sandboxRegistry = entry?.sandbox?.registry;
+    expect(sandboxRegistry).to.be.a("string").and.not.equal(entry?.registry);
+    const { publicClient } = await connectEvm(rpcUrl, HARDHAT_DEV_PRIVATE_KEY);
+    const sandboxFeed = await publicClient.readContract({
+      address: sandboxRegistry as `0x${string}`,
+      abi: identityRegistryAbi,
+      functionName: "priceFeed",
+    });
+    expect(sandboxFeed).to.equal(entry?.priceFeed);
   });
 });
