@@ -114,8 +114,14 @@ async function deployLocalPriceFeed(
   return getAddress(receipt.contractAddress);
 }
 
-export function manifestEntry(chain: string, rpcUrl: string, deployment: EvmDeployment): EvmManifestEntry {
-  return { chain, rpcUrl, ...deployment };
+/** The manifest entry of a deployment; `wsUrl` only when the RPC has a websocket (see config/manifest.ts). */
+export function manifestEntry(
+  chain: string,
+  endpoints: { rpcUrl: string; wsUrl?: string | undefined },
+  deployment: EvmDeployment,
+): EvmManifestEntry {
+  const { rpcUrl, wsUrl } = endpoints;
+  return { chain, rpcUrl, ...(wsUrl === undefined ? {} : { wsUrl }), ...deployment };
 }
 
 /** EVM_DEPLOYER_PRIVATE_KEY, or Hardhat's public development key on a Hardhat chain (31337) only. */
@@ -144,6 +150,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       "rpc-url": { type: "string", default: "http://127.0.0.1:8545" },
+      "ws-url": { type: "string" },
       chain: { type: "string", default: "hardhat" },
       out: { type: "string", default: DEFAULT_MANIFEST_PATH },
       "price-feed": { type: "string" },
@@ -162,7 +169,7 @@ async function main(): Promise<void> {
     priceFeed,
     maxPriceAgeSeconds: parseMaxPriceAge(values["max-price-age"]),
   });
-  const entry = manifestEntry(values.chain, rpcUrl, deployment);
+  const entry = manifestEntry(values.chain, { rpcUrl, wsUrl: values["ws-url"] }, deployment);
   writeManifestEntries(values.out, { evm: [entry] });
   process.stdout.write(`${JSON.stringify(entry)}\n`);
   console.error(`IdentityRegistry ${entry.registry} on chain ${chainId}; manifest: ${values.out}`);
