@@ -192,6 +192,7 @@ async function copycatWindows(e2e: E2e, emit: Emit): Promise<void> {
       }
       samples.sort((a, b) => a - b);
       emit(`mined_to_first_block_${driver.family}_p50`, percentile(samples, 50), "ms");
+      emit(`mined_to_first_block_${driver.family}_p90`, percentile(samples, 90), "ms");
       emit(`mined_to_first_block_${driver.family}_p99`, percentile(samples, 99), "ms");
       emit(`mined_to_first_block_${driver.family}_samples`, samples.length, "count");
     }),
