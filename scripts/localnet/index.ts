@@ -139,6 +139,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
 
   let stopped: Promise<void> | undefined;
   void evm.exited.then((code) => {
+    clearInterval(blockMaker);
     if (!stopped)
       log(
         `The Hardhat node stopped unexpectedly (exit code ${code}): the EVM chain is down; restart the local chains.`,
