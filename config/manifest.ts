@@ -15,6 +15,11 @@ const evmAddress = z
   .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address")
   .transform((address) => address as `0x${string}`);
 const solanaAddress = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, "must be a base58 public key");
+/** A chain's websocket, where it pushes new heads (EVM) or log notices (Solana) instead of being polled. */
+const wsUrl = z
+  .string()
+  .regex(/^wss?:\/\//, "must be a ws(s) URL")
+  .optional();
 const height = (what: string) => z.number().int(`must be ${what}`).min(0, `must be ${what}`);
 
 const evmEntrySchema = z.object({
@@ -22,6 +27,11 @@ const evmEntrySchema = z.object({
   chain: chainName,
   chainId: z.number().int().positive("must be a positive integer"),
   rpcUrl,
+  /**
+   * Websocket of the RPC: Ponder subscribes to new heads there, so a block is indexed as soon as it is
+   * announced; without it (or once it keeps failing) Ponder polls every EVM_POLLING_INTERVAL_MS.
+   */
+  wsUrl,
   registry: evmAddress,
   priceFeed: evmAddress,
   /** Block of the registry deployment: where indexers start. */
@@ -39,10 +49,7 @@ const solanaEntrySchema = z.object({
   chain: chainName,
   rpcUrl,
   /** Websocket of the RPC: wakes the indexer early; without it the indexer only polls. */
-  wsUrl: z
-    .string()
-    .regex(/^wss?:\/\//, "must be a ws(s) URL")
-    .optional(),
+  wsUrl,
   programId: solanaAddress,
   priceAccount: solanaAddress,
   configAccount: solanaAddress,

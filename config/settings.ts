@@ -90,7 +90,7 @@ export const SETTING_DOCS: Record<keyof Settings, string> = {
     "Port of the local Solana JSON-RPC; its websocket is the next port (only without DEPLOYMENT_MANIFEST).",
   PONDER_PORT: "Port of the EVM indexer's (Ponder's) health server.",
   EVM_POLLING_INTERVAL_MS:
-    "How often the EVM indexer polls for blocks. Default 1000 ms, 200 ms with local chains.",
+    "How often the EVM indexer polls for blocks of a chain without a websocket (manifest wsUrl) or whose websocket failed. Default 1000 ms, 200 ms with local chains.",
   EVM_VIEWS_SCHEMA: "Schema where the EVM indexer publishes stable views of Ponder's tables for operators.",
   IDENTITY_MIRROR_SCHEMA:
     "Schema of the service's tables (the mirror the EVM indexer writes): where DATABASE_URL's search_path puts them.",

@@ -13,7 +13,7 @@ import { startEvmIndexer } from "../indexer/evm/run";
 import { startSolanaIndexer } from "../indexer/solana";
 import { type Database, openDatabase } from "../storage/database";
 import { startWorker } from "../worker";
-import { startLocalnet } from "./localnet";
+import { LOCAL_EVM_BLOCK_MS, startLocalnet } from "./localnet";
 
 type Stop = () => Promise<void>;
 type Row = [label: string, value: string];
@@ -39,6 +39,7 @@ async function chainsOf(config: Config, stops: Stop[]): Promise<Chains> {
     evmPort: config.chains.localEvmPort,
     solanaPort: config.chains.localSolanaPort,
     manifestPath,
+    evmBlockMs: LOCAL_EVM_BLOCK_MS,
     log,
   });
   stops.push(() => localnet.stop());

@@ -26,6 +26,8 @@ export default createConfig({
       {
         id: entry.chainId,
         rpc: entry.rpcUrl,
+        // New heads pushed over the websocket: the poll is then only Ponder's fallback (docs/indexers.md).
+        ...(entry.wsUrl === undefined ? {} : { ws: entry.wsUrl }),
         pollingInterval,
         disableCache: LOCAL_CHAIN_IDS.has(entry.chainId),
       },

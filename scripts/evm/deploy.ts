@@ -130,13 +130,24 @@ async function deployLocalPriceFeed(
   return getAddress(receipt.contractAddress);
 }
 
+/**
+ * The manifest entry of a deployment; `wsUrl` only when the RPC has a websocket (see config/manifest.ts), and
+ * `sandbox` when the sandbox's own registry was deployed beside it.
+ */
 export function manifestEntry(
   chain: string,
-  rpcUrl: string,
+  endpoints: { rpcUrl: string; wsUrl?: string | undefined },
   deployment: EvmDeployment,
   sandbox?: EvmDeployment,
 ): EvmManifestEntry {
-  return { chain, rpcUrl, ...deployment, ...(sandbox ? { sandbox: { registry: sandbox.registry } } : {}) };
+  const { rpcUrl, wsUrl } = endpoints;
+  return {
+    chain,
+    rpcUrl,
+    ...(wsUrl === undefined ? {} : { wsUrl }),
+    ...deployment,
+    ...(sandbox === undefined ? {} : { sandbox: { registry: sandbox.registry } }),
+  };
 }
 
 /** EVM_DEPLOYER_PRIVATE_KEY, or Hardhat's public development key on a Hardhat chain (31337) only. */
@@ -165,6 +176,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       "rpc-url": { type: "string", default: "http://127.0.0.1:8545" },
+      "ws-url": { type: "string" },
       chain: { type: "string", default: "hardhat" },
       out: { type: "string", default: DEFAULT_MANIFEST_PATH },
       "price-feed": { type: "string" },
@@ -184,9 +196,10 @@ async function main(): Promise<void> {
     priceFeed,
     maxPriceAgeSeconds: parseMaxPriceAge(values["max-price-age"]),
   };
+  const endpoints = { rpcUrl, wsUrl: values["ws-url"] };
   const entry = values["without-sandbox"]
-    ? manifestEntry(values.chain, rpcUrl, await deployIdentityRegistry(options))
-    : (({ production, sandbox }) => manifestEntry(values.chain, rpcUrl, production, sandbox))(
+    ? manifestEntry(values.chain, endpoints, await deployIdentityRegistry(options))
+    : (({ production, sandbox }) => manifestEntry(values.chain, endpoints, production, sandbox))(
         await deployRegistryWithSandbox(options),
       );
   writeManifestEntries(values.out, { evm: [entry] });

@@ -36,6 +36,13 @@ export interface LocalnetOptions {
   manifestPath?: string | null;
   /** How often local prices are republished (the Solana registry refuses prices older than 60 s). */
   priceRefreshMs?: number;
+  /**
+   * Block time of the Hardhat node: an empty block every this many ms besides the one each transaction mines,
+   * as a live chain has. Set, the manifest names the node's websocket: the EVM indexer then learns of blocks
+   * from new heads, and needs a head after it subscribes to read what was mined before. Unset (tests), the
+   * node mines only on demand and the manifest has no websocket: the indexer polls.
+   */
+  evmBlockMs?: number;
   /** Progress lines; silent by default. */
   log?: (line: string) => void;
 }
@@ -51,11 +58,22 @@ export interface Localnet {
 }
 
 const EVM_CHAIN_NAME = "hardhat";
+/** The local EVM block time of `npm start` and `npm run localnet`: Base and other L2s make a block every 1-2 s. */
+export const LOCAL_EVM_BLOCK_MS = 1_000;
 const SOLANA_CHAIN_NAME = "solana";
 const DEFAULT_PRICE_REFRESH_MS = 20_000;
 const EVM_REFRESH_EVERY_TICKS = 30;
 /** web3.js closes an idle websocket 500 ms after its last subscription; closing it that way avoids its reconnect loop. */
 const WEBSOCKET_IDLE_MS = 600;
+
+async function mineEmptyBlock(rpcUrl: string): Promise<void> {
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "evm_mine", params: [] }),
+  });
+  if (!response.ok) throw new Error(`evm_mine answered HTTP ${response.status}`);
+}
 
 function evmPrivateKey(wallet: DevWallet) {
   const key = wallet.evm.getHdKey().privateKey;
@@ -94,10 +112,12 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   const connection = new Connection(solana.rpcUrl, { commitment: "confirmed", wsEndpoint: solana.wsUrl });
   const provider = new AnchorProvider(connection, new Wallet(deployer.solana), { commitment: "confirmed" });
   let keeper: NodeJS.Timeout | undefined;
+  let blockMaker: NodeJS.Timeout | undefined;
   let refreshing: Promise<void> = Promise.resolve();
 
   let stopped: Promise<void> | undefined;
   void evm.exited.then((code) => {
+    clearInterval(blockMaker);
     if (!stopped)
       log(
         `The Hardhat node stopped unexpectedly (exit code ${code}): the EVM chain is down; restart the local chains.`,
@@ -106,6 +126,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   const stop = () => {
     stopped ??= (async () => {
       clearInterval(keeper);
+      clearInterval(blockMaker);
       await refreshing;
       await new Promise((done) => setTimeout(done, WEBSOCKET_IDLE_MS));
       await Promise.all([solana.stop(), evm.stop()]);
@@ -137,10 +158,12 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
 
     const manifest: DeploymentManifest = {
       evm: [
-        {
-          ...manifestEntry(EVM_CHAIN_NAME, evm.rpcUrl, evmDeployment),
-          sandbox: { registry: evmDeployments.sandbox.registry },
-        },
+        manifestEntry(
+          EVM_CHAIN_NAME,
+          { rpcUrl: evm.rpcUrl, wsUrl: options.evmBlockMs === undefined ? undefined : evm.wsUrl },
+          evmDeployment,
+          evmDeployments.sandbox,
+        ),
       ],
       solana: [
         {
@@ -177,6 +200,13 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
       );
       return next;
     };
+    if (options.evmBlockMs !== undefined) {
+      blockMaker = setInterval(() => {
+        mineEmptyBlock(evm.rpcUrl).catch((error: Error) =>
+          log(`Mining an empty EVM block failed: ${error.message}`),
+        );
+      }, options.evmBlockMs);
+    }
     let ticks = 0;
     keeper = setInterval(() => {
       // The EVM feed tolerates 4,500 s; refreshing it less often keeps EVM blocks for real activity.

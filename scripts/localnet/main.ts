@@ -4,7 +4,14 @@
 // --manifest (LOCALNET_MANIFEST, data/deployments/local.json).
 import { parseArgs } from "node:util";
 import { ServiceError } from "../../core/errors/serviceError";
-import { ChainStartError, DEFAULT_MANIFEST_PATH, type Localnet, PortInUseError, startLocalnet } from ".";
+import {
+  ChainStartError,
+  DEFAULT_MANIFEST_PATH,
+  LOCAL_EVM_BLOCK_MS,
+  type Localnet,
+  PortInUseError,
+  startLocalnet,
+} from ".";
 
 class UsageError extends ServiceError {}
 
@@ -44,7 +51,7 @@ function screen(localnet: Localnet, manifestPath: string): string {
   const [evm] = localnet.manifest.evm;
   const [solana] = localnet.manifest.solana;
   const rows: [string, string][] = [
-    ["EVM RPC", `${evm?.rpcUrl} (chain id ${evm?.chainId}, Hardhat node)`],
+    ["EVM RPC", `${evm?.rpcUrl} (websocket ${evm?.wsUrl}, chain id ${evm?.chainId}, Hardhat node)`],
     ["  IdentityRegistry", `${evm?.registry} (deploy block ${evm?.deployBlock})`],
     ["  Price feed", `${evm?.priceFeed}`],
     ["Solana RPC", `${solana?.rpcUrl} (websocket ${solana?.wsUrl}, litesvm)`],
@@ -71,7 +78,11 @@ function screen(localnet: Localnet, manifestPath: string): string {
 
 async function main(): Promise<void> {
   const options = readOptions();
-  const localnet = await startLocalnet({ ...options, log: (line) => console.error(line) });
+  const localnet = await startLocalnet({
+    ...options,
+    evmBlockMs: LOCAL_EVM_BLOCK_MS,
+    log: (line) => console.error(line),
+  });
   let stopping = false;
   const stop = () => {
     if (stopping) return;

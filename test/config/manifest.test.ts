@@ -95,6 +95,14 @@ describe("config: deployment manifest", () => {
     expect(message).to.contain(path).and.contain("evm[0].registry must be a 0x-prefixed 20-byte address");
   });
 
+  it("keeps an EVM entry's websocket and refuses one that is not a ws(s) URL", () => {
+    const withWebsocket = { ...EVM, wsUrl: "wss://base-mainnet.example/ws" };
+    expect(readManifest(manifestFile({ evm: [withWebsocket] })).evm).to.deep.equal([withWebsocket]);
+    expect(refusal({ evm: [{ ...EVM, wsUrl: "https://base-mainnet.example" }] }).message).to.contain(
+      "evm[0].wsUrl must be a ws(s) URL",
+    );
+  });
+
   it("refuses a missing field, naming it", () => {
     const { priceAccount: _priceAccount, ...entry } = SOLANA;
     expect(refusal({ solana: [entry] }).message).to.contain("solana[0].priceAccount is missing");

@@ -125,6 +125,16 @@ export interface E2eTimings {
   solanaPollIntervalMs: number;
   /** Pause between worker passes (default 200 ms; `npm start`: WORKER_INTERVAL_MS, 1000). */
   workerIntervalMs: number;
+  /**
+   * The Hardhat node's block time; with it Ponder follows the node's websocket (default none: blocks only on
+   * demand, Ponder polls; `npm start`: 1000, see scripts/localnet).
+   */
+  evmBlockMs?: number;
+  /**
+   * How often the localnet republishes prices (default hourly: tests refresh them after each move of chain
+   * time, so a test can let them go stale; `npm start`: 20 s, as a run of over 60 s needs on Solana).
+   */
+  priceRefreshMs?: number;
 }
 
 const TEST_TIMINGS: E2eTimings = {
@@ -275,13 +285,13 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     const clock = new ChainClock();
     const db = await createTestDatabase();
     stops.push(() => db.close());
-    // Prices are refreshed by the tests (after each move of chain time), so a test can let them go stale.
     const localnet = await startLocalnet({
       evmPort: 0,
       solanaPort: 0,
       slotMs: timings.slotMs,
+      evmBlockMs: timings.evmBlockMs,
       manifestPath: null,
-      priceRefreshMs: 3_600_000,
+      priceRefreshMs: timings.priceRefreshMs ?? 3_600_000,
     });
     stops.push(() => localnet.stop());
     const manifestDir = mkdtempSync(join(tmpdir(), "e2e-manifest-"));

@@ -14,6 +14,8 @@ export interface HardhatNodeOptions {
 
 export interface HardhatNode {
   rpcUrl: string;
+  /** The node's websocket (same port as HTTP): eth_subscribe("newHeads") announces each mined block. */
+  wsUrl: string;
   chainId: number;
   pid: number;
   /** Resolves with the exit code when the node process ends, for whatever reason. */
@@ -107,7 +109,8 @@ export async function startHardhatNode(options: HardhatNodeOptions = {}): Promis
     const chainId = await chainIdAt(rpcUrl);
     if (chainId !== undefined) {
       const exitCode = exited(child).then(() => child.exitCode);
-      return { rpcUrl, chainId, pid: child.pid as number, exited: exitCode, stop };
+      const wsUrl = `ws://${host}:${port}`;
+      return { rpcUrl, wsUrl, chainId, pid: child.pid as number, exited: exitCode, stop };
     }
     await new Promise((done) => setTimeout(done, 100));
   }

@@ -1,11 +1,12 @@
 // A real Hardhat node (child process) with the registry deployed, and wallets that reserve and renew
 // through it: the local EVM chain the indexer tests and the indexer bench run against.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Hex, keccak256, toHex } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
+import { writeManifestEntries } from "../../../config/manifest";
 import { identityRegistryAbi } from "../../../contracts/abi/identityRegistry";
 import { foldedHash, foldV1 } from "../../../core/fold";
 import { connectEvm, type EvmClients } from "../../../scripts/evm/clients";
@@ -13,6 +14,7 @@ import {
   deployIdentityRegistry,
   type EvmDeployment,
   HARDHAT_DEV_PRIVATE_KEY,
+  manifestEntry,
 } from "../../../scripts/evm/deploy";
 import { refreshLocalPrice } from "../../../scripts/evm/set-price";
 import { freePort } from "../../support/testDatabase";
@@ -23,8 +25,13 @@ const WALLET_COUNT = 19;
 
 export interface HardhatChain {
   rpcUrl: string;
+  /** The node's websocket (Hardhat serves it on the HTTP port). */
+  wsUrl: string;
   deployment: EvmDeployment;
+  /** A manifest of this chain without a websocket: Ponder polls. */
   manifestPath: string;
+  /** Writes a manifest of this chain whose entry names `wsUrl` as its websocket; returns its path. */
+  manifestWithWebsocket(wsUrl: string): string;
   wallets: EvmClients[];
   /** Reserves for a day from `wallet`; resolves with the receipt's block number and tx hash. */
   reserve(wallet: EvmClients, name: string, ticker: string): Promise<{ blockNumber: bigint; hash: Hex }>;
@@ -50,11 +57,15 @@ export async function startHardhatChain(chainName = "hardhat"): Promise<HardhatC
   try {
     await waitForRpc(rpcUrl);
     const deployment = await deployIdentityRegistry({ rpcUrl, deployerPrivateKey: HARDHAT_DEV_PRIVATE_KEY });
-    const manifestPath = join(mkdtempSync(join(tmpdir(), "indexer-manifest-")), "local.json");
-    writeFileSync(
-      manifestPath,
-      JSON.stringify({ evm: [{ chain: chainName, rpcUrl, ...deployment }], solana: [] }, null, 2),
-    );
+    const manifestDir = mkdtempSync(join(tmpdir(), "indexer-manifest-"));
+    const manifestPath = join(manifestDir, "local.json");
+    writeManifestEntries(manifestPath, { evm: [manifestEntry(chainName, { rpcUrl }, deployment)] });
+    let websocketManifests = 0;
+    const manifestWithWebsocket = (wsUrl: string) => {
+      const path = join(manifestDir, `websocket-${++websocketManifests}.json`);
+      writeManifestEntries(path, { evm: [manifestEntry(chainName, { rpcUrl, wsUrl }, deployment)] });
+      return path;
+    };
     const wallets = await Promise.all(
       Array.from({ length: WALLET_COUNT }, (_, index) => connectEvm(rpcUrl, walletKey(index + 1))),
     );
@@ -81,8 +92,10 @@ export async function startHardhatChain(chainName = "hardhat"): Promise<HardhatC
       });
     return {
       rpcUrl,
+      wsUrl: `ws://127.0.0.1:${port}`,
       deployment,
       manifestPath,
+      manifestWithWebsocket,
       wallets,
       rpc,
       async reserve(wallet, name, ticker) {
