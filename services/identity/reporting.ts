@@ -258,7 +258,7 @@ export async function recordLock(
       type,
       environment: caller.environment,
       partnerId: caller.partnerId,
-      payload: { ...result, launchpad: report.launchpad },
+      payload: { source: "lock", ...result, protectedUntil: result.newExpiry, launchpad: report.launchpad },
     });
     const protection =
       previousExpiry === null ? [event("identity.protected")] : extended ? [event("identity.extended")] : [];
