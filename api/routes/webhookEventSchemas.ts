@@ -98,6 +98,8 @@ export const WEBHOOK_EVENTS: Readonly<Record<DomainEventType, EventDoc>> = {
     summary: "You reported a successful launch (POST /v1/launches/report).",
     data: z.object({
       identityKey: z.string(),
+      normalizedName: z.string(),
+      normalizedTicker: z.string(),
       chain: z.string(),
       launchpad: z.string(),
       launcher: z.string(),
