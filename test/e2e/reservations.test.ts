@@ -105,7 +105,7 @@ describe("e2e: reservations on the local chains with real wallets", function () 
         });
         expect(
           (await eventsOf(e2e.db.pool, reservation.reservationId)).map((event) => event.type),
-        ).to.deep.equal(["reservation.created", "revenue.accrued"]);
+        ).to.deep.equal(["reservation.created", "identity.protected", "revenue.accrued"]);
 
         expect(await partner.check(chain, pair.name, pair.ticker)).to.include({ status: "reserved" });
         const allow = await verifiedDecision({ chain, ...pair, launcher: wallet.address });
