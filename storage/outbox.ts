@@ -4,6 +4,7 @@ import type { PoolClient } from "pg";
 import type { Environment } from "../core/environment";
 
 export const DOMAIN_EVENT_TYPES = [
+  "chain.degraded",
   "identity.blocked_attempt",
   "identity.cleared",
   "identity.protected",

@@ -1,4 +1,5 @@
-// The worker: reservation reconcile passes in a loop, and the webhook job (./webhooks.ts) when it has the
+// The worker: reservation reconcile passes in a loop, the chain posture job (./chainPosture.ts: chain.degraded),
+// and the webhook job (./webhooks.ts) when it has the
 // master key that opens the endpoints' secrets. A failed pass is logged and the loop goes on after a
 // bounded backoff (core/retry/backoff.ts; the next pass retries everything it did not finish); stop() lets the
 // running pass finish first. Several replicas may run: reconcilePass claims its rows (reservations/reconcile.ts).
@@ -7,6 +8,7 @@ import type { RegistryCatalogue } from "../chains/registryClient";
 import { type BackoffPolicy, backoffPolicy, createBackoff } from "../core/retry/backoff";
 import { startPassLoop } from "../core/retry/passLoop";
 import { type ReconcileCounts, reconcilePass } from "../services/reservations/reconcile";
+import { type ChainPostureJobOptions, startChainPostureJob } from "./chainPosture";
 import { startWebhookJob, type WebhookJobOptions } from "./webhooks";
 
 export interface WorkerOptions {
@@ -19,6 +21,8 @@ export interface WorkerOptions {
   log: (line: string) => void;
   now?: () => Date;
   freshnessBoundSeconds?: number;
+  /** The chain posture job's sampling interval and recovery dwell (defaults in ./chainPosture.ts). */
+  chainPosture?: Pick<ChainPostureJobOptions, "intervalMs" | "recoveryDwellMs">;
   /** The webhook job's settings; without them this worker delivers no webhooks. */
   webhooks?: Omit<WebhookJobOptions, "pool" | "log">;
 }
@@ -56,13 +60,22 @@ export function startWorker(options: WorkerOptions): Worker {
     intervalMs: options.intervalMs,
     backoff: failures,
   });
+  const postures = startChainPostureJob({
+    pool: options.pool,
+    log: options.log,
+    now: deps.now,
+    ...(deps.freshnessBoundSeconds === undefined
+      ? {}
+      : { freshnessBoundSeconds: deps.freshnessBoundSeconds }),
+    ...options.chainPosture,
+  });
   const webhooks =
     options.webhooks === undefined
       ? undefined
       : startWebhookJob({ pool: options.pool, log: options.log, ...options.webhooks });
   return {
     async stop() {
-      await Promise.all([loop.stop(), webhooks?.stop()]);
+      await Promise.all([loop.stop(), postures.stop(), webhooks?.stop()]);
     },
   };
 }

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { openApiDocument } from "../platform/openapi/document";
 import type { Platform } from "../platform/platform";
+import { DELIVERED_EVENTS } from "./webhookEventSchemas";
 
 export function registerOpenApiRoute({ routes }: Platform): void {
   routes.route(
@@ -22,7 +23,7 @@ export function registerOpenApiRoute({ routes }: Platform): void {
     },
     ({ res }) => {
       // Sent as-is: an OpenAPI document may not carry an extra root field such as responseVersion.
-      res.type("application/json").send(JSON.stringify(openApiDocument(routes.specs())));
+      res.type("application/json").send(JSON.stringify(openApiDocument(routes.specs(), DELIVERED_EVENTS)));
     },
   );
 }

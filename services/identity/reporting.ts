@@ -99,7 +99,16 @@ export async function recordLaunch(
         type: "launch.reported",
         environment: caller.environment,
         partnerId: caller.partnerId,
-        payload: { identityKey: identity.identityKey, ...report, reportedAt: now.toISOString() },
+        payload: {
+          identityKey: identity.identityKey,
+          normalizedName: identity.normalizedName,
+          normalizedTicker: identity.normalizedTicker,
+          chain: report.chain,
+          launchpad: report.launchpad,
+          launcher: report.launcher,
+          tokenOrMint: report.tokenOrMint,
+          reportedAt: now.toISOString(),
+        },
       },
     ]);
     return {
@@ -258,7 +267,7 @@ export async function recordLock(
       type,
       environment: caller.environment,
       partnerId: caller.partnerId,
-      payload: { ...result, launchpad: report.launchpad },
+      payload: { source: "lock", ...result, protectedUntil: result.newExpiry, launchpad: report.launchpad },
     });
     const protection =
       previousExpiry === null ? [event("identity.protected")] : extended ? [event("identity.extended")] : [];

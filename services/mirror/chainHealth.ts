@@ -2,7 +2,7 @@
 // fresh that is, by the same freshness rule the decisions apply (core/status), so a chain reads `stale` here
 // exactly when its decisions answer `recheck_required`.
 import type { Pool } from "pg";
-import { type ChainFreshness, freshnessOf } from "../../core/status";
+import { type ChainFreshness, DEFAULT_FRESHNESS_BOUND_SECONDS, freshnessOf } from "../../core/status";
 
 export type ChainHealthStatus = "ok" | "stale" | "not_started";
 
@@ -20,7 +20,7 @@ export interface ChainHealth {
   secondsSinceIndexed: number | null;
 }
 
-interface CheckpointRow {
+export interface CheckpointRow {
   chain: string;
   family: "evm" | "solana";
   head_number: string | null;
@@ -36,9 +36,17 @@ const HEALTH_OF_FRESHNESS: Record<ChainFreshness["state"], ChainHealthStatus> = 
   unavailable: "stale",
 };
 
+/** The columns chainHealthOf reads, for every query of chain_checkpoints that feeds it. */
+export const CHECKPOINT_COLUMNS =
+  "chain, family, head_number, indexed_number, indexed_block_time, indexed_at";
+
 const toNumber = (value: string | null): number | null => (value === null ? null : Number(value));
 
-export function chainHealthOf(row: CheckpointRow, nowMs: number): ChainHealth {
+export function chainHealthOf(
+  row: CheckpointRow,
+  nowMs: number,
+  boundSeconds = DEFAULT_FRESHNESS_BOUND_SECONDS,
+): ChainHealth {
   const head = toNumber(row.head_number);
   const indexed = toNumber(row.indexed_number);
   const age = row.indexed_at ? Math.max(0, Math.floor((nowMs - row.indexed_at.getTime()) / 1000)) : null;
@@ -52,6 +60,7 @@ export function chainHealthOf(row: CheckpointRow, nowMs: number): ChainHealth {
           indexedAt: row.indexed_at,
         },
     new Date(nowMs),
+    boundSeconds,
   );
   const status = HEALTH_OF_FRESHNESS[freshness.state];
   return {
@@ -77,8 +86,7 @@ export async function readChainHealth(
   queryTimeoutMs?: number,
 ): Promise<ChainHealth[]> {
   const { rows } = await pool.query<CheckpointRow>({
-    text: `SELECT chain, family, head_number, indexed_number, indexed_block_time, indexed_at
-     FROM chain_checkpoints ORDER BY chain`,
+    text: `SELECT ${CHECKPOINT_COLUMNS} FROM chain_checkpoints ORDER BY chain`,
     ...(queryTimeoutMs === undefined ? {} : { query_timeout: queryTimeoutMs }),
   });
   return rows.map((row) => chainHealthOf(row, nowMs));

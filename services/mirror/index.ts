@@ -11,6 +11,12 @@ import { type ReservationRow, reservationsOfWallet } from "./reservationRows";
 export type { UnavailableReason } from "../../storage/unavailable";
 export type { ChainHealth } from "./chainHealth";
 export {
+  DEFAULT_RECOVERY_DWELL_MS,
+  type PostureChange,
+  type PostureOptions,
+  sampleChainPostures,
+} from "./chainPosture";
+export {
   type PageCursor,
   PROTECTION_SOURCES,
   PROTECTION_STATUSES,

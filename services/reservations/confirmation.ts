@@ -2,7 +2,7 @@
 // the ledger accrual and the domain events in the caller's transaction, so one never commits without the others.
 import type { PoolClient } from "pg";
 import { appendDomainEvents } from "../../storage/outbox";
-import { confirmedEvent, revenueAccruedEvent } from "./events";
+import { confirmedEvents, revenueAccruedEvents } from "./events";
 import { accrueLedgerEntry } from "./ledger";
 import type { Reservation } from "./record";
 import { transition } from "./store";
@@ -34,8 +34,8 @@ export async function confirmReservation(
   if (confirmed === undefined) return undefined;
   const entry = await accrueLedgerEntry(client, confirmed, window.feePaid, now);
   await appendDomainEvents(client, [
-    confirmedEvent(confirmed),
-    ...(entry === undefined ? [] : [revenueAccruedEvent(confirmed, entry)]),
+    ...confirmedEvents(confirmed),
+    ...(entry === undefined ? [] : revenueAccruedEvents(confirmed, entry)),
   ]);
   return confirmed;
 }

@@ -1,34 +1,54 @@
 // The domain events of the reservation lifecycle, one shape each, for the API (sandbox-confirm) and the worker.
+// Each goes to the reservation's partner only. A reservation attributed to no partner emits none: an event without
+// a partner reaches every endpoint of the environment, and a reservation's wallet and window are nobody else's.
 import type { DomainEvent } from "../../storage/outbox";
 import type { LedgerEntry } from "./ledger";
 import { type Reservation, reservationView } from "./record";
 
-function event(
+function events(
   type: DomainEvent["type"],
   reservation: Reservation,
   payload: Record<string, unknown>,
-): DomainEvent {
-  return { type, environment: reservation.environment, partnerId: reservation.partnerId, payload };
+): DomainEvent[] {
+  const { partnerId, environment } = reservation;
+  return partnerId === null ? [] : [{ type, environment, partnerId, payload }];
 }
 
-/** `reservation.created` for a confirmed reservation; `identity.extended` for a confirmed renewal. */
-export function confirmedEvent(reservation: Reservation): DomainEvent {
-  return event(reservation.kind === "renew" ? "identity.extended" : "reservation.created", reservation, {
+/** `identity.protected` / `identity.extended` data of a reservation (docs/webhooks.md). */
+function protectionData(reservation: Reservation) {
+  return {
+    source: "reservation",
+    identityKey: reservation.identityKey,
+    chain: reservation.chain,
+    protectedUntil: reservation.expiresAt?.toISOString() ?? null,
     reservation: reservationView(reservation),
-  });
+  };
 }
 
-export function expiringEvent(reservation: Reservation): DomainEvent {
-  return event("reservation.expiring", reservation, { reservation: reservationView(reservation) });
+/**
+ * A confirmed reservation: `reservation.created` and `identity.protected` (the pair became protected for its
+ * launcher); a confirmed renewal: `identity.extended`.
+ */
+export function confirmedEvents(reservation: Reservation): DomainEvent[] {
+  if (reservation.kind === "renew")
+    return events("identity.extended", reservation, protectionData(reservation));
+  return [
+    ...events("reservation.created", reservation, { reservation: reservationView(reservation) }),
+    ...events("identity.protected", reservation, protectionData(reservation)),
+  ];
 }
 
-export function expiredEvent(reservation: Reservation): DomainEvent {
-  return event("reservation.expired", reservation, { reservation: reservationView(reservation) });
+export function expiringEvents(reservation: Reservation): DomainEvent[] {
+  return events("reservation.expiring", reservation, { reservation: reservationView(reservation) });
+}
+
+export function expiredEvents(reservation: Reservation): DomainEvent[] {
+  return events("reservation.expired", reservation, { reservation: reservationView(reservation) });
 }
 
 /** `revenue.accrued`: the partner's share of a confirmed reservation's fee. */
-export function revenueAccruedEvent(reservation: Reservation, entry: LedgerEntry): DomainEvent {
-  return event("revenue.accrued", reservation, {
+export function revenueAccruedEvents(reservation: Reservation, entry: LedgerEntry): DomainEvent[] {
+  return events("revenue.accrued", reservation, {
     reservationId: reservation.reservationId,
     chain: reservation.chain,
     unit: entry.unit,

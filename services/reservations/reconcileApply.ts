@@ -3,7 +3,7 @@
 import type { PoolClient } from "pg";
 import { appendDomainEvents } from "../../storage/outbox";
 import { confirmReservation } from "./confirmation";
-import { expiredEvent, expiringEvent } from "./events";
+import { expiredEvents, expiringEvents } from "./events";
 import { voidLedgerEntry } from "./ledger";
 import type { ReconcileAction } from "./reconcileRules";
 import type { Reservation } from "./record";
@@ -53,7 +53,7 @@ export async function applyAction(
         ...(action.notify ? { expiring_notified_at: now } : {}),
       });
       if (tracked === undefined) return undefined;
-      if (action.notify) await appendDomainEvents(client, [expiringEvent(tracked)]);
+      if (action.notify) await appendDomainEvents(client, expiringEvents(tracked));
       const moved = action.expiresAt.getTime() !== reservation.expiresAt?.getTime();
       return {
         reservation: tracked,
@@ -66,7 +66,7 @@ export async function applyAction(
         finished_at: now,
       });
       if (expired === undefined) return undefined;
-      await appendDomainEvents(client, [expiredEvent(expired)]);
+      await appendDomainEvents(client, expiredEvents(expired));
       return { reservation: expired, effects: ["expired"] };
     }
   }

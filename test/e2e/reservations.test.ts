@@ -4,12 +4,15 @@
 // reserved, validate signs allow for the launcher and block for anyone else. Also the refusals (a fourth
 // reservation, by the API and by the chain), failures, a stale price, renewal and expiry by moving chain time,
 // idempotent prepare and the embed pair. One environment for the file (starting it is most of the run time).
+import { createHmac } from "node:crypto";
 import { expect } from "chai";
 import { RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
 import { allowEmbedLaunchpad } from "../../services/reservations/embedLaunchpads";
 import { independentlyVerified, publishedKeys } from "../api/routes/decisions/support";
-import { expectEnvelope } from "../api/support/harness";
+import { Conformance } from "../api/support/conformance";
+import { bearer, expectEnvelope } from "../api/support/harness";
 import { eventsOf, ledgerOf } from "../services/reservations/support";
+import { Receiver } from "../services/webhooks/support";
 import {
   type ChainDriver,
   DAY,
@@ -35,11 +38,27 @@ describe("e2e: reservations on the local chains with real wallets", function () 
   let e2e: E2e;
   let partner: ReturnType<typeof partnerApi>;
 
+  const receiver = new Receiver();
+  let signingSecret: string;
+
   before(async () => {
+    await receiver.start();
     e2e = await startE2e();
     partner = partnerApi(e2e);
+    // The partner's webhook endpoint: the worker delivers every event of these reservations to it.
+    const registered = await e2e.api.call({
+      method: "POST",
+      path: "/api/v1/webhooks",
+      headers: bearer(e2e.key.secret),
+      body: { url: receiver.url("/partner") },
+    });
+    expect(registered.status, registered.text).to.equal(201);
+    signingSecret = (registered.body as { signingSecret: string }).signingSecret;
   });
-  after(async () => e2e?.stop());
+  after(async () => {
+    await e2e?.stop();
+    await receiver.stop();
+  });
 
   const drivers = () => [e2e.evm, e2e.solana];
 
@@ -105,7 +124,7 @@ describe("e2e: reservations on the local chains with real wallets", function () 
         });
         expect(
           (await eventsOf(e2e.db.pool, reservation.reservationId)).map((event) => event.type),
-        ).to.deep.equal(["reservation.created", "revenue.accrued"]);
+        ).to.deep.equal(["reservation.created", "identity.protected", "revenue.accrued"]);
 
         expect(await partner.check(chain, pair.name, pair.ticker)).to.include({ status: "reserved" });
         const allow = await verifiedDecision({ chain, ...pair, launcher: wallet.address });
@@ -286,6 +305,39 @@ describe("e2e: reservations on the local chains with real wallets", function () 
           status: "expired",
           decision: "allow",
         });
+      }
+    });
+  });
+
+  describe("webhooks", () => {
+    it("the on-chain reservations' events reach the partner's endpoint, signed, each matching its schema", async () => {
+      const wanted = [
+        "reservation.created",
+        "identity.protected",
+        "revenue.accrued",
+        "identity.extended",
+        "reservation.expired",
+      ];
+      const received = () =>
+        Promise.resolve(
+          receiver.at("/partner").map((request) => JSON.parse(request.rawBody) as { type: string }),
+        );
+      await waitUntil(
+        received,
+        (envelopes) => wanted.every((type) => envelopes.some((envelope) => envelope.type === type)),
+        "every reservation event type delivered",
+      );
+      const conformance = new Conformance((await e2e.api.call({ path: "/api/v1/openapi" })).body as never);
+      for (const request of receiver.at("/partner")) {
+        const [t, v1] = String(request.headers["x-service-signature"]).split(",");
+        const expected = createHmac("sha256", signingSecret)
+          .update(`${t?.slice(2)}.${request.rawBody}`)
+          .digest("hex");
+        expect(v1, "v1 = HMAC-SHA256(secret, t.body)").to.equal(`v1=${expected}`);
+        const envelope = JSON.parse(request.rawBody) as { type: string; data: Record<string, unknown> };
+        conformance.checkWebhookEvent(envelope);
+        const reservation = envelope.data.reservation as { revenueShare: { partnerId: string } } | undefined;
+        if (reservation !== undefined) expect(reservation.revenueShare.partnerId).to.equal(e2e.key.partnerId);
       }
     });
   });

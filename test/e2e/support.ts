@@ -42,6 +42,7 @@ import type { ReservationView } from "../../services/reservations/record";
 import { startWorker, type Worker } from "../../worker";
 import { bearer, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../api/support/harness";
 import type { HttpResponse } from "../api/support/http";
+import { tableLookup } from "../services/webhooks/support";
 import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
 
 export const DAY = 86_400;
@@ -333,9 +334,17 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     });
     stops.push(() => solanaIndexer.stop());
 
+    // Webhooks to local receivers: a test registers an endpoint at 127.0.0.1 and the worker delivers to it.
+    const webhooks = { allowLocalReceivers: true, lookup: tableLookup({}) };
     const api = await startTestApi({
       db,
-      deps: { registries, decisions: { chains: manifestChains(localnet.manifest) }, now: clock.nowMs, log },
+      deps: {
+        registries,
+        decisions: { chains: manifestChains(localnet.manifest) },
+        now: clock.nowMs,
+        log,
+        webhooks,
+      },
     });
     stops.push(() => api.close());
     const worker: Worker = startWorker({
@@ -344,6 +353,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
       intervalMs: timings.workerIntervalMs,
       now: clock.now,
       log,
+      webhooks: { ...webhooks, masterKey: api.masterKey },
     });
     stops.push(() => worker.stop());
     const key = await issueKey(api, "production", { rateLimitPerMinute: 2_000 });

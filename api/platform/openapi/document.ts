@@ -166,7 +166,75 @@ const ERROR_ENVELOPE_SCHEMA: JsonSchema = {
   },
 };
 
-export function openApiDocument(specs: readonly RouteSpec<ZodType, ZodType>[]): JsonSchema {
+/** A webhook event type as published: what it means and the schema of its envelope's `data`. */
+export interface WebhookEventDoc {
+  summary: string;
+  data: ZodType;
+}
+
+const eventSchemaName = (type: string) => `WebhookEvent_${type}`;
+
+/** The envelope of one event type, its `data` by that type's schema. */
+function eventEnvelope(type: string, event: WebhookEventDoc): JsonSchema {
+  return {
+    type: "object",
+    description: event.summary,
+    required: ["id", "type", "createdAt", "data"],
+    additionalProperties: false,
+    properties: {
+      id: {
+        type: "string",
+        description: "Delivery id: the same on every retry and replay; de-duplicate on it.",
+      },
+      type: { type: "string", const: type },
+      createdAt: { type: "string", description: "When the event happened (ISO 8601)." },
+      data: jsonSchema(event.data, "output"),
+    },
+  };
+}
+
+/**
+ * The events the service sends: OpenAPI 3.1's `webhooks` (one POST per type) over components.schemas
+ * WebhookEvent_<type>, and WebhookEvent, their union discriminated by `type`.
+ */
+function webhookSections(events: Readonly<Record<string, WebhookEventDoc>>) {
+  const types = Object.keys(events);
+  const ref = (type: string) => `#/components/schemas/${eventSchemaName(type)}`;
+  const schemas: Record<string, JsonSchema> = Object.fromEntries(
+    Object.entries(events).map(([type, event]) => [eventSchemaName(type), eventEnvelope(type, event)]),
+  );
+  schemas.WebhookEvent = {
+    oneOf: types.map((type) => ({ $ref: ref(type) })),
+    discriminator: {
+      propertyName: "type",
+      mapping: Object.fromEntries(types.map((type) => [type, ref(type)])),
+    },
+  };
+  const webhooks = Object.fromEntries(
+    Object.entries(events).map(([type, event]) => [
+      type,
+      {
+        post: {
+          summary: event.summary,
+          description:
+            "Signed with X-Service-Signature (and the Standard Webhooks headers); see docs/webhooks.md.",
+          requestBody: { required: true, content: { "application/json": { schema: { $ref: ref(type) } } } },
+          responses: {
+            "2XX": { description: "Received; answer promptly." },
+            "400": { description: "The signature did not verify." },
+          },
+        },
+      },
+    ]),
+  );
+  return { schemas, webhooks };
+}
+
+export function openApiDocument(
+  specs: readonly RouteSpec<ZodType, ZodType>[],
+  events: Readonly<Record<string, WebhookEventDoc>> = {},
+): JsonSchema {
+  const sent = webhookSections(events);
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const spec of specs) {
     const path = openApiPath(spec.path);
@@ -182,8 +250,9 @@ export function openApiDocument(specs: readonly RouteSpec<ZodType, ZodType>[]): 
     },
     servers: [{ url: "/api" }],
     paths,
+    webhooks: sent.webhooks,
     components: {
-      schemas: { ErrorEnvelope: ERROR_ENVELOPE_SCHEMA },
+      schemas: { ErrorEnvelope: ERROR_ENVELOPE_SCHEMA, ...sent.schemas },
       securitySchemes: {
         apiKey: {
           type: "http",

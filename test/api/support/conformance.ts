@@ -46,6 +46,22 @@ export class Conformance {
       validate = this.ajv.compile(rewritten);
       this.validators.set(key, validate);
     }
+    this.expectValid(key, validate, body);
+  }
+
+  /** Asserts a delivered webhook envelope matches components.schemas WebhookEvent_<its type>. */
+  checkWebhookEvent(envelope: { type: string }): void {
+    const key = `WebhookEvent_${envelope.type}`;
+    expect(this.document.components.schemas[key], `${key} is not in the OpenAPI document`).to.be.an("object");
+    let validate = this.validators.get(key);
+    if (validate === undefined) {
+      validate = this.ajv.compile({ $ref: `components#/components/schemas/${key}` });
+      this.validators.set(key, validate);
+    }
+    this.expectValid(key, validate, envelope);
+  }
+
+  private expectValid(key: string, validate: ValidateFunction, body: unknown): void {
     const valid = validate(body);
     expect(
       valid,

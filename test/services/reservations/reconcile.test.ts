@@ -102,18 +102,20 @@ describe("reservations: reconciler", function () {
       const events = await eventsOf(db.pool, reservation.reservationId);
       expect(events.map((event) => [event.type, event.partnerId, event.environment])).to.deep.equal([
         ["reservation.created", PARTNER, "production"],
+        ["identity.protected", PARTNER, "production"],
         ["revenue.accrued", PARTNER, "production"],
       ]);
       const view = events[0]?.payload.reservation as Record<string, unknown>;
       expect(view).to.include({ status: "confirmed", feePaid: "1234567", launcher: EVM_LAUNCHER });
-      expect(events[1]?.payload).to.include({
+      expect(events[1]?.payload).to.include({ source: "reservation", protectedUntil: view.expiresAt });
+      expect(events[2]?.payload).to.include({
         feeAmount: "1234567",
         partnerAmount: "740740",
         partnerBps: 6000,
       });
 
       expect(await passAt(seconds(t0, 130))).to.include({ confirmed: 0 });
-      expect(await eventsOf(db.pool, reservation.reservationId)).to.have.length(2);
+      expect(await eventsOf(db.pool, reservation.reservationId)).to.have.length(3);
     });
 
     it("confirms a submitted transaction by its hash, whatever the case of the wallet's address", async () => {
@@ -173,9 +175,8 @@ describe("reservations: reconciler", function () {
 
       expect(await ledgerOf(db.pool, unattributed.reservationId)).to.equal(undefined);
       const unattributedEvents = await eventsOf(db.pool, unattributed.reservationId);
-      expect(unattributedEvents.map((event) => [event.type, event.partnerId])).to.deep.equal([
-        ["reservation.created", null],
-      ]);
+      // Attributed to nobody, so nobody's endpoint may receive it: no events at all.
+      expect(unattributedEvents).to.deep.equal([]);
       expect(await ledgerOf(db.pool, introductory.reservationId)).to.deep.equal({
         status: "accrued",
         feeAmount: "5000",
@@ -184,9 +185,10 @@ describe("reservations: reconciler", function () {
       const introductoryEvents = await eventsOf(db.pool, introductory.reservationId);
       expect(introductoryEvents.map((event) => event.type)).to.deep.equal([
         "reservation.created",
+        "identity.protected",
         "revenue.accrued",
       ]);
-      expect(introductoryEvents[1]?.payload).to.include({ partnerAmount: "0", introductory: true });
+      expect(introductoryEvents[2]?.payload).to.include({ partnerAmount: "0", introductory: true });
     });
 
     it("answers one reservation with its freshest state (the API's status call)", async () => {
@@ -213,6 +215,7 @@ describe("reservations: reconciler", function () {
       expect(await reconcileReservation(deps, "res_00000000000000000000000000000000")).to.equal(undefined);
       expect((await eventsOf(db.pool, settled.reservationId)).map((event) => event.type)).to.deep.equal([
         "reservation.created",
+        "identity.protected",
         "revenue.accrued",
       ]);
     });
@@ -297,7 +300,12 @@ describe("reservations: reconciler", function () {
       expect(await passAt(seconds(end, -EXPIRING_NOTICE_SECONDS - 60))).to.include({ expiring: 0 });
       expect(await passAt(seconds(end, -EXPIRING_NOTICE_SECONDS + 1))).to.include({ expiring: 1 });
       expect(await passAt(seconds(end, -EXPIRING_NOTICE_SECONDS + 3600))).to.include({ expiring: 0 });
-      expect(await types()).to.deep.equal(["reservation.created", "revenue.accrued", "reservation.expiring"]);
+      expect(await types()).to.deep.equal([
+        "reservation.created",
+        "identity.protected",
+        "revenue.accrued",
+        "reservation.expiring",
+      ]);
 
       // The launcher renews on-chain: the mirror's expiry moves one more day, its fee becomes a running total.
       const renewedEnd = seconds(end, DAY);
@@ -330,6 +338,7 @@ describe("reservations: reconciler", function () {
       expect(await ledgerOf(db.pool, reservation.reservationId)).to.include({ status: "accrued" });
       expect(await types()).to.deep.equal([
         "reservation.created",
+        "identity.protected",
         "revenue.accrued",
         "reservation.expiring",
         "reservation.expiring",
@@ -428,7 +437,7 @@ describe("reservations: reconciler", function () {
       expect(passes.reduce((sum, counts) => sum + counts.confirmed, 0)).to.equal(40);
       for (const reservation of reservations) {
         const types = (await eventsOf(db.pool, reservation.reservationId)).map((event) => event.type);
-        expect(types).to.deep.equal(["reservation.created", "revenue.accrued"]);
+        expect(types).to.deep.equal(["reservation.created", "identity.protected", "revenue.accrued"]);
         expect(await ledgerOf(db.pool, reservation.reservationId)).to.include({ status: "accrued" });
       }
     });

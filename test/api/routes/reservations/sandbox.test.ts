@@ -330,6 +330,7 @@ describe("api: reservations in the sandbox (simulated registries)", function () 
     );
     expect(events.rows).to.deep.equal([
       { type: "reservation.created", environment: "sandbox" },
+      { type: "identity.protected", environment: "sandbox" },
       { type: "revenue.accrued", environment: "sandbox" },
     ]);
     // Confirming again changes nothing.
