@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import type { Pool } from "pg";
 
-/** Longer than an attempt can take (15 s timeout plus the DNS check and recording). */
+/** The default lease (WEBHOOK_LEASE_MS): longer than an attempt can take (15 s timeout plus the DNS check and recording). */
 export const DELIVERY_LEASE_MS = 60_000;
 
 export interface ClaimedDelivery {
@@ -43,6 +43,8 @@ export interface ClaimLimits {
   limit: number;
   /** Attempts in flight to one endpoint, over all workers. */
   perEndpoint: number;
+  /** How long the claim holds the deliveries. */
+  leaseMs: number;
   /** Deliveries this worker is still sending (never claimed twice by one process, whatever its clock says). */
   sending: readonly string[];
 }
@@ -54,7 +56,7 @@ export async function claimDueDeliveries(
 ): Promise<ClaimedDelivery[]> {
   if (limits.limit <= 0) return [];
   const token = randomBytes(12).toString("hex");
-  const leasedUntil = new Date(at.getTime() + DELIVERY_LEASE_MS);
+  const leasedUntil = new Date(at.getTime() + limits.leaseMs);
   // One statement, so one transaction: the rows are locked, leased and returned together.
   const { rows } = await pool.query<ClaimRow>(
     `WITH in_flight AS (

@@ -10,7 +10,10 @@ import {
   retryDelayMs,
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
 } from "../../core/webhook/deliveryPolicy";
-import { type ClaimedDelivery, claimDueDeliveries, type RecordedAttempt, recordAttempt } from "./claims";
+import {
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  DELIVERY_LEASE_MS, type RecordedAttempt, recordAttempt } from "./claims";
 import { signingSecrets } from "./endpointSecrets";
 import { envelopeBody, signedHeaders } from "./envelope";
 import { fanOutEvents } from "./fanOut";
@@ -31,6 +34,8 @@ export interface DispatcherOptions {
   /** Outbox events fanned out per pass. Default 500. */
   fanOutBatch?: number;
   timeoutMs?: number;
+  /** How long a claim holds a delivery. Default DELIVERY_LEASE_MS. */
+  leaseMs?: number;
   log: (line: string) => void;
 }
 
@@ -82,6 +87,7 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
   const perEndpoint = options.perEndpoint ?? DEFAULT_PER_ENDPOINT;
   const fanOutBatch = options.fanOutBatch ?? DEFAULT_FAN_OUT_BATCH;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
+  const leaseMs = options.leaseMs ?? DELIVERY_LEASE_MS;
   const inFlight = new Map<string, Promise<void>>();
   const listeners: Array<() => void> = [];
 
@@ -142,6 +148,7 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
       const claimed = await claimDueDeliveries(pool, at, {
         limit: free,
         perEndpoint,
+        leaseMs,
         sending: [...inFlight.keys()],
       });
       for (const delivery of claimed) start(delivery);

@@ -386,6 +386,7 @@ describe("webhooks: dispatcher", function () {
     const [claimed] = await claimDueDeliveries(db.pool, new Date(clock.ms), {
       limit: 5,
       perEndpoint: 4,
+      leaseMs: DELIVERY_LEASE_MS,
       sending: [],
     });
     expect(claimed).to.not.equal(undefined);
