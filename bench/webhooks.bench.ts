@@ -27,7 +27,7 @@ import type { Emit } from "./run";
 const ENDPOINTS = DEFAULT_MAX_IN_FLIGHT / DEFAULT_PER_ENDPOINT;
 const EVENTS = 2000;
 const RATE = 100;
-const LATENCY_SECONDS = 15;
+const LATENCY_SECONDS = Number(process.env.LAT_S ?? 15);
 
 const note = (line: string) => process.stderr.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -10,13 +10,11 @@ import {
   retryDelayMs,
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
 } from "../../core/webhook/deliveryPolicy";
-import {
-  type ClaimedDelivery,
-  claimDueDeliveries,
-  DELIVERY_LEASE_MS, type RecordedAttempt, recordAttempt } from "./claims";
+import { type ClaimedDelivery, claimDueDeliveries, DELIVERY_LEASE_MS, type RecordedAttempt } from "./claims";
 import { signingSecrets } from "./endpointSecrets";
 import { envelopeBody, signedHeaders } from "./envelope";
 import { fanOutEvents } from "./fanOut";
+import { outcomeRecorder } from "./outcomeRecorder";
 import { checkedReceiver, type ReceiverPolicy, ReceiverRefusedError } from "./receiverUrl";
 import { type AttemptOutcome, createTransport, postToReceiver, type Transport } from "./send";
 
@@ -89,6 +87,7 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
   const timeoutMs = options.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
   const leaseMs = options.leaseMs ?? DELIVERY_LEASE_MS;
   const inFlight = new Map<string, Promise<void>>();
+  const recorder = outcomeRecorder(pool);
   const listeners: Array<() => void> = [];
 
   async function send(claimed: ClaimedDelivery, startedAt: Date): Promise<AttemptOutcome> {
@@ -121,7 +120,7 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
       outcome = { status: null, error: "the delivery could not be signed; the service will retry" };
     }
     const result = attemptResult(claimed, outcome, startedAt, new Date(now()));
-    if (!(await recordAttempt(pool, claimed, result))) {
+    if (!(await recorder.record({ claimed, attempt: result }))) {
       log(
         `webhook delivery ${claimed.id}: lease lost before the outcome was recorded; another worker retries it`,
       );
