@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import type { Pool } from "pg";
 
-/** The default lease (WEBHOOK_LEASE_MS): longer than an attempt can take (15 s timeout plus the DNS check and recording). */
+/** The default lease (WEBHOOK_LEASE_MS): longer than an attempt takes (15 s timeout, DNS check, recording). */
 export const DELIVERY_LEASE_MS = 60_000;
 
 export interface ClaimedDelivery {
@@ -130,9 +130,9 @@ export interface LeasedOutcome {
  */
 export async function recordAttempts(pool: Pool, outcomes: readonly LeasedOutcome[]): Promise<Set<string>> {
   if (outcomes.length === 0) return new Set();
-  // In id order, so two statements never wait on each other's rows in opposite orders.
-  const sorted = [...outcomes].sort((a, b) => (a.claimed.id < b.claimed.id ? -1 : 1));
-  const column = <T>(pick: (outcome: LeasedOutcome) => T) => sorted.map(pick);
+  // Should two workers ever deadlock here (each recording a delivery the other has taken over), Postgres
+  // aborts one statement: its outcomes stay unrecorded, as after a crash, and are sent again after the lease.
+  const column = <T>(pick: (outcome: LeasedOutcome) => T) => outcomes.map(pick);
   const { rows } = await pool.query<{ id: string }>(
     `WITH input AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::timestamptz[],
