@@ -6,7 +6,8 @@
 // which happens when its worker was killed before recording it, when its lease ran out under a live worker
 // (which logs "lease lost"), or when recording failed (logged: "its lease runs out"). A worker never has more
 // than DEFAULT_MAX_IN_FLIGHT attempts under way, and an unrecorded attempt brings at most one more arrival
-// (the next attempt is recorded, or is itself cut by a later kill and counted there). So duplicates <= killed workers x DEFAULT_MAX_IN_FLIGHT + those logged lines.
+// (the next attempt is recorded, or is itself cut by a later kill and counted there). So:
+// duplicates <= killed workers x DEFAULT_MAX_IN_FLIGHT + those logged lines.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
