@@ -40,8 +40,8 @@ export interface Config {
   };
   /** Pause between two reconcile passes of the reservation worker. */
   worker: { intervalMs: number };
-  /** Whether webhook receivers on localhost are accepted (a locally run service only). */
-  webhooks: { allowLocalReceivers: boolean };
+  /** Webhook sending: localhost receivers accepted (a locally run service only); the claim lease of a delivery. */
+  webhooks: { allowLocalReceivers: boolean; leaseMs: number };
 }
 
 export interface ConfigOptions {
@@ -93,6 +93,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Co
     webhooks: {
       allowLocalReceivers:
         (settings.WEBHOOK_ALLOW_LOCALHOST ?? (settings.DATABASE_URL ? "false" : "true")) === "true",
+      leaseMs: settings.WEBHOOK_LEASE_MS,
     },
   };
 }

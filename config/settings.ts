@@ -66,6 +66,7 @@ export const settingsSchema = z.object({
   KEYLESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
   WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
   WEBHOOK_ALLOW_LOCALHOST: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
+  WEBHOOK_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -103,4 +104,6 @@ export const SETTING_DOCS: Record<keyof Settings, string> = {
     "Pause between two reconcile passes of the worker (confirmations, failures, lapses, expiring notices, expiries).",
   WEBHOOK_ALLOW_LOCALHOST:
     "Accept webhook receivers on http(s)://localhost, 127.0.0.1 and [::1]. Default: true for the embedded default (no DATABASE_URL), false otherwise; never set it on a hosted service.",
+  WEBHOOK_LEASE_MS:
+    "How long a worker holds a webhook delivery it claimed: a worker that dies mid-attempt has its deliveries sent again by another once this runs out. Keep it above the 15 s attempt timeout (shorter re-sends slow attempts: more duplicates, never a loss).",
 };

@@ -121,7 +121,11 @@ async function main(): Promise<void> {
       registries,
       intervalMs: config.worker.intervalMs,
       log: (line) => log(`[worker] ${line}`),
-      webhooks: { masterKey, allowLocalReceivers: config.webhooks.allowLocalReceivers },
+      webhooks: {
+        masterKey,
+        allowLocalReceivers: config.webhooks.allowLocalReceivers,
+        leaseMs: config.webhooks.leaseMs,
+      },
     });
     stops.push(() => worker.stop());
 

@@ -1,5 +1,5 @@
 // `npm run worker`: the reservation and webhook worker as a production role, any number of replicas. Reads the typed
-// configuration (DATABASE_URL, MASTER_KEY, DEPLOYMENT_MANIFEST, WORKER_INTERVAL_MS) and the manifest's chains.
+// configuration (DATABASE_URL, MASTER_KEY, DEPLOYMENT_MANIFEST, WORKER_INTERVAL_MS, WEBHOOK_*) and the manifest's chains.
 import { registryCatalogue } from "../chains/catalogue";
 import { readManifest } from "../config/manifest";
 import { resolveMasterKey } from "../config/masterKey";
@@ -24,6 +24,7 @@ startRole(ROLE, async () => {
     webhooks: {
       masterKey: resolveMasterKey(config.masterKey, config.dataDir),
       allowLocalReceivers: config.webhooks.allowLocalReceivers,
+      leaseMs: config.webhooks.leaseMs,
     },
   });
   const chains = [...manifest.evm, ...manifest.solana].map((entry) => entry.chain);

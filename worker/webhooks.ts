@@ -20,6 +20,8 @@ export interface WebhookJobOptions {
   /** Opens the endpoints' signing secrets. */
   masterKey: Buffer;
   allowLocalReceivers: boolean;
+  /** How long a claimed delivery is held (default DELIVERY_LEASE_MS). */
+  leaseMs?: number;
   lookup?: HostLookup;
   now?: () => number;
   log: (line: string) => void;
@@ -39,6 +41,7 @@ export function startWebhookJob(options: WebhookJobOptions): WebhookJob {
     now: options.now ?? Date.now,
     receivers: { allowLocalReceivers: options.allowLocalReceivers, lookup: options.lookup ?? systemLookup },
     log: options.log,
+    ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
     ...options.tuning,
   });
   const intervalMs = options.pollIntervalMs ?? WEBHOOK_POLL_INTERVAL_MS;

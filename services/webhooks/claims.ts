@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import type { Pool } from "pg";
 
-/** Longer than an attempt can take (15 s timeout plus the DNS check and recording). */
+/** The default lease (WEBHOOK_LEASE_MS): longer than an attempt takes (15 s timeout, DNS check, recording). */
 export const DELIVERY_LEASE_MS = 60_000;
 
 export interface ClaimedDelivery {
@@ -43,6 +43,8 @@ export interface ClaimLimits {
   limit: number;
   /** Attempts in flight to one endpoint, over all workers. */
   perEndpoint: number;
+  /** How long the claim holds the deliveries. */
+  leaseMs: number;
   /** Deliveries this worker is still sending (never claimed twice by one process, whatever its clock says). */
   sending: readonly string[];
 }
@@ -54,7 +56,7 @@ export async function claimDueDeliveries(
 ): Promise<ClaimedDelivery[]> {
   if (limits.limit <= 0) return [];
   const token = randomBytes(12).toString("hex");
-  const leasedUntil = new Date(at.getTime() + DELIVERY_LEASE_MS);
+  const leasedUntil = new Date(at.getTime() + limits.leaseMs);
   // One statement, so one transaction: the rows are locked, leased and returned together.
   const { rows } = await pool.query<ClaimRow>(
     `WITH in_flight AS (
@@ -69,6 +71,8 @@ export async function claimDueDeliveries(
          LEFT JOIN in_flight f ON f.endpoint_id = d.endpoint_id
          WHERE d.status = 'pending' AND d.next_attempt_at <= $1
            AND (d.leased_until IS NULL OR d.leased_until <= $1) AND NOT (d.id = ANY ($6::text[]))
+           -- Endpoints already at their bound are left out before the sort (under load, most of them).
+           AND coalesce(f.n, 0) < $4
        ), picked AS (
          SELECT d.id FROM webhook_deliveries d
          WHERE d.id IN (SELECT id FROM ranked WHERE slot <= $4 ORDER BY next_attempt_at, seq LIMIT $5)
@@ -115,38 +119,49 @@ export interface RecordedAttempt {
   failed: boolean;
 }
 
-/** Records the attempt and the delivery's new state; false when the lease was lost (the outcome is dropped). */
-export async function recordAttempt(
-  pool: Pool,
-  claimed: Pick<ClaimedDelivery, "id" | "leaseToken">,
-  attempt: RecordedAttempt,
-): Promise<boolean> {
-  const { rows } = await pool.query<{ recorded: number }>(
-    `WITH updated AS (
-       UPDATE webhook_deliveries SET
-         attempt_count = attempt_count + 1,
-         failures_in_round = failures_in_round + CASE WHEN $3 THEN 1 ELSE 0 END,
-         status = $4, next_attempt_at = $5, last_attempt_at = $6, last_response_code = $7, last_error = $8,
+export interface LeasedOutcome {
+  claimed: Pick<ClaimedDelivery, "id" | "leaseToken">;
+  attempt: RecordedAttempt;
+}
+
+/**
+ * Records attempts and their deliveries' new states in one statement (one commit for many outcomes); each row
+ * only under the lease that sent it. Returns the ids recorded: an id missing had lost its lease (dropped).
+ */
+export async function recordAttempts(pool: Pool, outcomes: readonly LeasedOutcome[]): Promise<Set<string>> {
+  if (outcomes.length === 0) return new Set();
+  // Should two workers ever deadlock here (each recording a delivery the other has taken over), Postgres
+  // aborts one statement: its outcomes stay unrecorded, as after a crash, and are sent again after the lease.
+  const column = <T>(pick: (outcome: LeasedOutcome) => T) => outcomes.map(pick);
+  const { rows } = await pool.query<{ id: string }>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::timestamptz[],
+         $6::timestamptz[], $7::integer[], $8::text[], $9::integer[])
+         AS i (id, lease_token, failed, status, next_attempt_at, started_at, response_code, error, duration_ms)
+     ), updated AS (
+       UPDATE webhook_deliveries d SET
+         attempt_count = d.attempt_count + 1,
+         failures_in_round = d.failures_in_round + CASE WHEN i.failed THEN 1 ELSE 0 END,
+         status = i.status, next_attempt_at = i.next_attempt_at, last_attempt_at = i.started_at,
+         last_response_code = i.response_code, last_error = i.error,
          lease_token = NULL, leased_until = NULL
-       WHERE id = $1 AND lease_token = $2
-       RETURNING id, attempt_count
-     ), attempt AS (
-       INSERT INTO webhook_attempts (delivery_id, attempt_number, started_at, duration_ms, response_code, error)
-       SELECT id, attempt_count, $6, $9, $7, $8 FROM updated
-       RETURNING 1
+       FROM input i WHERE d.id = i.id AND d.lease_token = i.lease_token
+       RETURNING d.id, d.attempt_count, i.started_at, i.duration_ms, i.response_code, i.error
      )
-     SELECT count(*)::int AS recorded FROM attempt`,
+     INSERT INTO webhook_attempts (delivery_id, attempt_number, started_at, duration_ms, response_code, error)
+     SELECT id, attempt_count, started_at, duration_ms, response_code, error FROM updated
+     RETURNING delivery_id AS id`,
     [
-      claimed.id,
-      claimed.leaseToken,
-      attempt.failed,
-      attempt.status,
-      attempt.nextAttemptAt,
-      attempt.startedAt,
-      attempt.responseCode,
-      attempt.error,
-      Math.round(attempt.durationMs),
+      column((o) => o.claimed.id),
+      column((o) => o.claimed.leaseToken),
+      column((o) => o.attempt.failed),
+      column((o) => o.attempt.status),
+      column((o) => o.attempt.nextAttemptAt),
+      column((o) => o.attempt.startedAt),
+      column((o) => o.attempt.responseCode),
+      column((o) => o.attempt.error),
+      column((o) => Math.round(o.attempt.durationMs)),
     ],
   );
-  return (rows[0]?.recorded ?? 0) > 0;
+  return new Set(rows.map((row) => row.id));
 }

@@ -10,10 +10,11 @@ import {
   retryDelayMs,
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
 } from "../../core/webhook/deliveryPolicy";
-import { type ClaimedDelivery, claimDueDeliveries, type RecordedAttempt, recordAttempt } from "./claims";
+import { type ClaimedDelivery, claimDueDeliveries, DELIVERY_LEASE_MS, type RecordedAttempt } from "./claims";
 import { signingSecrets } from "./endpointSecrets";
 import { envelopeBody, signedHeaders } from "./envelope";
 import { fanOutEvents } from "./fanOut";
+import { outcomeRecorder } from "./outcomeRecorder";
 import { checkedReceiver, type ReceiverPolicy, ReceiverRefusedError } from "./receiverUrl";
 import { type AttemptOutcome, createTransport, postToReceiver, type Transport } from "./send";
 
@@ -31,6 +32,8 @@ export interface DispatcherOptions {
   /** Outbox events fanned out per pass. Default 500. */
   fanOutBatch?: number;
   timeoutMs?: number;
+  /** How long a claim holds a delivery. Default DELIVERY_LEASE_MS. */
+  leaseMs?: number;
   log: (line: string) => void;
 }
 
@@ -82,7 +85,9 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
   const perEndpoint = options.perEndpoint ?? DEFAULT_PER_ENDPOINT;
   const fanOutBatch = options.fanOutBatch ?? DEFAULT_FAN_OUT_BATCH;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
+  const leaseMs = options.leaseMs ?? DELIVERY_LEASE_MS;
   const inFlight = new Map<string, Promise<void>>();
+  const recorder = outcomeRecorder(pool);
   const listeners: Array<() => void> = [];
 
   async function send(claimed: ClaimedDelivery, startedAt: Date): Promise<AttemptOutcome> {
@@ -115,7 +120,7 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
       outcome = { status: null, error: "the delivery could not be signed; the service will retry" };
     }
     const result = attemptResult(claimed, outcome, startedAt, new Date(now()));
-    if (!(await recordAttempt(pool, claimed, result))) {
+    if (!(await recorder.record({ claimed, attempt: result }))) {
       log(
         `webhook delivery ${claimed.id}: lease lost before the outcome was recorded; another worker retries it`,
       );
@@ -142,6 +147,7 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
       const claimed = await claimDueDeliveries(pool, at, {
         limit: free,
         perEndpoint,
+        leaseMs,
         sending: [...inFlight.keys()],
       });
       for (const delivery of claimed) start(delivery);

@@ -38,6 +38,12 @@ describe("config", () => {
     expect(config.masterKey).to.equal(MASTER_KEY);
   });
 
+  it("leases webhook deliveries for 60 s unless WEBHOOK_LEASE_MS says otherwise, never under 1 s", () => {
+    expect(parseConfig({}).webhooks.leaseMs).to.equal(60_000);
+    expect(parseConfig({ WEBHOOK_LEASE_MS: "2000" }).webhooks.leaseMs).to.equal(2000);
+    expect(problemsOf({ WEBHOOK_LEASE_MS: "500" }).join()).to.match(/WEBHOOK_LEASE_MS/);
+  });
+
   it("treats an empty variable as unset", () => {
     expect(parseConfig({ DATABASE_URL: "", PORT: "" }).database.kind).to.equal("embedded");
   });

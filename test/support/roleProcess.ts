@@ -13,6 +13,8 @@ export interface RoleProcess {
   printed(line: string): Promise<void>;
   /** SIGTERM, then resolves once the process has exited. */
   stop(): Promise<void>;
+  /** SIGKILL (a crash: nothing runs on the way out), then resolves once the process has exited. */
+  kill(): Promise<void>;
 }
 
 /** Starts `entry` (a role's main.ts, relative to the repository) with `env` added to this process's. */
@@ -23,6 +25,12 @@ export function startRoleProcess(entry: string, env: Record<string, string>): Ro
     stdio: ["ignore", "ignore", "pipe"],
   });
   let output = "";
+  const ended = (signal: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill(signal);
+    });
   child.stderr?.on("data", (chunk: Buffer) => {
     output += chunk.toString();
   });
@@ -37,12 +45,8 @@ export function startRoleProcess(entry: string, env: Record<string, string>): Ro
         child.stderr?.on("data", check);
         child.once("exit", (code) => reject(new Error(`${entry} exited with ${code}: ${output}`)));
       }),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    stop: () => ended("SIGTERM"),
+    kill: () => ended("SIGKILL"),
   };
 }
 

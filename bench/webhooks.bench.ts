@@ -1,0 +1,225 @@
+// Webhook delivery (docs/webhooks.md, "Figures"): the worker's webhook job (worker/webhooks.ts: the real
+// dispatcher, fan-out, claims, signing, recording) against a local receiver on Postgres, beside a baseline in
+// the same run.
+// - throughput: EVENTS events enqueued at once, one per endpoint in turn, delivered by the job; the baseline is
+//   a bare loop that signs the same envelopes and POSTs them to the same receiver over the same transport,
+//   at the job's concurrency (PER_ENDPOINT per endpoint, ENDPOINTS endpoints). Goal: ratio >= 0.5;
+// - latency: events written one transaction each at a steady RATE per second for LATENCY_SECONDS, from the
+//   event's insert (its createdAt) to the first attempt's arrival at the receiver. Goal: p99 <= 1 s.
+// Database: DATABASE_URL when set (a fresh schema), else the embedded one. Everything runs in this process.
+
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Pool } from "pg";
+import { createSecretBox } from "../core/secrets/secretBox";
+import { webhooksService } from "../services/webhooks";
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_PER_ENDPOINT } from "../services/webhooks/dispatcher";
+import { envelopeBody, signedHeaders } from "../services/webhooks/envelope";
+import { checkedReceiver } from "../services/webhooks/receiverUrl";
+import { createTransport, postToReceiver } from "../services/webhooks/send";
+import { appendDomainEvents, type DomainEvent } from "../storage/outbox";
+import { withTransaction } from "../storage/transaction";
+import { createTestDatabase, stopSharedEmbeddedServer } from "../test/support/testDatabase";
+import { startWebhookJob } from "../worker/webhooks";
+import type { Emit } from "./run";
+
+const ENDPOINTS = DEFAULT_MAX_IN_FLIGHT / DEFAULT_PER_ENDPOINT;
+const EVENTS = 2000;
+const RATE = 100;
+const LATENCY_SECONDS = Number(process.env.LAT_S ?? 15);
+
+const note = (line: string) => process.stderr.write(`${line}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+/** Answers 200 at once; records each delivery id's first arrival (ms since the epoch) and its createdAt. */
+class Receiver {
+  readonly first = new Map<string, { at: number; createdAt: number }>();
+  arrivals = 0;
+  private server: Server | undefined;
+  private waiters: Array<() => void> = [];
+  port = 0;
+
+  async start(): Promise<void> {
+    this.server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        const at = Date.now();
+        const envelope = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+          id: string;
+          createdAt: string;
+        };
+        this.arrivals++;
+        if (!this.first.has(envelope.id))
+          this.first.set(envelope.id, { at, createdAt: Date.parse(envelope.createdAt) });
+        response.writeHead(200).end();
+        for (const waiter of this.waiters) waiter();
+      });
+    });
+    this.server.keepAliveTimeout = 120_000;
+    const server = this.server;
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    this.port = (server.address() as AddressInfo).port;
+  }
+
+  /** Resolves once `count` distinct deliveries have arrived. */
+  async reached(count: number): Promise<void> {
+    while (this.first.size < count) await new Promise<void>((resolve) => this.waiters.push(resolve));
+    this.waiters = [];
+  }
+
+  reset(): void {
+    this.first.clear();
+    this.arrivals = 0;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+interface Setup {
+  pool: Pool;
+  masterKey: Buffer;
+  receiver: Receiver;
+  partners: string[];
+  urls: string[];
+  secrets: string[];
+}
+
+function eventsFor(setup: Setup, first: number, count: number): DomainEvent[] {
+  return Array.from({ length: count }, (_, offset) => ({
+    type: "launch.reported",
+    environment: "production",
+    partnerId: setup.partners[(first + offset) % setup.partners.length] ?? null,
+    payload: { seq: first + offset, launchId: `lch_${first + offset}` },
+  }));
+}
+
+function startJob(setup: Setup) {
+  return startWebhookJob({
+    pool: setup.pool,
+    masterKey: setup.masterKey,
+    allowLocalReceivers: true,
+    log: note,
+  });
+}
+
+async function dispatcherThroughput(setup: Setup): Promise<number> {
+  await withTransaction(setup.pool, (client) => appendDomainEvents(client, eventsFor(setup, 0, EVENTS)));
+  const started = performance.now();
+  const job = startJob(setup);
+  await setup.receiver.reached(EVENTS);
+  const seconds = (performance.now() - started) / 1000;
+  await job.stop();
+  note(`dispatcher: ${EVENTS} deliveries in ${seconds.toFixed(2)} s (${setup.receiver.arrivals} arrivals)`);
+  return EVENTS / seconds;
+}
+
+/** The same envelopes, signed the same way, POSTed over the same transport at the job's concurrency. */
+async function bareLoopThroughput(setup: Setup): Promise<number> {
+  const transport = createTransport();
+  const targets = await Promise.all(
+    setup.urls.map((url) => checkedReceiver(url, { allowLocalReceivers: true, lookup: async () => [] })),
+  );
+  const createdAt = new Date();
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: DEFAULT_MAX_IN_FLIGHT }, async (_, lane) => {
+      const endpoint = lane % ENDPOINTS;
+      const target = targets[endpoint];
+      const secret = setup.secrets[endpoint];
+      if (target === undefined || secret === undefined) throw new Error("no endpoint");
+      while (next < EVENTS) {
+        const seq = next++;
+        const id = `msg_bare_${seq}`;
+        const body = envelopeBody({
+          id,
+          type: "launch.reported",
+          createdAt,
+          data: { seq, launchId: `lch_${seq}` },
+        });
+        const headers = signedHeaders(id, body, [secret], Math.floor(Date.now() / 1000));
+        const outcome = await postToReceiver(transport, target, body, headers, 15_000);
+        if (outcome.status !== 200) throw new Error(`bare POST: ${outcome.status} ${outcome.error}`);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  transport.http.destroy();
+  note(`bare loop: ${EVENTS} POSTs in ${seconds.toFixed(2)} s`);
+  return EVENTS / seconds;
+}
+
+/** Event insert (createdAt) to first arrival, ms, for events written at a steady RATE per second. */
+async function latencies(setup: Setup): Promise<number[]> {
+  const job = startJob(setup);
+  const total = RATE * LATENCY_SECONDS;
+  const started = performance.now();
+  const writes: Array<Promise<void>> = [];
+  for (let index = 0; index < total; index++) {
+    const due = started + (index * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    writes.push(
+      withTransaction(setup.pool, (client) => appendDomainEvents(client, eventsFor(setup, index, 1))),
+    );
+  }
+  await Promise.all(writes);
+  note(`latency: ${total} events written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  await setup.receiver.reached(total);
+  await job.stop();
+  return [...setup.receiver.first.values()].map(({ at, createdAt }) => at - createdAt).sort((a, b) => a - b);
+}
+
+export async function run(emit: Emit): Promise<void> {
+  note(`database: ${process.env.DATABASE_URL ? "DATABASE_URL (Postgres)" : "embedded (PGlite)"}`);
+  const database = await createTestDatabase();
+  const receiver = new Receiver();
+  await receiver.start();
+  try {
+    const masterKey = randomBytes(32);
+    const service = webhooksService(database.pool, createSecretBox(masterKey), Date.now, {
+      allowLocalReceivers: true,
+    });
+    const partners = Array.from({ length: ENDPOINTS }, (_, index) => `partner_bench_${index}`);
+    const urls = partners.map((partner) => `http://127.0.0.1:${receiver.port}/${partner}`);
+    const secrets: string[] = [];
+    for (const [index, partnerId] of partners.entries()) {
+      const created = await service.create(
+        { partnerId, environment: "production" },
+        { url: urls[index] ?? "" },
+      );
+      secrets.push(created.signingSecret);
+    }
+    const setup: Setup = { pool: database.pool, masterKey, receiver, partners, urls, secrets };
+
+    note(
+      `throughput: ${EVENTS} events over ${ENDPOINTS} endpoints, ${DEFAULT_PER_ENDPOINT} in flight per endpoint`,
+    );
+    const bare = await bareLoopThroughput(setup);
+    receiver.reset();
+    const dispatched = await dispatcherThroughput(setup);
+    receiver.reset();
+    emit("bare_post_throughput", bare, "deliveries/s");
+    emit("dispatcher_throughput", dispatched, "deliveries/s");
+    emit("dispatcher_vs_bare_ratio", dispatched / bare, "ratio");
+
+    note(`latency: ${RATE} events/s for ${LATENCY_SECONDS} s`);
+    const samples = await latencies(setup);
+    emit("event_to_first_attempt_p50", percentile(samples, 50), "ms");
+    emit("event_to_first_attempt_p99", percentile(samples, 99), "ms");
+    emit("event_to_first_attempt_max", samples[samples.length - 1] ?? Number.NaN, "ms");
+  } finally {
+    await receiver.stop();
+    await database.close();
+    await stopSharedEmbeddedServer();
+  }
+}
