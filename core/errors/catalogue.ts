@@ -87,7 +87,8 @@ export const ERROR_CATALOGUE = {
   },
   email_mismatch: {
     status: 403,
-    message: "This email is not the contact email of the key's partner; send the contact email the key was created with.",
+    message:
+      "This email is not the contact email of the key's partner; send the contact email the key was created with.",
   },
   rotation_not_allowed: {
     status: 403,
