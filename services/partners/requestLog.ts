@@ -100,6 +100,9 @@ export function requestRecorder(
     record(entry) {
       if (queued >= options.maxQueue) {
         dropped += 1;
+        // Said once per thousand drops: a stuck database must not also flood the log.
+        if (dropped % 1000 === 1)
+          log(`request log: queue full (${options.maxQueue}), ${dropped} entries dropped so far`);
         return;
       }
       queued += 1;
