@@ -109,6 +109,30 @@ export async function listProductionRequests(
   return rows.map(requestOf);
 }
 
+/** Declines an open request, audited; the partner may ask again. */
+export async function declineProduction(
+  pool: Pool,
+  requestId: string,
+  audit: Actor,
+): Promise<ProductionRequest> {
+  return withTransaction(pool, async (client) => {
+    const { rows } = await client.query<ProductionRequestRow>(
+      `UPDATE production_requests SET status = 'declined', decided_at = now(), decided_by = $2
+       WHERE request_id = $1 AND status = 'open' RETURNING ${COLUMNS}`,
+      [requestId, audit.actor],
+    );
+    const row = rows[0];
+    if (row === undefined) throw new ProductionRequestNotFoundError(requestId);
+    await appendAudit(client, {
+      ...audit,
+      action: "partner.decline_production",
+      subject: row.partner_id,
+      details: { requestId },
+    });
+    return requestOf(row);
+  });
+}
+
 export interface ProductionGrant {
   requestId: string;
   scopes: readonly PartnerScope[];

@@ -7,7 +7,7 @@ CREATE TABLE partners (
   partner_id text PRIMARY KEY,
   organization text CHECK (char_length(organization) <= 200),
   contact_email text CHECK (char_length(contact_email) <= 254),
-  -- Null until the contact email's one-time token is consumed; a new contact email clears it.
+  -- Null until a one-time token mailed to the contact email is consumed.
   email_verified_at timestamptz,
   environments text[] NOT NULL CHECK (
     cardinality(environments) > 0 AND environments <@ ARRAY['sandbox', 'production']::text[]
@@ -76,7 +76,8 @@ CREATE TABLE email_verification_tokens (
 );
 CREATE INDEX email_verification_tokens_partner ON email_verification_tokens (partner_id);
 
--- A partner's requests for production access, made with its key; operators grant them (partners:grant).
+-- A partner's requests for production access, made with its key; operators grant (partners:grant) or decline
+-- (partners:decline) them.
 CREATE TABLE production_requests (
   request_id text PRIMARY KEY,
   partner_id text NOT NULL REFERENCES partners (partner_id),

@@ -1,9 +1,14 @@
 // Operator commands for partners: list partner access requests and production requests, close an access
-// request, grant a production request (issues the partner's svc_live_ key, shown once) and show a partner's row.
+// request, grant a production request (issues the partner's svc_live_ key, shown once) or decline it, and show a
+// partner's row.
 // Every change is written to audit_log with its actor and reason.
 import { closeAccessRequest, listAccessRequests } from "../../../services/partners/accessRequests";
 import { findPartner } from "../../../services/partners/partnerStore";
-import { grantProduction, listProductionRequests } from "../../../services/partners/productionAccess";
+import {
+  declineProduction,
+  grantProduction,
+  listProductionRequests,
+} from "../../../services/partners/productionAccess";
 import { PARTNER_SCOPES } from "../../../services/partners/scopes";
 import { type OperatorCommand, UsageError } from "../command";
 import { parseFlags, requiredFlag } from "../flags";
@@ -94,6 +99,24 @@ const grant: OperatorCommand = {
   },
 };
 
+const decline: OperatorCommand = {
+  name: "partners:decline",
+  summary: "Decline a production request (the partner may ask again later).",
+  usage: "partners:decline --request <prq_…> --actor <who> --reason <why>",
+  async run(args, { pool, out }) {
+    const flags = parseFlags(args);
+    const requestId = requiredFlag(
+      flags,
+      "request",
+      "the production request id from partners:requests (prq_…)",
+    );
+    const actor = requiredFlag(flags, "actor", "who declines it (for the audit log)");
+    const reason = requiredFlag(flags, "reason", "why (for the audit log; tell the partner by mail)");
+    const request = await declineProduction(pool, requestId, { actor, reason });
+    out(`${request.requestId} of ${request.partnerId} declined by ${request.decidedBy}`);
+  },
+};
+
 const show: OperatorCommand = {
   name: "partners:show",
   summary: "Show a partner's row: contact, verification, environments, split, integration starts, routing.",
@@ -107,4 +130,4 @@ const show: OperatorCommand = {
   },
 };
 
-export const commands: OperatorCommand[] = [requests, close, grant, show];
+export const commands: OperatorCommand[] = [requests, close, grant, decline, show];

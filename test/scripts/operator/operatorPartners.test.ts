@@ -116,4 +116,39 @@ describe("operator CLI: partners:requests, partners:grant, partners:close-reques
     await command("partners:requests").run([], context);
     expect(lines.join("\n")).to.not.contain(accessId).and.not.contain(requestId);
   });
+  it("declines a production request, audited; the partner may then ask again", async () => {
+    const signUp = await api.call({
+      method: "POST",
+      path: "/api/v1/sandbox/keys",
+      body: { organization: "Decline Pad", email: "dev@decline.example" },
+    });
+    const sandbox = signUp.body as { apiKey: string; partnerId: string };
+    const token = tokenMailedTo(emlMessages(api.mailDir), "dev@decline.example");
+    await api.call({ method: "POST", path: "/api/v1/partners/verify-email", body: { token } });
+    const ask = () =>
+      api.call({
+        method: "POST",
+        path: "/api/v1/partners/production-request",
+        headers: bearer(sandbox.apiKey),
+        body: {},
+      });
+    const first = (await ask()).body as { requestId: string };
+    await command("partners:decline").run(
+      ["--request", first.requestId, "--actor", "ops-ann", "--reason", "no volume yet"],
+      context,
+    );
+    const audit = await api.db.pool.query(
+      "SELECT reason FROM audit_log WHERE action = 'partner.decline_production' AND subject = $1",
+      [sandbox.partnerId],
+    );
+    expect(audit.rows[0]).to.deep.equal({ reason: "no volume yet" });
+    const again = await ask();
+    expect(again.status, again.text).to.equal(201);
+    expect((again.body as { requestId: string }).requestId).to.not.equal(first.requestId);
+    const keys = await api.db.pool.query(
+      "SELECT count(*)::int AS n FROM api_keys WHERE partner_id = $1 AND environment = 'production'",
+      [sandbox.partnerId],
+    );
+    expect(keys.rows[0].n).to.equal(0);
+  });
 });
