@@ -5,8 +5,10 @@ import type { Pool } from "pg";
 import type { RegistryCatalogue } from "../chains/registryClient";
 import { parseConfig } from "../config";
 import { createServices, type DecisionOptions } from "../services";
+import type { PartnerMailOptions } from "../services/partners";
 import { pruneRateWindows } from "../services/partners/apiKeyStore";
 import { RATE_WINDOW_SECONDS } from "../services/partners/rateWindow";
+import { pruneRequestLog, REQUEST_LOG_PRUNE_MINUTES } from "../services/partners/requestLog";
 import type { WebhookSettings } from "../services/webhooks";
 import { sharedInFlight } from "../storage/sharedInFlight";
 import { corsLayer } from "./platform/cors";
@@ -18,16 +20,18 @@ import { readRequestInput } from "./platform/inputRule";
 import { RouteTable } from "./platform/openapi/routeTable";
 import { partnerGuard } from "./platform/partnerAuth";
 import type { Platform } from "./platform/platform";
+import { requestLogging } from "./platform/requestLog";
 import { responseVersion } from "./platform/responseVersionMiddleware";
 import { securityHeaders } from "./platform/securityHeaders";
 import { registerChainRoutes } from "./routes/chains";
 import { registerDecisionRoutes } from "./routes/decisions";
 import { registerHealthRoutes } from "./routes/health";
 import { registerOpenApiRoute } from "./routes/openapi";
+import { registerPartnerRoutes } from "./routes/partners";
 import { registerProtectedIdentityRoutes } from "./routes/protectedIdentities";
 import { registerReservationListRoutes } from "./routes/reservationList";
 import { registerReservationRoutes } from "./routes/reservations";
-import { registerSandboxKeyRoutes } from "./routes/sandboxKeys";
+import { registerDiagnosticsRoutes, registerSandboxKeyRoutes } from "./routes/sandboxKeys";
 import { registerSigningKeyRoutes, WELL_KNOWN_SIGNING_KEYS_PATH } from "./routes/signingKeys";
 import { registerSolanaHelperRoutes } from "./routes/solanaHelpers";
 import { registerVerifyRoutes } from "./routes/verify";
@@ -51,6 +55,8 @@ export interface ApiDependencies {
   decisions?: DecisionOptions;
   /** The webhook receiver rule's local exception and DNS (services/webhooks); default: public HTTPS only. */
   webhooks?: WebhookSettings;
+  /** Partner mail (services/mail); without it sandbox sign-up answers 503 mail_unavailable. */
+  mail?: PartnerMailOptions;
 }
 
 /** Largest JSON body accepted; every documented request is far smaller. */
@@ -72,7 +78,10 @@ function wellKnownAlias(req: Request, _res: Response, next: NextFunction): void 
   next();
 }
 
-/** The per-request tick: once per clock minute per process, drops finished rate windows and expired idempotency records. */
+/**
+ * The per-request tick: once per clock minute per process, drops finished rate windows and expired idempotency
+ * records; every tenth minute, apart from those, request log lines and usage counts past their retention.
+ */
 function housekeeping(
   deps: ApiDependencies,
   now: () => number,
@@ -88,11 +97,17 @@ function housekeeping(
       pruneIdempotency(),
     ]);
   });
+  // Retention is counted in days and a key's 1,000 lines: a slower, separate run, so it never holds up the
+  // rate windows' pruning.
+  const pruneLogs = sharedInFlight(() => pruneRequestLog(deps.pool, lastMinute * RATE_WINDOW_SECONDS * 1000));
   return () => {
     const minute = Math.floor(now() / (RATE_WINDOW_SECONDS * 1000));
     if (minute !== lastMinute) {
       lastMinute = minute;
       prune().catch((error: Error) => deps.log(`housekeeping failed: ${error.message}`));
+      if (minute % REQUEST_LOG_PRUNE_MINUTES === 0) {
+        pruneLogs().catch((error: Error) => deps.log(`request log pruning failed: ${error.message}`));
+      }
     }
   };
 }
@@ -118,6 +133,8 @@ export function createPlatform(deps: ApiDependencies): Platform {
     decisions: deps.decisions,
     registries: deps.registries,
     webhooks: deps.webhooks,
+    mail: deps.mail,
+    log: deps.log,
   });
   const cors = corsLayer({
     embedOriginAllowed: (origin) => services.reservations.embedOriginAllowed(origin),
@@ -145,6 +162,8 @@ const ROUTE_MODULES: readonly RouteModule[] = [
   registerProtectedIdentityRoutes,
   registerReservationListRoutes,
   registerSandboxKeyRoutes,
+  registerDiagnosticsRoutes,
+  registerPartnerRoutes,
   registerSolanaHelperRoutes,
   registerDecisionRoutes,
   registerReservationRoutes,
@@ -171,6 +190,7 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
     tick();
     next();
   });
+  app.use(requestLogging(platform.services.partners.recordRequest, platform.now));
   app.use(wellKnownAlias);
   app.use("/api", platform.routes.corsRouter);
   app.use(requestInput);
@@ -187,6 +207,8 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
     bodyLimitBytes: BODY_LIMIT_BYTES,
     housekeeping: tick,
     log: deps.log,
+    recordRequest: platform.services.partners.recordRequest,
+    now: platform.now,
   });
   return (req, res) => {
     if (!direct(req, res)) app(req, res);
