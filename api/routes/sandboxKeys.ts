@@ -78,16 +78,20 @@ export function registerSandboxKeyRoutes({ routes, services }: Platform): void {
     },
     async ({ res }) => {
       const partner = sandboxPartner(res.locals.partner);
-      const key = await services.partners.key(partner.keyId);
+      const [key, profile] = await Promise.all([
+        services.partners.key(partner.keyId),
+        services.partners.partner(partner.partnerId),
+      ]);
       const rate = res.locals.rateLimit;
-      if (key === undefined || rate === undefined) throw new ApiError("unauthorized");
+      if (key === undefined || profile === undefined || rate === undefined)
+        throw new ApiError("unauthorized");
       res.json({
         keyId: key.keyId,
         partnerId: key.partnerId,
         environment: "sandbox",
         label: key.label,
-        organization: key.organization,
-        emailVerified: key.emailVerified,
+        organization: profile.organization,
+        emailVerified: profile.emailVerified,
         scopes: key.scopes,
         limits: { requestsPerMinute: key.rateLimitPerMinute },
         usage: { requestsThisMinute: rate.count, remainingThisMinute: remainingOf(rate) },

@@ -1,12 +1,26 @@
 // The partner share of an attributed reservation fee, frozen into each prepare as an immutable snapshot.
 // Introductory period (the spec: "New integrations have a 30-day introductory period before this share
-// applies"): for the first 30 days after a partner's first API key of the environment, attributed fees accrue
-// to the service in full (partner 0 bps); the snapshot says so and names the standard split and when it starts.
+// applies"): for the first 30 days after the partner's integration of the environment started (its row in
+// `partners`), attributed fees accrue to the service in full (partner 0 bps); the snapshot says so and names
+// the partner's own split and when it starts.
 
-export const PARTNER_SHARE_BPS = 6000;
-export const SERVICE_SHARE_BPS = 4000;
+/** The split a new partner starts with (60 percent partner); each partner's row holds its own. */
+export const STANDARD_PARTNER_BPS = 6000;
 export const INTRODUCTORY_PERIOD_DAYS = 30;
 const DAY_MS = 86_400_000;
+const WHOLE_BPS = 10_000;
+
+/** What a partner's row says about its share in one environment. */
+export interface PartnerShareTerms {
+  partnerBps: number;
+  /** When the partner's integration of the environment started; null when it has none there. */
+  integrationStartedAt: Date | null;
+}
+
+/** When the introductory period that started at `integrationStartedAt` ends. */
+export function introductoryPeriodEnd(integrationStartedAt: Date): Date {
+  return new Date(integrationStartedAt.getTime() + INTRODUCTORY_PERIOD_DAYS * DAY_MS);
+}
 
 export interface RevenueShareSnapshot {
   /** Who the fee is attributed to; null when nobody is (no partner share at all). */
@@ -14,7 +28,7 @@ export interface RevenueShareSnapshot {
   /** The split that applies to this reservation. */
   partnerBps: number;
   serviceBps: number;
-  /** The standard split, for reference. */
+  /** The partner's split once its introductory period is over, for reference. */
   standardPartnerBps: number;
   standardServiceBps: number;
   introductory: boolean;
@@ -25,30 +39,31 @@ export interface RevenueShareSnapshot {
 
 export function revenueShareSnapshot(
   partnerId: string | null,
-  integratedAt: Date | null,
+  terms: PartnerShareTerms | null,
   now: Date,
 ): RevenueShareSnapshot {
+  const standardPartnerBps = terms?.partnerBps ?? STANDARD_PARTNER_BPS;
   const base = {
-    standardPartnerBps: PARTNER_SHARE_BPS,
-    standardServiceBps: SERVICE_SHARE_BPS,
+    standardPartnerBps,
+    standardServiceBps: WHOLE_BPS - standardPartnerBps,
     takenAt: now.toISOString(),
   };
-  if (partnerId === null || integratedAt === null) {
+  if (partnerId === null || terms === null || terms.integrationStartedAt === null) {
     return {
       partnerId,
       partnerBps: 0,
-      serviceBps: 10_000,
+      serviceBps: WHOLE_BPS,
       introductory: false,
       introductoryEndsAt: null,
       ...base,
     };
   }
-  const endsAt = new Date(integratedAt.getTime() + INTRODUCTORY_PERIOD_DAYS * DAY_MS);
+  const endsAt = introductoryPeriodEnd(terms.integrationStartedAt);
   const introductory = now < endsAt;
   return {
     partnerId,
-    partnerBps: introductory ? 0 : PARTNER_SHARE_BPS,
-    serviceBps: introductory ? 10_000 : SERVICE_SHARE_BPS,
+    partnerBps: introductory ? 0 : terms.partnerBps,
+    serviceBps: introductory ? WHOLE_BPS : WHOLE_BPS - terms.partnerBps,
     introductory,
     introductoryEndsAt: endsAt.toISOString(),
     ...base,
@@ -57,5 +72,5 @@ export function revenueShareSnapshot(
 
 /** The partner's part of a fee (chain units, rounded down: the remainder stays with the service). */
 export function partnerAmountOf(fee: bigint, snapshot: RevenueShareSnapshot): bigint {
-  return (fee * BigInt(snapshot.partnerBps)) / 10_000n;
+  return (fee * BigInt(snapshot.partnerBps)) / BigInt(WHOLE_BPS);
 }

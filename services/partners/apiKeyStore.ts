@@ -3,6 +3,7 @@
 import type { Pool, PoolClient } from "pg";
 import type { Environment } from "../../core/environment";
 import { ServiceError } from "../../core/errors/serviceError";
+import { STANDARD_PARTNER_BPS } from "../../core/reservation";
 import { type Actor, appendAudit } from "../../storage/audit";
 import { withTransaction } from "../../storage/transaction";
 import { type IssuedApiKey, issueApiKey, newPartnerId } from "./apiKeyFormat";
@@ -15,9 +16,6 @@ export interface ApiKeyRecord {
   environment: Environment;
   partnerId: string;
   label: string;
-  organization: string | null;
-  email: string | null;
-  emailVerified: boolean;
   scopes: PartnerScope[];
   rateLimitPerMinute: number;
   createdAt: Date;
@@ -34,7 +32,9 @@ export interface NewApiKey {
   label: string;
   /** Who issued it: an operator name, or `self-serve` for sandbox sign-up. */
   createdBy: string;
+  /** The partner the key belongs to; without it a new partner is made for the key. */
   partnerId?: string;
+  /** A new partner's contact (an existing partner keeps its own). */
   organization?: string;
   email?: string;
   /** Seals a signing secret issued with the key, bound to the new key id. */
@@ -47,8 +47,7 @@ export class ApiKeyNotFoundError extends ServiceError {
   }
 }
 
-const COLUMNS = `key_id, display_prefix, environment, partner_id, label, organization, email, email_verified, scopes,
-  rate_limit_per_minute, created_at, created_by, revoked_at, revoked_by, revoked_reason`;
+const COLUMNS = `key_id, display_prefix, environment, partner_id, label, scopes, rate_limit_per_minute, created_at, created_by, revoked_at, revoked_by, revoked_reason`;
 
 interface KeyRow {
   key_id: string;
@@ -56,9 +55,6 @@ interface KeyRow {
   environment: Environment;
   partner_id: string;
   label: string;
-  organization: string | null;
-  email: string | null;
-  email_verified: boolean;
   scopes: PartnerScope[];
   rate_limit_per_minute: number;
   created_at: Date;
@@ -75,9 +71,6 @@ function recordOf(row: KeyRow): ApiKeyRecord {
     environment: row.environment,
     partnerId: row.partner_id,
     label: row.label,
-    organization: row.organization,
-    email: row.email,
-    emailVerified: row.email_verified,
     scopes: row.scopes,
     rateLimitPerMinute: row.rate_limit_per_minute,
     createdAt: row.created_at,
@@ -88,6 +81,28 @@ function recordOf(row: KeyRow): ApiKeyRecord {
   };
 }
 
+// The key's partner gets access to the key's environment; the first key of an environment starts the
+// partner's integration there (its introductory period). One statement, so it is atomic on a bare pool too.
+const CREATE_SQL = `
+WITH partner AS (
+  INSERT INTO partners (partner_id, organization, contact_email, environments, partner_bps,
+    sandbox_integration_started_at, production_integration_started_at)
+  VALUES ($5, $7, $8, ARRAY[$4::text], $13, CASE WHEN $4 = 'sandbox' THEN now() END,
+    CASE WHEN $4 = 'production' THEN now() END)
+  ON CONFLICT (partner_id) DO UPDATE SET
+    environments = CASE WHEN $4 = ANY (partners.environments) THEN partners.environments
+      ELSE partners.environments || $4::text END,
+    sandbox_integration_started_at = COALESCE(partners.sandbox_integration_started_at,
+      EXCLUDED.sandbox_integration_started_at),
+    production_integration_started_at = COALESCE(partners.production_integration_started_at,
+      EXCLUDED.production_integration_started_at)
+  RETURNING partner_id
+)
+INSERT INTO api_keys (key_id, secret_hash, display_prefix, environment, partner_id, label, scopes,
+  rate_limit_per_minute, signing_secret_sealed, created_by)
+SELECT $1, $2, $3, $4, partner.partner_id, $6, $9, $10, $11, $12 FROM partner
+RETURNING ${COLUMNS}`;
+
 /** Stores a new key (hash only) and returns its record plus the raw secret for one-time display. */
 export async function createApiKey(
   db: Pool | PoolClient,
@@ -95,26 +110,21 @@ export async function createApiKey(
 ): Promise<{ record: ApiKeyRecord; issued: IssuedApiKey }> {
   const issued = issueApiKey(input.environment);
   const rateLimit = input.environment === "sandbox" ? SANDBOX_RATE_LIMIT : input.rateLimitPerMinute;
-  const { rows } = await db.query<KeyRow>(
-    `INSERT INTO api_keys (key_id, secret_hash, display_prefix, environment, partner_id, label, organization, email,
-       scopes, rate_limit_per_minute, signing_secret_sealed, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-     RETURNING ${COLUMNS}`,
-    [
-      issued.keyId,
-      issued.secretHash,
-      issued.displayPrefix,
-      input.environment,
-      input.partnerId ?? newPartnerId(),
-      input.label,
-      input.organization ?? null,
-      input.email ?? null,
-      [...new Set(input.scopes)],
-      rateLimit,
-      input.sealSigningSecret?.(issued.keyId) ?? null,
-      input.createdBy,
-    ],
-  );
+  const { rows } = await db.query<KeyRow>(CREATE_SQL, [
+    issued.keyId,
+    issued.secretHash,
+    issued.displayPrefix,
+    input.environment,
+    input.partnerId ?? newPartnerId(),
+    input.label,
+    input.organization ?? null,
+    input.email ?? null,
+    [...new Set(input.scopes)],
+    rateLimit,
+    input.sealSigningSecret?.(issued.keyId) ?? null,
+    input.createdBy,
+    STANDARD_PARTNER_BPS,
+  ]);
   return { record: recordOf(rows[0] as KeyRow), issued };
 }
 

@@ -5,9 +5,11 @@ import type { Pool } from "pg";
 import { ApiError } from "../../core/errors/catalogue";
 import type { SecretBox } from "../../core/secrets/secretBox";
 import { type ApiKeyRecord, createApiKey, findApiKey, revokeApiKey } from "./apiKeyStore";
+import { findPartner, type Partner } from "./partnerStore";
 import { PARTNER_SCOPES } from "./scopes";
 
 export type { PartnerContext } from "./admission";
+export type { Partner, PartnerIntegration, PayoutRouting } from "./partnerStore";
 export { remainingOf } from "./rateWindow";
 export { PARTNER_SCOPES } from "./scopes";
 
@@ -29,6 +31,8 @@ export interface PartnersService {
   /** A new sandbox key with every scope; 503 when this service has no master key to seal its signing secret. */
   createSandboxKey(signUp: SandboxSignUp): Promise<IssuedSandboxKey>;
   key(keyId: string): Promise<ApiKeyRecord | undefined>;
+  /** The partner's row (contact, environment access, split, integration starts, payout routing). */
+  partner(partnerId: string): Promise<Partner | undefined>;
   /** Revokes a key at its holder's request. */
   revokeByHolder(keyId: string): Promise<ApiKeyRecord>;
 }
@@ -64,6 +68,7 @@ export function partnersService(pool: Pool, box: SecretBox | undefined): Partner
       return { apiKey: issued.secret, signingSecret, record };
     },
     key: (keyId) => findApiKey(pool, keyId),
+    partner: (partnerId) => findPartner(pool, partnerId),
     revokeByHolder: (keyId) =>
       revokeApiKey(pool, keyId, {
         actor: `key:${keyId}`,

@@ -5,7 +5,6 @@ import type { Pool } from "pg";
 import type { OnChainReservation, RegistryClient } from "../../chains/registryClient";
 import { onChainKey } from "../../core/address/equality";
 import { assertLauncherFormat } from "../../core/address/launcherFormat";
-import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import type { NormalizedIdentity } from "../../core/fold";
 import {
@@ -23,6 +22,7 @@ import { withTransaction } from "../../storage/transaction";
 import { type EvaluationContext, evaluate } from "../identity/evaluation";
 import { lockedForAnother, serializeIdentityChanges } from "../identity/identityLock";
 import { loadDecisionSnapshot } from "../identity/recordLoader";
+import { findPartner, shareTermsOf } from "../partners/partnerStore";
 import { activeSandboxHolds } from "../sandbox/sandbox";
 import { fromChain } from "./chainAccess";
 import { draftLedgerEntry } from "./ledger";
@@ -41,14 +41,6 @@ export interface PrepareRequest {
   identity: NormalizedIdentity;
   launcher: string;
   durationSeconds: ReservationDuration;
-}
-
-async function integratedAt(pool: Pool, partnerId: string, environment: Environment): Promise<Date | null> {
-  const { rows } = await pool.query<{ first: Date | null }>(
-    "SELECT min(created_at) AS first FROM api_keys WHERE partner_id = $1 AND environment = $2",
-    [partnerId, environment],
-  );
-  return rows[0]?.first ?? null;
 }
 
 /**
@@ -164,7 +156,7 @@ export async function prepareReservation(
   );
   const revenueShare = revenueShareSnapshot(
     attribution.partnerId,
-    await integratedAt(pool, attribution.partnerId, context.environment),
+    shareTermsOf(await findPartner(pool, attribution.partnerId), context.environment),
     now,
   );
   const reservation: Reservation = {

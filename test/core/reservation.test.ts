@@ -14,13 +14,14 @@ import {
 
 const DAY_MS = 86_400_000;
 const integrated = new Date("2026-01-01T00:00:00.000Z");
+const standard = { partnerBps: 6000, integrationStartedAt: integrated };
 
 describe("core: reservation rules", () => {
   describe("revenue share", () => {
     it("keeps the whole fee for the service during the partner's first 30 days", () => {
       const snapshot = revenueShareSnapshot(
         "ptn_a",
-        integrated,
+        standard,
         new Date(integrated.getTime() + 30 * DAY_MS - 1),
       );
       expect(snapshot).to.include({ partnerBps: 0, serviceBps: 10_000, introductory: true });
@@ -29,12 +30,32 @@ describe("core: reservation rules", () => {
     });
 
     it("applies 6000/4000 from the end of the introductory period on", () => {
+      const snapshot = revenueShareSnapshot("ptn_a", standard, new Date(integrated.getTime() + 30 * DAY_MS));
+      expect(snapshot).to.include({ partnerBps: 6000, serviceBps: 4000, introductory: false });
+    });
+
+    it("applies the split of the partner's own row after its introductory period", () => {
       const snapshot = revenueShareSnapshot(
         "ptn_a",
-        integrated,
-        new Date(integrated.getTime() + 30 * DAY_MS),
+        { partnerBps: 7500, integrationStartedAt: integrated },
+        new Date(integrated.getTime() + 31 * DAY_MS),
       );
-      expect(snapshot).to.include({ partnerBps: 6000, serviceBps: 4000, introductory: false });
+      expect(snapshot).to.include({
+        partnerBps: 7500,
+        serviceBps: 2500,
+        standardPartnerBps: 7500,
+        standardServiceBps: 2500,
+        introductory: false,
+      });
+    });
+
+    it("gives no share to a partner with no integration in the environment", () => {
+      const snapshot = revenueShareSnapshot(
+        "ptn_a",
+        { partnerBps: 6000, integrationStartedAt: null },
+        integrated,
+      );
+      expect(snapshot).to.include({ partnerBps: 0, serviceBps: 10_000, introductoryEndsAt: null });
     });
 
     it("gives no partner share to an unattributed reservation", () => {
@@ -47,11 +68,7 @@ describe("core: reservation rules", () => {
     });
 
     it("rounds the partner's part down, leaving the remainder with the service", () => {
-      const snapshot = revenueShareSnapshot(
-        "ptn_a",
-        integrated,
-        new Date(integrated.getTime() + 40 * DAY_MS),
-      );
+      const snapshot = revenueShareSnapshot("ptn_a", standard, new Date(integrated.getTime() + 40 * DAY_MS));
       expect(partnerAmountOf(33_333_334n, snapshot)).to.equal(20_000_000n);
       expect(partnerAmountOf(1n, snapshot)).to.equal(0n);
     });

@@ -54,7 +54,7 @@ function reservation(overrides: Partial<Reservation> = {}): Reservation {
       recentBlockhash: "",
       lastValidBlockHeight: 0,
     },
-    revenueShare: revenueShareSnapshot("p", new Date(0), T),
+    revenueShare: revenueShareSnapshot("p", { partnerBps: 6000, integrationStartedAt: new Date(0) }, T),
     status: "pending_payment",
     statusReason: null,
     preparedAt: T,

@@ -10,6 +10,7 @@ import {
   partnerRefOf,
   type ReservationDuration,
   revenueShareSnapshot,
+  STANDARD_PARTNER_BPS,
 } from "../../../core/reservation";
 import type { ChainFamily } from "../../../core/status";
 import { draftLedgerEntry } from "../../../services/reservations/ledger";
@@ -86,7 +87,11 @@ export async function prepare(pool: Pool, options: PrepareOptions): Promise<Rese
       data: "0x",
       value: "0",
     },
-    revenueShare: revenueShareSnapshot(partnerId, integratedAt, options.preparedAt),
+    revenueShare: revenueShareSnapshot(
+      partnerId,
+      integratedAt === null ? null : { partnerBps: STANDARD_PARTNER_BPS, integrationStartedAt: integratedAt },
+      options.preparedAt,
+    ),
     status: "pending_payment",
     statusReason: null,
     preparedAt: options.preparedAt,
