@@ -8,6 +8,7 @@ import { createSecretBox } from "../core/secrets/secretBox";
 import { createDataPath, type DecisionOptions } from "./dataPath";
 import { chainReader, type IdentityService, identityService } from "./identity";
 import { type MirrorService, mirrorService } from "./mirror";
+import { type PartnerRevenueService, partnerRevenueService } from "./partnerRevenue";
 import { type PartnersService, partnersService } from "./partners";
 import { type ReservationService, reservationService } from "./reservations";
 import { type SandboxService, sandboxService } from "./sandbox";
@@ -37,6 +38,7 @@ export interface Services {
   mirror: MirrorService;
   reservations: ReservationService;
   partners: PartnersService;
+  partnerRevenue: PartnerRevenueService;
   sandbox: SandboxService;
   webhooks: WebhooksService;
 }
@@ -60,6 +62,7 @@ export function createServices(options: ServiceOptions): Services {
     mirror: mirrorService(pool, now, options.decisions?.dataPathTimeoutMs),
     reservations: reservationService(data, options.registries, now),
     partners: partnersService(pool, box),
+    partnerRevenue: partnerRevenueService(pool, options.registries, now),
     sandbox: sandboxService(data),
     webhooks: webhooksService(pool, box, now, options.webhooks ?? { allowLocalReceivers: false }),
   };

@@ -1,5 +1,5 @@
-// The worker: reservation reconcile passes in a loop, and the webhook job (./webhooks.ts) when it has the
-// master key that opens the endpoints' secrets. A failed pass is logged and the loop goes on after a
+// The worker: reservation reconcile passes in a loop, the daily payout plans (./payoutPlans.ts), and the webhook
+// job (./webhooks.ts) when it has the master key that opens the endpoints' secrets. A failed pass is logged and the loop goes on after a
 // bounded backoff (core/retry/backoff.ts; the next pass retries everything it did not finish); stop() lets the
 // running pass finish first. Several replicas may run: reconcilePass claims its rows (reservations/reconcile.ts).
 import type { Pool } from "pg";
@@ -7,6 +7,7 @@ import type { RegistryCatalogue } from "../chains/registryClient";
 import { type BackoffPolicy, backoffPolicy, createBackoff } from "../core/retry/backoff";
 import { startPassLoop } from "../core/retry/passLoop";
 import { type ReconcileCounts, reconcilePass } from "../services/reservations/reconcile";
+import { startPayoutPlanJob } from "./payoutPlans";
 import { startWebhookJob, type WebhookJobOptions } from "./webhooks";
 
 export interface WorkerOptions {
@@ -19,6 +20,8 @@ export interface WorkerOptions {
   log: (line: string) => void;
   now?: () => Date;
   freshnessBoundSeconds?: number;
+  /** Pause between payout plan passes (default PAYOUT_PLAN_INTERVAL_MS). */
+  payoutPlanIntervalMs?: number;
   /** The webhook job's settings; without them this worker delivers no webhooks. */
   webhooks?: Omit<WebhookJobOptions, "pool" | "log">;
 }
@@ -56,13 +59,19 @@ export function startWorker(options: WorkerOptions): Worker {
     intervalMs: options.intervalMs,
     backoff: failures,
   });
+  const plans = startPayoutPlanJob({
+    pool: options.pool,
+    now: deps.now,
+    log: options.log,
+    intervalMs: options.payoutPlanIntervalMs,
+  });
   const webhooks =
     options.webhooks === undefined
       ? undefined
       : startWebhookJob({ pool: options.pool, log: options.log, ...options.webhooks });
   return {
     async stop() {
-      await Promise.all([loop.stop(), webhooks?.stop()]);
+      await Promise.all([loop.stop(), plans.stop(), webhooks?.stop()]);
     },
   };
 }

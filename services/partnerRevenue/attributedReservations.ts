@@ -3,13 +3,13 @@
 // (services/reservations/reconcile.ts) the worker runs.
 import type { Pool } from "pg";
 import type { RegistryCatalogue } from "../../chains/registryClient";
-import type { ReservationStatus } from "../../core/reservation";
 import { ApiError } from "../../core/errors/catalogue";
+import type { ReservationStatus } from "../../core/reservation";
 import type { ReservationOwner } from "../reservations";
 import { reconcileReservation } from "../reservations/reconcile";
 import { type Reservation, type ReservationRow, reservationOf } from "../reservations/record";
-import type { LedgerStatus } from "./revenueLedger";
 import { decodeCursor, pageOf } from "./pageCursor";
+import type { LedgerStatus } from "./revenueLedger";
 
 export interface AttributedQuery {
   status?: ReservationStatus | undefined;
@@ -67,7 +67,14 @@ export async function attributedPage(
       WHERE r.partner_id = $1 AND r.environment = $2 AND ($3::text IS NULL OR r.status = $3)
         AND ($4::timestamptz IS NULL OR (r.prepared_at, r.reservation_id) < ($4, $5))
       ORDER BY r.prepared_at DESC, r.reservation_id DESC LIMIT $6`,
-    [owner.partnerId, owner.environment, query.status ?? null, after?.at ?? null, after?.id ?? null, query.limit + 1],
+    [
+      owner.partnerId,
+      owner.environment,
+      query.status ?? null,
+      after?.at ?? null,
+      after?.id ?? null,
+      query.limit + 1,
+    ],
   );
   return pageOf(rows.map(attributedOf), query.limit, ({ reservation }) => ({
     at: reservation.preparedAt,

@@ -17,17 +17,28 @@ export function decodeCursor(text: string | undefined): PageKey | null {
   if (text === undefined) return null;
   const match = CURSOR.exec(Buffer.from(text, "base64url").toString("utf8"));
   if (match?.[1] === undefined || match[2] === undefined) {
-    throw new ApiError("invalid_request", "`cursor` is not a cursor this API issued; pass nextCursor unchanged.", {
-      in: "query",
-      issues: [{ path: "cursor", message: "unknown cursor" }],
-    });
+    throw new ApiError(
+      "invalid_request",
+      "`cursor` is not a cursor this API issued; pass nextCursor unchanged.",
+      {
+        in: "query",
+        issues: [{ path: "cursor", message: "unknown cursor" }],
+      },
+    );
   }
   return { at: new Date(Number(match[1])), id: match[2] };
 }
 
 /** The page (at most `limit` of the `limit + 1` rows read) and the cursor of the next one. */
-export function pageOf<T>(rows: T[], limit: number, keyOf: (row: T) => PageKey): { rows: T[]; nextCursor: string | null } {
+export function pageOf<T>(
+  rows: T[],
+  limit: number,
+  keyOf: (row: T) => PageKey,
+): { rows: T[]; nextCursor: string | null } {
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { rows: page, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(keyOf(last)) : null };
+  return {
+    rows: page,
+    nextCursor: rows.length > limit && last !== undefined ? encodeCursor(keyOf(last)) : null,
+  };
 }

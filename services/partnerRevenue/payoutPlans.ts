@@ -5,8 +5,8 @@
 // Building is idempotent: a plan's (environment, partner, day) is unique and a second build of the day inserts
 // nothing. Payouts are gated off: plans stay `planned`; queueing and paying them is not part of this service.
 import type { Pool } from "pg";
-import type { ReservationOwner } from "../reservations";
 import { withTransaction } from "../../storage/transaction";
+import type { ReservationOwner } from "../reservations";
 import { decodeCursor, pageOf } from "./pageCursor";
 
 const DAY_MS = 86_400_000;
@@ -149,5 +149,8 @@ export async function payoutPlanPage(
       walletAddress: line.wallet_address,
     })),
   }));
-  return pageOf(plans, query.limit, (plan) => ({ at: new Date(`${plan.planDate}T00:00:00Z`), id: plan.planId }));
+  return pageOf(plans, query.limit, (plan) => ({
+    at: new Date(`${plan.planDate}T00:00:00Z`),
+    id: plan.planId,
+  }));
 }

@@ -6,12 +6,7 @@ import { ApiError } from "../../core/errors/catalogue";
 import { appendAudit } from "../../storage/audit";
 import { withTransaction } from "../../storage/transaction";
 import type { Challenge, ProofOwner, SignedAnswer, WalletProofs } from "../walletProofs";
-import {
-  archiveWallet,
-  insertVerifiedWallet,
-  type PayoutWallet,
-  verifiedWallet,
-} from "./payoutWalletStore";
+import { archiveWallet, insertVerifiedWallet, type PayoutWallet, verifiedWallet } from "./payoutWalletStore";
 
 /** Who asks: the partner, and the key it calls with (the audit names it). */
 export interface WalletCaller extends ProofOwner {
@@ -31,7 +26,12 @@ function statementOf(caller: WalletCaller, chain: string): string {
   return `Prove that this wallet receives the partner revenue of ${caller.partnerId} (${caller.environment}) on ${chain}. Signing costs nothing and moves no funds.`;
 }
 
-async function audit(client: PoolClient, caller: WalletCaller, action: string, details: Record<string, unknown>) {
+async function audit(
+  client: PoolClient,
+  caller: WalletCaller,
+  action: string,
+  details: Record<string, unknown>,
+) {
   await appendAudit(client, {
     actor: `key:${caller.keyId}`,
     action,
@@ -41,7 +41,13 @@ async function audit(client: PoolClient, caller: WalletCaller, action: string, d
   });
 }
 
-function issue(proofs: WalletProofs, client: PoolClient, caller: WalletCaller, request: WalletChallengeRequest, now: Date) {
+function issue(
+  proofs: WalletProofs,
+  client: PoolClient,
+  caller: WalletCaller,
+  request: WalletChallengeRequest,
+  now: Date,
+) {
   return proofs.issue(
     client,
     { partnerId: caller.partnerId, environment: caller.environment },

@@ -110,7 +110,10 @@ export async function revenuePage(
       query.limit + 1,
     ],
   );
-  return pageOf(rows.map(entryOf), query.limit, (entry) => ({ at: entry.createdAt, id: entry.reservationId }));
+  return pageOf(rows.map(entryOf), query.limit, (entry) => ({
+    at: entry.createdAt,
+    id: entry.reservationId,
+  }));
 }
 
 interface TotalRow {

@@ -104,9 +104,13 @@ function addressOn(chain: ProofChain, address: string): string {
 
 function checkedDomain(domain: string): string {
   if (!DOMAIN.test(domain)) {
-    throw new ApiError("invalid_request", "The request's Host header is not a host name a message can carry.", {
-      field: "host",
-    });
+    throw new ApiError(
+      "invalid_request",
+      "The request's Host header is not a host name a message can carry.",
+      {
+        field: "host",
+      },
+    );
   }
   return domain.toLowerCase();
 }
@@ -116,7 +120,9 @@ const newId = (prefix: string) => `${prefix}_${randomBytes(16).toString("hex")}`
 /** The used-or-expired answer for a challenge that can no longer be consumed. */
 function unusable(challenge: Challenge, now: Date): ApiError | undefined {
   if (challenge.consumedAt !== null) {
-    return new ApiError("wallet_proof_replayed", undefined, { consumedAt: challenge.consumedAt.toISOString() });
+    return new ApiError("wallet_proof_replayed", undefined, {
+      consumedAt: challenge.consumedAt.toISOString(),
+    });
   }
   if (now.getTime() >= challenge.expiresAt.getTime()) {
     return new ApiError("wallet_proof_expired", undefined, { expiresAt: challenge.expiresAt.toISOString() });

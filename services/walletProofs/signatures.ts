@@ -41,7 +41,10 @@ async function recoveredSigner(message: string, signature: `0x${string}`): Promi
   }
 }
 
-async function evmProof(claim: SignedClaim, chain: EvmMessageVerifier | undefined): Promise<ProofKind | null> {
+async function evmProof(
+  claim: SignedClaim,
+  chain: EvmMessageVerifier | undefined,
+): Promise<ProofKind | null> {
   const signature = claim.signature as `0x${string}`;
   const signer = await recoveredSigner(claim.message, signature);
   if (signer !== null && sameOnChain("evm", signer, claim.address)) return "eoa";
