@@ -24,10 +24,10 @@ import type { NormalizedIdentity } from "../../core/fold";
 import type { ReservationDuration } from "../../core/reservation";
 import {
   ChainUnavailableError,
+  type EvmMessageVerifier,
   type OnChainReservation,
   type PreparedTransaction,
   PriceUnavailableError,
-  type EvmMessageVerifier,
   type RegistryClient,
   type RegistryQuote,
   type RegistrySettlement,
