@@ -1,10 +1,10 @@
 // The payout plan job of the worker: builds the plans of the last complete UTC day from the accrued ledger
-// (services/partnerRevenue/payoutPlans.ts). A build is idempotent, so the job simply runs it again every
+// (services/revenue/payoutPlans.ts). A build is idempotent, so the job simply runs it again every
 // interval (and right at start): replicas and restarts never make a second plan for a day.
 import type { Pool } from "pg";
 import { backoffPolicy, createBackoff } from "../core/retry/backoff";
 import { startPassLoop } from "../core/retry/passLoop";
-import { buildPayoutPlans, lastCompleteDay } from "../services/partnerRevenue";
+import { buildPayoutPlans, lastCompleteDay } from "../services/revenue";
 
 /** How often the job looks for a day to plan. */
 export const PAYOUT_PLAN_INTERVAL_MS = 60_000;

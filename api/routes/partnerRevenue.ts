@@ -1,7 +1,7 @@
 // Partner revenue (scope partner:revenue) and payout wallets (scope partner:payout). Each answer is the calling
-// partner's, in its key's environment only; handlers call the revenue service (services/partnerRevenue) once.
+// partner's, in its key's environment only; handlers call the revenue service (services/revenue) once.
 import { z } from "zod";
-import { MAX_MESSAGE_LENGTH, MAX_SIGNATURE_LENGTH } from "../../services/walletProofs";
+import { MAX_MESSAGE_LENGTH, MAX_SIGNATURE_LENGTH } from "../../services/ownership";
 import type { Platform } from "../platform/platform";
 import {
   attributedJson,

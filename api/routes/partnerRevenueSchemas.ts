@@ -3,6 +3,7 @@
 import type { Response } from "express";
 import { z } from "zod";
 import { ApiError } from "../../core/errors/catalogue";
+import { reservationView } from "../../services/reservations";
 import {
   type AttributedReservation,
   type Challenge,
@@ -12,8 +13,7 @@ import {
   type RevenueEntry,
   type RevenueProfile,
   type RevenueTotal,
-} from "../../services/partnerRevenue";
-import { reservationView } from "../../services/reservations";
+} from "../../services/revenue";
 import { reservationSchema } from "./reservationSchemas";
 
 const PAGE_SIZE_MAX = 50;

@@ -8,7 +8,7 @@ import { expect } from "chai";
 import { registryCatalogue } from "../../../chains/catalogue";
 import type { DeploymentManifest } from "../../../config/manifest";
 import { PREPARE_TTL_SECONDS } from "../../../core/reservation";
-import { buildPayoutPlans, lastCompleteDay } from "../../../services/partnerRevenue";
+import { buildPayoutPlans, lastCompleteDay } from "../../../services/revenue";
 import { bearer, expectEnvelope, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../support/harness";
 import { CHAINS } from "./decisions/support";
 

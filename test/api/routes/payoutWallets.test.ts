@@ -246,6 +246,7 @@ describe("api: payout wallets proven by signed challenges", function () {
       400,
       "wallet_family_mismatch",
     );
+    expectEnvelope(await verify(partner, issued.message, "not-a-signature"), 400, "invalid_request");
     // The right message with an EVM signature.
     expectEnvelope(
       await verify(partner, issued.message, await account.signMessage({ message: issued.message })),

@@ -140,6 +140,17 @@ export function walletProofs(chains: ReadonlyMap<string, RegistryClient> | undef
     return { chain: registry.chain, family: registry.family };
   };
   const verifierOf = (name: string) => chains?.get(name)?.messageVerifier;
+  /** An EVM chain's id for the SIWE message; an EVM registry without one cannot check proofs: fail closed. */
+  const chainIdOf = (name: string): number => {
+    const verifier = verifierOf(name);
+    if (verifier === undefined) {
+      throw new ApiError("service_unavailable", `Chain ${name} has no RPC to check wallet proofs on.`, {
+        cause: "chain",
+        chain: name,
+      });
+    }
+    return verifier.chainId;
+  };
 
   return {
     chainOf,
@@ -155,7 +166,7 @@ export function walletProofs(chains: ReadonlyMap<string, RegistryClient> | undef
         address: chain.family === "evm" ? getAddress(address) : address,
         statement: request.statement,
         uri: request.uri,
-        chainId: chain.family === "evm" ? (verifierOf(chain.chain)?.chainId ?? 1) : chain.chain,
+        chainId: chain.family === "evm" ? chainIdOf(chain.chain) : chain.chain,
         nonce,
         issuedAt: now,
         expiresAt,
@@ -190,6 +201,13 @@ export function walletProofs(chains: ReadonlyMap<string, RegistryClient> | undef
       const challenge = await ownChallengeByNonce(db, owner, purpose, parsed.nonce);
       if (challenge === undefined) throw new ApiError("wallet_proof_unknown");
       const signatureFamily = signatureFamilyOf(answer.signature);
+      if (signatureFamily === null) {
+        throw new ApiError(
+          "invalid_request",
+          "`signature` must be 0x-prefixed hex (EVM personal_sign) or base58 of 64 bytes (Solana Ed25519).",
+          { field: "signature" },
+        );
+      }
       if (parsed.family !== challenge.family || signatureFamily !== challenge.family) {
         throw new ApiError("wallet_family_mismatch", undefined, {
           chain: challenge.chain,

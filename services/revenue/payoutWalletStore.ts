@@ -2,7 +2,7 @@
 // rotation archives it. Every read is scoped to one owner.
 import type { Pool, PoolClient } from "pg";
 import type { ChainFamily } from "../../core/status";
-import type { ProofKind, ProofOwner } from "../walletProofs";
+import type { ProofKind, ProofOwner } from "../ownership";
 
 type Db = Pool | PoolClient;
 

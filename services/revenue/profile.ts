@@ -6,9 +6,9 @@ import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import { INTRODUCTORY_PERIOD_DAYS, revenueShareSnapshot } from "../../core/reservation";
 import type { ChainFamily } from "../../core/status";
+import { type Challenge, openChallenges, type ProofOwner } from "../ownership";
 import type { Partner, PayoutRouting } from "../partners";
 import { findPartner, shareTermsOf } from "../partners/partnerStore";
-import { type Challenge, openChallenges, type ProofOwner } from "../walletProofs";
 import { type PayoutWallet, walletsOf } from "./payoutWalletStore";
 
 const FAMILIES: readonly ChainFamily[] = ["evm", "solana"];

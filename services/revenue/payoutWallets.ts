@@ -1,11 +1,11 @@
-// Payout wallets proven by a signed challenge (services/walletProofs): challenge, verify, rotate. Each change and
+// Payout wallets proven by a signed challenge (services/ownership): challenge, verify, rotate. Each change and
 // its audit entry commit together; a signature is checked outside any transaction (it may ask the chain).
 import { randomBytes } from "node:crypto";
 import type { Pool, PoolClient } from "pg";
 import { ApiError } from "../../core/errors/catalogue";
 import { appendAudit } from "../../storage/audit";
 import { withTransaction } from "../../storage/transaction";
-import type { Challenge, ProofOwner, SignedAnswer, WalletProofs } from "../walletProofs";
+import type { Challenge, ProofOwner, SignedAnswer, WalletProofs } from "../ownership";
 import { archiveWallet, insertVerifiedWallet, type PayoutWallet, verifiedWallet } from "./payoutWalletStore";
 
 /** Who asks: the partner, and the key it calls with (the audit names it). */

@@ -4,8 +4,8 @@
 // Every call is scoped to the caller's partner and its key's environment. docs/partners.md.
 import type { Pool } from "pg";
 import type { RegistryCatalogue } from "../../chains/registryClient";
+import { type SignedAnswer, walletProofs } from "../ownership";
 import type { ReservationOwner } from "../reservations";
-import { type SignedAnswer, walletProofs } from "../walletProofs";
 import {
   type AttributedQuery,
   type AttributedReservation,
@@ -32,7 +32,7 @@ import {
 } from "./revenueLedger";
 import { type ReconcileReport, reconcileRevenue } from "./revenueReconcile";
 
-export type { Challenge } from "../walletProofs";
+export type { Challenge } from "../ownership";
 export type { AttributedReservation, LedgerSummary, SyncResult } from "./attributedReservations";
 export { buildPayoutPlans, lastCompleteDay, type PayoutPlan, type PlanLine } from "./payoutPlans";
 export type { PayoutWallet } from "./payoutWalletStore";
