@@ -19,7 +19,8 @@ export interface SignedClaim {
   signature: string;
 }
 
-const EVM_SIGNATURE = /^0x[0-9a-fA-F]{130,}$/;
+/** 64 bytes (EIP-2098 compact) or more (65-byte ECDSA, ERC-1271 account signatures). */
+const EVM_SIGNATURE = /^0x[0-9a-fA-F]{128,}$/;
 const ED25519_SIGNATURE_BYTES = 64;
 
 /** Whether `signature` is written the way its family writes signatures (EVM 0x hex, Solana base58 of 64 bytes). */
