@@ -7,6 +7,8 @@ import { parseConfig } from "../config";
 import { createServices, type DecisionOptions } from "../services";
 import { pruneRateWindows } from "../services/partners/apiKeyStore";
 import { RATE_WINDOW_SECONDS } from "../services/partners/rateWindow";
+import type { PartnerMailOptions } from "../services/partners";
+import { pruneRequestLog } from "../services/partners/requestLog";
 import type { WebhookSettings } from "../services/webhooks";
 import { sharedInFlight } from "../storage/sharedInFlight";
 import { corsLayer } from "./platform/cors";
@@ -18,6 +20,7 @@ import { readRequestInput } from "./platform/inputRule";
 import { RouteTable } from "./platform/openapi/routeTable";
 import { partnerGuard } from "./platform/partnerAuth";
 import type { Platform } from "./platform/platform";
+import { requestLogging } from "./platform/requestLog";
 import { responseVersion } from "./platform/responseVersionMiddleware";
 import { securityHeaders } from "./platform/securityHeaders";
 import { registerChainRoutes } from "./routes/chains";
@@ -27,8 +30,9 @@ import { registerOpenApiRoute } from "./routes/openapi";
 import { registerPartnerRevenueRoutes } from "./routes/partnerRevenue";
 import { registerProtectedIdentityRoutes } from "./routes/protectedIdentities";
 import { registerReservationListRoutes } from "./routes/reservationList";
+import { registerPartnerRoutes } from "./routes/partners";
 import { registerReservationRoutes } from "./routes/reservations";
-import { registerSandboxKeyRoutes } from "./routes/sandboxKeys";
+import { registerDiagnosticsRoutes, registerSandboxKeyRoutes } from "./routes/sandboxKeys";
 import { registerSigningKeyRoutes, WELL_KNOWN_SIGNING_KEYS_PATH } from "./routes/signingKeys";
 import { registerSolanaHelperRoutes } from "./routes/solanaHelpers";
 import { registerVerifyRoutes } from "./routes/verify";
@@ -52,6 +56,8 @@ export interface ApiDependencies {
   decisions?: DecisionOptions;
   /** The webhook receiver rule's local exception and DNS (services/webhooks); default: public HTTPS only. */
   webhooks?: WebhookSettings;
+  /** Partner mail (services/mail); without it sandbox sign-up answers 503 mail_unavailable. */
+  mail?: PartnerMailOptions;
 }
 
 /** Largest JSON body accepted; every documented request is far smaller. */
@@ -73,7 +79,10 @@ function wellKnownAlias(req: Request, _res: Response, next: NextFunction): void 
   next();
 }
 
-/** The per-request tick: once per clock minute per process, drops finished rate windows and expired idempotency records. */
+/**
+ * The per-request tick: once per clock minute per process, drops finished rate windows, expired idempotency
+ * records and request log lines and usage counts past their retention.
+ */
 function housekeeping(
   deps: ApiDependencies,
   now: () => number,
@@ -87,6 +96,7 @@ function housekeeping(
     await Promise.all([
       pruneRateWindows(deps.pool, (minute - 1) * RATE_WINDOW_SECONDS * 1000),
       pruneIdempotency(),
+      pruneRequestLog(deps.pool, minute * RATE_WINDOW_SECONDS * 1000),
     ]);
   });
   return () => {
@@ -119,6 +129,8 @@ export function createPlatform(deps: ApiDependencies): Platform {
     decisions: deps.decisions,
     registries: deps.registries,
     webhooks: deps.webhooks,
+    mail: deps.mail,
+    log: deps.log,
   });
   const cors = corsLayer({
     embedOriginAllowed: (origin) => services.reservations.embedOriginAllowed(origin),
@@ -146,6 +158,8 @@ const ROUTE_MODULES: readonly RouteModule[] = [
   registerProtectedIdentityRoutes,
   registerReservationListRoutes,
   registerSandboxKeyRoutes,
+  registerDiagnosticsRoutes,
+  registerPartnerRoutes,
   registerSolanaHelperRoutes,
   registerDecisionRoutes,
   registerReservationRoutes,
@@ -173,6 +187,7 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
     tick();
     next();
   });
+  app.use(requestLogging(platform.services.partners.recordRequest, platform.now));
   app.use(wellKnownAlias);
   app.use("/api", platform.routes.corsRouter);
   app.use(requestInput);
@@ -189,6 +204,8 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
     bodyLimitBytes: BODY_LIMIT_BYTES,
     housekeeping: tick,
     log: deps.log,
+    recordRequest: platform.services.partners.recordRequest,
+    now: platform.now,
   });
   return (req, res) => {
     if (!direct(req, res)) app(req, res);

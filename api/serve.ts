@@ -5,6 +5,7 @@ import type { RegistryCatalogue } from "../chains/registryClient";
 import type { Config } from "../config";
 import type { DeploymentManifest } from "../config/manifest";
 import { prepareDecisionData } from "../services";
+import { createMailer } from "../services/mail";
 import { manifestChains } from "../services/mirror/chainCatalogue";
 import { createApp } from "./app";
 import { listen, type RunningServer } from "./server";
@@ -33,6 +34,7 @@ export async function serveApi(options: ServeOptions): Promise<RunningServer> {
     decisions: { chains },
     registries: options.registries,
     webhooks: { allowLocalReceivers: config.webhooks.allowLocalReceivers },
+    mail: { mailer: createMailer(config.mail, options.log), publicUrl: config.mail.publicUrl },
   });
   return listen(app, config.api.host, config.api.port);
 }

@@ -42,6 +42,17 @@ export interface Config {
   worker: { intervalMs: number };
   /** Whether webhook receivers on localhost are accepted (a locally run service only). */
   webhooks: { allowLocalReceivers: boolean };
+  /** Partner mail: over SMTP when `smtpUrl` is set, else written as .eml files into `directory`. */
+  mail: MailSettings;
+}
+
+export interface MailSettings {
+  smtpUrl: string | undefined;
+  /** Where messages are written without SMTP: DATA_DIR/mail. */
+  directory: string;
+  from: string;
+  /** The API's base URL as partners reach it, for the commands in the mail. */
+  publicUrl: string;
 }
 
 export interface ConfigOptions {
@@ -93,6 +104,12 @@ export function parseConfig(env: Record<string, string | undefined>, options: Co
     webhooks: {
       allowLocalReceivers:
         (settings.WEBHOOK_ALLOW_LOCALHOST ?? (settings.DATABASE_URL ? "false" : "true")) === "true",
+    },
+    mail: {
+      smtpUrl: settings.SMTP_URL,
+      directory: resolve(dataDir, "mail"),
+      from: settings.MAIL_FROM,
+      publicUrl: settings.PUBLIC_URL ?? `http://${settings.BASE_URLS[0] ?? `localhost:${settings.PORT}`}`,
     },
   };
 }

@@ -66,6 +66,15 @@ export const settingsSchema = z.object({
   KEYLESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
   WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
   WEBHOOK_ALLOW_LOCALHOST: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, "must be an smtp:// or smtps:// URL, for example smtps://user:pass@smtp.example.com:465")
+    .optional(),
+  MAIL_FROM: z.string().min(3).max(200).default("Identity Protection <no-reply@localhost>"),
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s/]+$/, "must be http(s)://host[:port] without a path, for example https://api.example.com")
+    .optional(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -101,6 +110,11 @@ export const SETTING_DOCS: Record<keyof Settings, string> = {
     "Keyless calls (identity checks, Solana helpers, embed reservations) per client address per minute, counted in each API process (0: off).",
   WORKER_INTERVAL_MS:
     "Pause between two reconcile passes of the worker (confirmations, failures, lapses, expiring notices, expiries).",
+  SMTP_URL:
+    "Outgoing mail server (smtp:// or smtps://, credentials in the URL) for partner mail: email verification, key rotation notices. Unset: each message is written as an .eml file under DATA_DIR/mail/ and its path is logged.",
+  MAIL_FROM: "Sender of partner mail.",
+  PUBLIC_URL:
+    "Base URL partners reach the API on, used in the commands partner mail shows. Default: http:// plus the first BASE_URLS host.",
   WEBHOOK_ALLOW_LOCALHOST:
     "Accept webhook receivers on http(s)://localhost, 127.0.0.1 and [::1]. Default: true for the embedded default (no DATABASE_URL), false otherwise; never set it on a hosted service.",
 };

@@ -139,6 +139,12 @@ async function main(): Promise<void> {
           : "DATABASE_URL",
       ],
       ["Deployment manifest", chains.manifestPath],
+      [
+        "Partner mail",
+        config.mail.smtpUrl === undefined
+          ? `written as .eml files to ${config.mail.directory} (set SMTP_URL to send)`
+          : "sent over SMTP (SMTP_URL)",
+      ],
       ...chains.rows,
       [
         "SANDBOXFOX launcher",

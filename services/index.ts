@@ -8,7 +8,7 @@ import { createSecretBox } from "../core/secrets/secretBox";
 import { createDataPath, type DecisionOptions } from "./dataPath";
 import { chainReader, type IdentityService, identityService } from "./identity";
 import { type MirrorService, mirrorService } from "./mirror";
-import { type PartnersService, partnersService } from "./partners";
+import { type PartnerMailOptions, type PartnersService, partnersService } from "./partners";
 import { type ReservationService, reservationService } from "./reservations";
 import { type PartnerRevenueService, partnerRevenueService } from "./revenue";
 import { type SandboxService, sandboxService } from "./sandbox";
@@ -30,6 +30,10 @@ export interface ServiceOptions {
   registries?: RegistryCatalogue | undefined;
   /** The receiver rule's local exception and DNS; without them only public HTTPS receivers are accepted. */
   webhooks?: WebhookSettings | undefined;
+  /** Partner mail (verification, rotation notices); without it sandbox sign-up answers 503 mail_unavailable. */
+  mail?: PartnerMailOptions | undefined;
+  /** Where background failures (request log writes, mail) are reported. */
+  log?: ((line: string) => void) | undefined;
 }
 
 export interface Services {
@@ -61,7 +65,7 @@ export function createServices(options: ServiceOptions): Services {
     signing: signingService(pool, now),
     mirror: mirrorService(pool, now, options.decisions?.dataPathTimeoutMs),
     reservations: reservationService(data, options.registries, now),
-    partners: partnersService(pool, box),
+    partners: partnersService({ pool, box, mail: options.mail, now, log: options.log ?? (() => undefined) }),
     partnerRevenue: partnerRevenueService(pool, options.registries, now),
     sandbox: sandboxService(data),
     webhooks: webhooksService(pool, box, now, options.webhooks ?? { allowLocalReceivers: false }),

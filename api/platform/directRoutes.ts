@@ -4,6 +4,7 @@
 // admission with its rate headers, input validation, error envelope, security headers, responseVersion.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ServiceError } from "../../core/errors/serviceError";
+import type { PartnerContext } from "../../services/partners";
 import type { Authenticator } from "../../services/partners/keyAuthentication";
 import { errorResponseOf } from "./errors";
 import { type HostLists, hostClassOf } from "./hosts";
@@ -12,6 +13,7 @@ import { sendJson } from "./jsonResponse";
 import type { DirectRoute, RouteTable } from "./openapi/routeTable";
 import { parsed } from "./openapi/routeTable";
 import type { PartnerAdmission } from "./partnerAuth";
+import { logEntryOf, newRequestId, pathOf, type RecordRequest, REQUEST_ID_HEADER } from "./requestLog";
 
 export interface DirectRouteOptions {
   routes: RouteTable;
@@ -21,6 +23,10 @@ export interface DirectRouteOptions {
   /** The per-request housekeeping tick the Express routes also run. */
   housekeeping: () => void;
   log: (message: string) => void;
+  /** Takes the log line of each answered request of an admitted key. */
+  recordRequest: RecordRequest;
+  /** Dates log lines. */
+  now: () => number;
 }
 
 /** Serves a request when it is for a direct route (true), else leaves it untouched for Express (false). */
@@ -49,6 +55,9 @@ async function serve(
   res: ServerResponse,
 ): Promise<void> {
   const headers: Record<string, string> = {};
+  const started = performance.now();
+  let caller: { partner: PartnerContext; requestId: string } | undefined;
+  let status = 500;
   try {
     options.housekeeping();
     const hostClass = hostClassOf(req.headers.host, options.hosts);
@@ -63,6 +72,10 @@ async function serve(
           headers[name] = value;
         },
         authenticator,
+        (partner) => {
+          caller = { partner, requestId: newRequestId() };
+          headers[REQUEST_ID_HEADER] = caller.requestId;
+        },
       );
       admitted = true;
       return partner;
@@ -76,10 +89,23 @@ async function serve(
     }
     const result = await direct.handler({ body, rawBody, headers: req.headers, admit, route: direct.route });
     if (!admitted) throw new UnadmittedAnswerError(direct.route);
+    status = result.status;
     sendJson(res, result.status, result.body, { ...headers, ...result.headers });
   } catch (error) {
-    const { status, body } = errorResponseOf(error, options.log);
-    if (!res.headersSent) sendJson(res, status, body, headers);
+    const refusal = errorResponseOf(error, options.log);
+    status = refusal.status;
+    if (!res.headersSent) sendJson(res, refusal.status, refusal.body, headers);
+  }
+  if (caller !== undefined) {
+    options.recordRequest(
+      logEntryOf(
+        caller.partner,
+        { method: req.method ?? "POST", path: pathOf(req.url), route: direct.spec.path, requestId: caller.requestId },
+        status,
+        performance.now() - started,
+        new Date(options.now()),
+      ),
+    );
   }
 }
 

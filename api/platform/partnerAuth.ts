@@ -23,6 +23,7 @@ import type { PartnerScope } from "../../services/partners/scopes";
 import { AnonymousLimiter } from "./anonymousLimiter";
 import type { HostClass } from "./hosts";
 import type { AccessGuard, RouteAccess } from "./openapi/routeTable";
+import { newRequestId, REQUEST_ID_HEADER } from "./requestLog";
 
 declare global {
   namespace Express {
@@ -77,17 +78,33 @@ function enforceRate(rate: RateState, setHeader: HeaderSink): void {
   if (isOverLimit(rate)) throw rateLimitedError(rate);
 }
 
+/** Told of the caller as soon as its key is found and unrevoked, before the rate and scope checks. */
+export type CallerSink = (partner: PartnerContext) => void;
+
 async function authenticate(
   options: PartnerAuthOptions,
   authenticator: Authenticator,
   raw: string,
   hostClass: HostClass,
   setHeader: HeaderSink,
+  seen: CallerSink | undefined,
 ): Promise<KeyedCall> {
   assertHostAccepts(hostClass, keyEnvironmentOf(raw));
   const call = keyedCallOf(await authenticator({ raw, nowMs: options.now() }));
+  // A refused call of a known key (429, 403 scope) is its holder's request too: it is logged and counted.
+  seen?.(call.partner);
   enforceRate(call.rate, setHeader);
   return call;
+}
+
+/** Puts the caller on the response and gives the request its id (X-Request-Id, and its log line's). */
+function callerOnResponse(res: Response): CallerSink {
+  return (partner) => {
+    res.locals.partner = partner;
+    const requestId = newRequestId();
+    res.locals.requestId = requestId;
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+  };
 }
 
 /**
@@ -102,6 +119,7 @@ export type PartnerAdmission = (
   scope: PartnerScope | undefined,
   setHeader: HeaderSink,
   authenticator?: Authenticator,
+  seen?: CallerSink,
 ) => Promise<KeyedCall>;
 
 /** `requirePartner(scope)`: the middleware for partner routes; without a scope any valid key passes. */
@@ -113,6 +131,7 @@ export function partnerGuard(options: PartnerAuthOptions) {
     scope,
     setHeader,
     routeAuthenticator,
+    seen,
   ) => {
     const raw = bearerKey(authorization);
     if (raw === undefined) {
@@ -121,15 +140,27 @@ export function partnerGuard(options: PartnerAuthOptions) {
         "This endpoint needs an API key: send `Authorization: Bearer <API_KEY>`.",
       );
     }
-    const call = await authenticate(options, routeAuthenticator ?? authenticator, raw, hostClass, setHeader);
+    const call = await authenticate(
+      options,
+      routeAuthenticator ?? authenticator,
+      raw,
+      hostClass,
+      setHeader,
+      seen,
+    );
     if (scope) assertScope(call.partner, scope);
     return call;
   };
   const requirePartner =
     (scope?: PartnerScope): RequestHandler =>
     async (req: Request, res: Response, next: NextFunction) => {
-      const call = await admitPartner(req.headers.authorization, res.locals.hostClass, scope, (name, value) =>
-        res.setHeader(name, value),
+      const call = await admitPartner(
+        req.headers.authorization,
+        res.locals.hostClass,
+        scope,
+        (name, value) => res.setHeader(name, value),
+        undefined,
+        callerOnResponse(res),
       );
       res.locals.partner = call.partner;
       res.locals.rateLimit = call.rate;
@@ -147,7 +178,14 @@ export function partnerGuard(options: PartnerAuthOptions) {
     const setHeader: HeaderSink = (name, value) => res.setHeader(name, value);
     const raw = bearerKey(req.headers.authorization);
     if (raw !== undefined) {
-      const call = await authenticate(options, authenticator, raw, res.locals.hostClass, setHeader).catch(
+      const call = await authenticate(
+        options,
+        authenticator,
+        raw,
+        res.locals.hostClass,
+        setHeader,
+        callerOnResponse(res),
+      ).catch(
         (error: unknown) => {
           throw error instanceof ApiError && error.code === "key_revoked"
             ? new ApiError("key_revoked", OPTIONAL_KEY_REVOKED_MESSAGE)

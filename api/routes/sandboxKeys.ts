@@ -1,12 +1,29 @@
-// Self-serve sandbox keys: create (raw key and signing secret shown once), introspect and revoke the calling key.
+// Self-serve sandbox keys: create (raw key and signing secret shown once), rotate (X-Service-Rotate: 1),
+// introspect and revoke the calling key, and its diagnostics: recent request logs and usage per day and route.
 import { z } from "zod";
 import { ApiError } from "../../core/errors/catalogue";
-import { PARTNER_SCOPES, type PartnerContext, remainingOf } from "../../services/partners";
+import {
+  PARTNER_SCOPES,
+  type PartnerContext,
+  REQUEST_LOG_RETENTION,
+  remainingOf,
+} from "../../services/partners";
 import type { Platform } from "../platform/platform";
 
+const ROTATE_HEADER = "x-service-rotate";
+
 const createBody = z.strictObject({
-  organization: z.string().trim().min(1).max(200),
-  email: z.email().max(254),
+  organization: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("Required to create a key; not sent on rotation (the partner keeps its organization)."),
+  email: z
+    .email()
+    .max(254)
+    .describe("The contact to verify; on rotation, the key's verified contact email."),
   label: z.string().trim().max(100).optional(),
 });
 
@@ -20,6 +37,7 @@ const createdSchema = z.object({
   partnerId: z.string(),
   scopes: scopesSchema,
   rateLimitPerMinute: z.number(),
+  revokedKeyId: z.string().optional().describe("On rotation: the calling key, now revoked."),
 });
 
 const introspectionSchema = z.object({
@@ -35,25 +53,116 @@ const introspectionSchema = z.object({
   createdAt: z.string(),
 });
 
+const logsQuery = z.strictObject({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(REQUEST_LOG_RETENTION.perKey)
+    .default(100)
+    .describe(`Lines to return, newest first; at most ${REQUEST_LOG_RETENTION.perKey}.`),
+});
+
+const logsSchema = z.object({
+  keyId: z.string(),
+  retention: z.object({ perKey: z.number(), days: z.number() }),
+  requests: z.array(
+    z.object({
+      method: z.string(),
+      path: z.string().describe("Without the query string."),
+      status: z.number(),
+      latencyMs: z.number(),
+      requestId: z.string().describe("The X-Request-Id the response carried."),
+      at: z.string(),
+    }),
+  ),
+});
+
+const usageQuery = z.strictObject({
+  days: z.coerce.number().int().min(1).max(30).default(7).describe("UTC days back, today included."),
+});
+
+const usageSchema = z.object({
+  keyId: z.string(),
+  days: z.number(),
+  totals: z.object({ requests: z.number(), rateLimited: z.number() }),
+  usage: z.array(
+    z.object({
+      day: z.string(),
+      route: z.string(),
+      requests: z.number(),
+      rateLimited: z.number().describe("Of them answered 429."),
+    }),
+  ),
+});
+
 export function registerSandboxKeyRoutes({ routes, services }: Platform): void {
   routes.route(
     {
       method: "post",
       path: "/v1/sandbox/keys",
-      summary: "Create a sandbox key (self-serve). The raw key and signing secret are shown once.",
+      summary:
+        "Create a sandbox key (self-serve; a verification mail goes to `email`), or with X-Service-Rotate: 1 and the key, rotate it. The raw key and signing secret are shown once.",
       tag: "Sandbox",
       access: "optional-key",
       // It hands out a key, and a key never belongs in a web page: no CORS.
       cors: "none",
       body: createBody,
+      headers: {
+        "X-Service-Rotate":
+          "1: rotate the calling sandbox key (send it as the Bearer key, and its verified contact as `email`): a new key of the same partner, the old one revoked.",
+      },
       responses: { 201: { description: "The new sandbox key.", schema: createdSchema } },
-      errors: ["sandbox_only", "service_unavailable"],
+      errors: [
+        "sandbox_only",
+        "service_unavailable",
+        "mail_unavailable",
+        "email_mismatch",
+        "email_not_verified",
+        "rotation_not_allowed",
+      ],
     },
-    async ({ body, res }) => {
+    async ({ body, req, res }) => {
       if (res.locals.hostClass === "production") {
         throw new ApiError("sandbox_only", "Create sandbox keys on the sandbox or canonical host.");
       }
-      const { apiKey, signingSecret, record } = await services.partners.createSandboxKey(body);
+      const rotate = req.headers[ROTATE_HEADER];
+      if (rotate !== undefined) {
+        if (rotate !== "1") {
+          throw new ApiError("invalid_request", "X-Service-Rotate must be 1 (or absent to create a key).");
+        }
+        const partner = res.locals.partner;
+        if (partner === undefined) {
+          throw new ApiError("unauthorized", "Rotation needs the key to rotate: send it as `Authorization: Bearer <API_KEY>`.");
+        }
+        if (partner.environment !== "sandbox") throw new ApiError("rotation_not_allowed");
+        if (body.organization !== undefined) {
+          throw new ApiError("invalid_request", "Rotation keeps the partner's organization: send only email and label.");
+        }
+        const rotated = await services.partners.rotateSandboxKey(partner, { email: body.email, label: body.label });
+        res.status(201).json({
+          apiKey: rotated.apiKey,
+          signingSecret: rotated.signingSecret,
+          environment: "sandbox",
+          keyId: rotated.record.keyId,
+          partnerId: rotated.record.partnerId,
+          scopes: rotated.record.scopes,
+          rateLimitPerMinute: rotated.record.rateLimitPerMinute,
+          revokedKeyId: rotated.revokedKeyId,
+        });
+        return;
+      }
+      if (body.organization === undefined) {
+        throw new ApiError("invalid_request", "The request body is invalid: organization: required to create a key.", {
+          in: "body",
+          issues: [{ path: "organization", message: "required to create a key" }],
+        });
+      }
+      const { apiKey, signingSecret, record } = await services.partners.createSandboxKey({
+        organization: body.organization,
+        email: body.email,
+        label: body.label,
+      });
       res.status(201).json({
         apiKey,
         signingSecret,
@@ -120,6 +229,58 @@ export function registerSandboxKeyRoutes({ routes, services }: Platform): void {
       res.json({ keyId: key.keyId, revoked: true, revokedAt: (key.revokedAt ?? new Date()).toISOString() });
     },
   );
+}
+
+export function registerDiagnosticsRoutes({ routes, services }: Platform): void {
+  routes.route(
+    {
+      method: "get",
+      path: "/v1/sandbox/logs",
+      summary: `The calling key's recent requests, newest first (method, path, status, latency, request id, time; never keys or bodies). Kept: the last ${REQUEST_LOG_RETENTION.perKey} of ${REQUEST_LOG_RETENTION.days} days.`,
+      tag: "Sandbox",
+      access: "partner",
+      query: logsQuery,
+      responses: { 200: { description: "The calling key's recent requests.", schema: logsSchema } },
+    },
+    async ({ query, res }) => {
+      const partner = callerOf(res.locals.partner);
+      const lines = await services.partners.recentRequests(partner, query.limit);
+      res.json({
+        keyId: partner.keyId,
+        retention: REQUEST_LOG_RETENTION,
+        requests: lines.map((line) => ({ ...line, at: line.at.toISOString() })),
+      });
+    },
+  );
+  routes.route(
+    {
+      method: "get",
+      path: "/v1/sandbox/usage",
+      summary: "The calling key's requests per UTC day and route, with how many were answered 429.",
+      tag: "Sandbox",
+      access: "partner",
+      query: usageQuery,
+      responses: { 200: { description: "The calling key's usage.", schema: usageSchema } },
+    },
+    async ({ query, res }) => {
+      const partner = callerOf(res.locals.partner);
+      const usage = await services.partners.usage(partner, query.days);
+      res.json({
+        keyId: partner.keyId,
+        days: query.days,
+        totals: {
+          requests: usage.reduce((sum, row) => sum + row.requests, 0),
+          rateLimited: usage.reduce((sum, row) => sum + row.rateLimited, 0),
+        },
+        usage,
+      });
+    },
+  );
+}
+
+function callerOf(partner: PartnerContext | undefined): PartnerContext {
+  if (partner === undefined) throw new ApiError("unauthorized");
+  return partner;
 }
 
 /** The authenticated caller, which must hold a sandbox key. */

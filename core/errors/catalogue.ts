@@ -51,6 +51,11 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: "The signature does not prove that the challenged address signed this message.",
   },
+  verification_token_invalid: {
+    status: 400,
+    message:
+      "This verification token is unknown, already used or expired (details.reason); have a new one mailed with POST /v1/partners/verify-email/resend and your API key.",
+  },
   // 401: who is calling is unknown or no longer allowed.
   unauthorized: { status: 401, message: "Send a valid API key as `Authorization: Bearer <API_KEY>`." },
   key_revoked: {
@@ -109,6 +114,16 @@ export const ERROR_CATALOGUE = {
   email_not_verified: {
     status: 403,
     message: "Verify the key's contact email first (POST /v1/partners/verify-email).",
+  },
+  email_mismatch: {
+    status: 403,
+    message:
+      "This email is not the contact email of the key's partner; send the contact email the key was created with.",
+  },
+  rotation_not_allowed: {
+    status: 403,
+    message:
+      "Production keys are not rotated through the API; ask an operator (they issue the new key and revoke the old one, audited).",
   },
   // 404
   not_found: { status: 404, message: "No such resource; check the path and identifiers." },
@@ -197,6 +212,10 @@ export const ERROR_CATALOGUE = {
   service_unavailable: {
     status: 503,
     message: "Signing or the data path is unavailable; treat this as do not launch and retry later.",
+  },
+  mail_unavailable: {
+    status: 503,
+    message: "The verification mail could not be sent, so nothing was created; retry shortly.",
   },
   price_unavailable: {
     status: 503,

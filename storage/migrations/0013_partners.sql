@@ -49,3 +49,71 @@ LEFT JOIN LATERAL (
 -- The partner's row is now the one place for its contact; keys only belong to a partner.
 ALTER TABLE api_keys DROP COLUMN organization, DROP COLUMN email, DROP COLUMN email_verified,
   ADD FOREIGN KEY (partner_id) REFERENCES partners (partner_id);
+
+-- Onboarding. Requests for partner access from the public form: stored as sent (bounded), acknowledged with
+-- their id, listed for operators (partners:requests) and closed by them.
+CREATE TABLE partner_access_requests (
+  request_id text PRIMARY KEY,
+  organization text NOT NULL CHECK (char_length(organization) BETWEEN 1 AND 200),
+  email text NOT NULL CHECK (char_length(email) <= 254),
+  intended_use text NOT NULL CHECK (char_length(intended_use) BETWEEN 1 AND 2000),
+  status text NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed')),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  closed_at timestamptz,
+  closed_by text
+);
+CREATE INDEX partner_access_requests_open ON partner_access_requests (created_at) WHERE status = 'open';
+
+-- One-time email verification tokens: only a SHA-256 of the token is stored; a token proves the address it
+-- was mailed to, once, before it expires.
+CREATE TABLE email_verification_tokens (
+  token_hash bytea PRIMARY KEY CHECK (octet_length(token_hash) = 32),
+  partner_id text NOT NULL REFERENCES partners (partner_id),
+  email text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz NOT NULL,
+  consumed_at timestamptz
+);
+CREATE INDEX email_verification_tokens_partner ON email_verification_tokens (partner_id);
+
+-- A partner's requests for production access, made with its key; operators grant them (partners:grant).
+CREATE TABLE production_requests (
+  request_id text PRIMARY KEY,
+  partner_id text NOT NULL REFERENCES partners (partner_id),
+  key_id text NOT NULL REFERENCES api_keys (key_id),
+  message text NOT NULL CHECK (char_length(message) <= 2000),
+  status text NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'granted', 'declined')),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  decided_at timestamptz,
+  decided_by text
+);
+-- At most one open request per partner: asking again while one is open answers the open one.
+CREATE UNIQUE INDEX production_requests_one_open ON production_requests (partner_id) WHERE status = 'open';
+
+-- Sandbox diagnostics: the recent requests of each key (never key material, never bodies) and its counts per
+-- UTC day and route. Both are written in batches off the response path (services/partners/requestLog.ts);
+-- housekeeping keeps the last 1,000 requests of a key within 7 days, and 30 days of daily counts.
+CREATE TABLE api_request_log (
+  log_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  key_id text NOT NULL,
+  partner_id text NOT NULL,
+  method text NOT NULL,
+  path text NOT NULL,
+  status integer NOT NULL,
+  latency_ms integer NOT NULL,
+  request_id text NOT NULL,
+  at timestamptz NOT NULL
+);
+CREATE INDEX api_request_log_key ON api_request_log (key_id, log_id DESC);
+CREATE INDEX api_request_log_at ON api_request_log (at);
+
+CREATE TABLE api_usage_daily (
+  key_id text NOT NULL,
+  partner_id text NOT NULL,
+  day date NOT NULL,
+  route text NOT NULL,
+  requests integer NOT NULL,
+  rate_limited integer NOT NULL,
+  PRIMARY KEY (key_id, day, route)
+);
+CREATE INDEX api_usage_daily_day ON api_usage_daily (day);

@@ -126,7 +126,13 @@ describe("partners: the partner table", function () {
         organization: "Acme",
         email: "dev@acme.example",
       });
-      const service = partnersService(db.pool, undefined);
+      const service = partnersService({
+        pool: db.pool,
+        box: undefined,
+        mail: undefined,
+        now: Date.now,
+        log: () => undefined,
+      });
       const partner = await service.partner(record.partnerId);
       expect(partner).to.deep.include({
         partnerId: record.partnerId,

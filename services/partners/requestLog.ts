@@ -1,0 +1,194 @@
+// Request logs and usage counts of keyed calls, written off the response path: each answered request is queued
+// and the project's batcher writes a whole batch (its log rows and its per-day, per-route counts) in one
+// statement, one batch at a time. The queue is bounded: when the database is slow the recorder drops entries
+// and counts them instead of holding memory or requests. Never key material, never bodies: only method, path,
+// status, latency, request id and time.
+import type { Pool } from "pg";
+import { batcher } from "../../storage/batcher";
+
+export interface RequestLogEntry {
+  keyId: string;
+  partnerId: string;
+  method: string;
+  /** The path as requested, without its query string. */
+  path: string;
+  /** The route it matched (`GET /v1/webhooks/:id`), which usage counts by. */
+  route: string;
+  status: number;
+  latencyMs: number;
+  requestId: string;
+  at: Date;
+}
+
+export interface RequestRecorder {
+  /** Queues the entry; never waits and never throws. */
+  record(entry: RequestLogEntry): void;
+  /** Entries dropped because the queue was full, and entries whose batch failed to write. */
+  lost(): { dropped: number; failed: number };
+  /** Resolves once every entry queued so far is written (or lost). */
+  drain(): Promise<void>;
+}
+
+export interface RecorderOptions {
+  /** Entries waiting at most; more are dropped. */
+  maxQueue: number;
+  maxBatch: number;
+}
+
+export const DEFAULT_RECORDER_OPTIONS: RecorderOptions = { maxQueue: 10_000, maxBatch: 500 };
+/** What the log keeps per key: its last 1,000 requests of the last 7 days. */
+export const REQUEST_LOG_RETENTION = { perKey: 1000, days: 7 } as const;
+/** Daily usage counts are kept this many days. */
+export const USAGE_RETENTION_DAYS = 30;
+const DAY_MS = 86_400_000;
+const PATH_MAX = 200;
+
+// `counted` rows are sorted by key, so concurrent writers from several processes lock them in one order.
+const WRITE_SQL = `
+WITH entry AS (
+  SELECT * FROM json_to_recordset($1::json) AS e(key_id text, partner_id text, method text, path text,
+    route text, status int, latency_ms int, request_id text, at timestamptz)
+), logged AS (
+  INSERT INTO api_request_log (key_id, partner_id, method, path, status, latency_ms, request_id, at)
+  SELECT key_id, partner_id, method, path, status, latency_ms, request_id, at FROM entry
+)
+INSERT INTO api_usage_daily (key_id, partner_id, day, route, requests, rate_limited)
+SELECT key_id, partner_id, (at AT TIME ZONE 'UTC')::date, route, count(*), count(*) FILTER (WHERE status = 429)
+FROM entry GROUP BY key_id, partner_id, (at AT TIME ZONE 'UTC')::date, route
+ORDER BY key_id, 3, route
+ON CONFLICT (key_id, day, route) DO UPDATE SET requests = api_usage_daily.requests + EXCLUDED.requests,
+  rate_limited = api_usage_daily.rate_limited + EXCLUDED.rate_limited`;
+
+function rowOf(entry: RequestLogEntry) {
+  return {
+    key_id: entry.keyId,
+    partner_id: entry.partnerId,
+    method: entry.method,
+    path: entry.path.slice(0, PATH_MAX),
+    route: entry.route.slice(0, PATH_MAX),
+    status: entry.status,
+    latency_ms: Math.max(0, Math.round(entry.latencyMs)),
+    request_id: entry.requestId,
+    at: entry.at,
+  };
+}
+
+export function requestRecorder(
+  pool: Pool,
+  log: (line: string) => void,
+  options: RecorderOptions = DEFAULT_RECORDER_OPTIONS,
+): RequestRecorder {
+  let queued = 0;
+  let dropped = 0;
+  let failed = 0;
+  const pending = new Set<Promise<void>>();
+  const write = batcher<RequestLogEntry, null>(
+    async (entries) => {
+      try {
+        await pool.query(WRITE_SQL, [JSON.stringify(entries.map(rowOf))]);
+      } catch (error) {
+        failed += entries.length;
+        log(`request log: ${entries.length} entries not written: ${(error as Error).message}`);
+      }
+      return entries.map(() => null);
+    },
+    { maxBatch: options.maxBatch, maxInFlight: 1 },
+  );
+  return {
+    record(entry) {
+      if (queued >= options.maxQueue) {
+        dropped += 1;
+        return;
+      }
+      queued += 1;
+      const written = write(entry).then(() => {
+        queued -= 1;
+        pending.delete(written);
+      });
+      pending.add(written);
+    },
+    lost: () => ({ dropped, failed }),
+    async drain() {
+      await Promise.all([...pending]);
+    },
+  };
+}
+
+export interface RequestLogLine {
+  method: string;
+  path: string;
+  status: number;
+  latencyMs: number;
+  requestId: string;
+  at: Date;
+}
+
+/** The key's most recent requests, newest first. */
+export async function recentRequests(pool: Pool, keyId: string, limit: number): Promise<RequestLogLine[]> {
+  const { rows } = await pool.query<{
+    method: string;
+    path: string;
+    status: number;
+    latency_ms: number;
+    request_id: string;
+    at: Date;
+  }>(
+    `SELECT method, path, status, latency_ms, request_id, at FROM api_request_log
+     WHERE key_id = $1 ORDER BY log_id DESC LIMIT $2`,
+    [keyId, Math.min(limit, REQUEST_LOG_RETENTION.perKey)],
+  );
+  return rows.map((row) => ({
+    method: row.method,
+    path: row.path,
+    status: row.status,
+    latencyMs: row.latency_ms,
+    requestId: row.request_id,
+    at: row.at,
+  }));
+}
+
+export interface UsageRow {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  route: string;
+  requests: number;
+  rateLimited: number;
+}
+
+/** The key's counts per UTC day and route over the last `days` days (today included), newest day first. */
+export async function usageOf(pool: Pool, keyId: string, days: number, nowMs: number): Promise<UsageRow[]> {
+  const since = new Date(nowMs - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+  const { rows } = await pool.query<{ day: string; route: string; requests: number; rate_limited: number }>(
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, route, requests, rate_limited FROM api_usage_daily
+     WHERE key_id = $1 AND day >= $2::date ORDER BY day DESC, route`,
+    [keyId, since],
+  );
+  return rows.map((row) => ({
+    day: row.day,
+    route: row.route,
+    requests: row.requests,
+    rateLimited: row.rate_limited,
+  }));
+}
+
+/** Keeps each key's last 1,000 requests of the last 7 days, and 30 days of usage counts. */
+export async function pruneRequestLog(pool: Pool, nowMs: number): Promise<void> {
+  await pool.query("DELETE FROM api_request_log WHERE at < $1", [
+    new Date(nowMs - REQUEST_LOG_RETENTION.days * DAY_MS),
+  ]);
+  await pool.query(
+    `WITH heavy AS (
+       SELECT key_id FROM api_request_log GROUP BY key_id HAVING count(*) > $1
+     ), cut AS (
+       SELECT heavy.key_id, (SELECT log_id FROM api_request_log kept WHERE kept.key_id = heavy.key_id
+         ORDER BY log_id DESC OFFSET $1 LIMIT 1) AS newest_dropped
+       FROM heavy
+     )
+     DELETE FROM api_request_log USING cut
+     WHERE api_request_log.key_id = cut.key_id AND api_request_log.log_id <= cut.newest_dropped`,
+    [REQUEST_LOG_RETENTION.perKey],
+  );
+  await pool.query("DELETE FROM api_usage_daily WHERE day < $1::date", [
+    new Date(nowMs - USAGE_RETENTION_DAYS * DAY_MS).toISOString().slice(0, 10),
+  ]);
+}
