@@ -68,12 +68,18 @@ export const settingsSchema = z.object({
   WEBHOOK_ALLOW_LOCALHOST: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
   SMTP_URL: z
     .string()
-    .regex(/^smtps?:\/\/[^\s]+$/, "must be an smtp:// or smtps:// URL, for example smtps://user:pass@smtp.example.com:465")
+    .regex(
+      /^smtps?:\/\/[^\s]+$/,
+      "must be an smtp:// or smtps:// URL, for example smtps://user:pass@smtp.example.com:465",
+    )
     .optional(),
   MAIL_FROM: z.string().min(3).max(200).default("Identity Protection <no-reply@localhost>"),
   PUBLIC_URL: z
     .string()
-    .regex(/^https?:\/\/[^\s/]+$/, "must be http(s)://host[:port] without a path, for example https://api.example.com")
+    .regex(
+      /^https?:\/\/[^\s/]+$/,
+      "must be http(s)://host[:port] without a path, for example https://api.example.com",
+    )
     .optional(),
 });
 

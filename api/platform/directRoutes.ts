@@ -13,7 +13,7 @@ import { sendJson } from "./jsonResponse";
 import type { DirectRoute, RouteTable } from "./openapi/routeTable";
 import { parsed } from "./openapi/routeTable";
 import type { PartnerAdmission } from "./partnerAuth";
-import { logEntryOf, newRequestId, pathOf, type RecordRequest, REQUEST_ID_HEADER } from "./requestLog";
+import { logEntryOf, newRequestId, pathOf, REQUEST_ID_HEADER, type RecordRequest } from "./requestLog";
 
 export interface DirectRouteOptions {
   routes: RouteTable;
@@ -100,7 +100,12 @@ async function serve(
     options.recordRequest(
       logEntryOf(
         caller.partner,
-        { method: req.method ?? "POST", path: pathOf(req.url), route: direct.spec.path, requestId: caller.requestId },
+        {
+          method: req.method ?? "POST",
+          path: pathOf(req.url),
+          route: direct.spec.path,
+          requestId: caller.requestId,
+        },
         status,
         performance.now() - started,
         new Date(options.now()),

@@ -185,13 +185,11 @@ export function partnerGuard(options: PartnerAuthOptions) {
         res.locals.hostClass,
         setHeader,
         callerOnResponse(res),
-      ).catch(
-        (error: unknown) => {
-          throw error instanceof ApiError && error.code === "key_revoked"
-            ? new ApiError("key_revoked", OPTIONAL_KEY_REVOKED_MESSAGE)
-            : error;
-        },
-      );
+      ).catch((error: unknown) => {
+        throw error instanceof ApiError && error.code === "key_revoked"
+          ? new ApiError("key_revoked", OPTIONAL_KEY_REVOKED_MESSAGE)
+          : error;
+      });
       res.locals.partner = call.partner;
       res.locals.rateLimit = call.rate;
     } else if (options.anonymousLimitPerMinute > 0) {

@@ -69,7 +69,8 @@ export function registerPartnerRoutes({ routes, services }: Platform): void {
     {
       method: "post",
       path: "/v1/partners/verify-email",
-      summary: "Verify a contact email with the one-time token mailed to it (single use, expires after 24 hours).",
+      summary:
+        "Verify a contact email with the one-time token mailed to it (single use, expires after 24 hours).",
       tag: "Partners",
       access: "public",
       // Nothing a page may do with it: a token belongs to the mailbox owner, not to a site.

@@ -20,10 +20,7 @@ const createBody = z.strictObject({
     .max(200)
     .optional()
     .describe("Required to create a key; not sent on rotation (the partner keeps its organization)."),
-  email: z
-    .email()
-    .max(254)
-    .describe("The contact to verify; on rotation, the key's verified contact email."),
+  email: z.email().max(254).describe("The contact to verify; on rotation, the key's verified contact email."),
   label: z.string().trim().max(100).optional(),
 });
 
@@ -133,13 +130,22 @@ export function registerSandboxKeyRoutes({ routes, services }: Platform): void {
         }
         const partner = res.locals.partner;
         if (partner === undefined) {
-          throw new ApiError("unauthorized", "Rotation needs the key to rotate: send it as `Authorization: Bearer <API_KEY>`.");
+          throw new ApiError(
+            "unauthorized",
+            "Rotation needs the key to rotate: send it as `Authorization: Bearer <API_KEY>`.",
+          );
         }
         if (partner.environment !== "sandbox") throw new ApiError("rotation_not_allowed");
         if (body.organization !== undefined) {
-          throw new ApiError("invalid_request", "Rotation keeps the partner's organization: send only email and label.");
+          throw new ApiError(
+            "invalid_request",
+            "Rotation keeps the partner's organization: send only email and label.",
+          );
         }
-        const rotated = await services.partners.rotateSandboxKey(partner, { email: body.email, label: body.label });
+        const rotated = await services.partners.rotateSandboxKey(partner, {
+          email: body.email,
+          label: body.label,
+        });
         res.status(201).json({
           apiKey: rotated.apiKey,
           signingSecret: rotated.signingSecret,
@@ -153,10 +159,14 @@ export function registerSandboxKeyRoutes({ routes, services }: Platform): void {
         return;
       }
       if (body.organization === undefined) {
-        throw new ApiError("invalid_request", "The request body is invalid: organization: required to create a key.", {
-          in: "body",
-          issues: [{ path: "organization", message: "required to create a key" }],
-        });
+        throw new ApiError(
+          "invalid_request",
+          "The request body is invalid: organization: required to create a key.",
+          {
+            in: "body",
+            issues: [{ path: "organization", message: "required to create a key" }],
+          },
+        );
       }
       const { apiKey, signingSecret, record } = await services.partners.createSandboxKey({
         organization: body.organization,

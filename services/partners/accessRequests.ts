@@ -48,11 +48,17 @@ function requestOf(row: AccessRequestRow): AccessRequest {
 
 export class AccessRequestNotFoundError extends ServiceError {
   constructor(requestId: string) {
-    super(`No open partner access request has id ${requestId}; list them with: npm run operator -- partners:requests`);
+    super(
+      `No open partner access request has id ${requestId}; list them with: npm run operator -- partners:requests`,
+    );
   }
 }
 
-export async function recordAccessRequest(pool: Pool, input: AccessRequestInput, now: Date): Promise<AccessRequest> {
+export async function recordAccessRequest(
+  pool: Pool,
+  input: AccessRequestInput,
+  now: Date,
+): Promise<AccessRequest> {
   const { rows } = await pool.query<AccessRequestRow>(
     `INSERT INTO partner_access_requests (request_id, organization, email, intended_use, created_at)
      VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
@@ -69,7 +75,11 @@ export async function listAccessRequests(pool: Pool, includeClosed: boolean): Pr
   return rows.map(requestOf);
 }
 
-export async function closeAccessRequest(pool: Pool, requestId: string, audit: Actor): Promise<AccessRequest> {
+export async function closeAccessRequest(
+  pool: Pool,
+  requestId: string,
+  audit: Actor,
+): Promise<AccessRequest> {
   return withTransaction(pool, async (client) => {
     const { rows } = await client.query<AccessRequestRow>(
       `UPDATE partner_access_requests SET status = 'closed', closed_at = now(), closed_by = $2

@@ -33,7 +33,12 @@ export type { PartnerContext } from "./admission";
 export type { Partner, PartnerIntegration, PayoutRouting } from "./partnerStore";
 export type { ProductionRequest } from "./productionAccess";
 export { remainingOf } from "./rateWindow";
-export { REQUEST_LOG_RETENTION, type RequestLogEntry, type RequestLogLine, type UsageRow } from "./requestLog";
+export {
+  REQUEST_LOG_RETENTION,
+  type RequestLogEntry,
+  type RequestLogLine,
+  type UsageRow,
+} from "./requestLog";
 export { PARTNER_SCOPES } from "./scopes";
 
 export interface SandboxSignUp {
@@ -123,7 +128,10 @@ export function partnersService(options: PartnersOptions): PartnersService {
 
   function mailOptions(): PartnerMailOptions {
     if (mail === undefined) {
-      throw new ApiError("mail_unavailable", "This API runs without a mail transport, so it cannot mail partners.");
+      throw new ApiError(
+        "mail_unavailable",
+        "This API runs without a mail transport, so it cannot mail partners.",
+      );
     }
     return mail;
   }
@@ -212,7 +220,10 @@ export function partnersService(options: PartnersOptions): PartnersService {
       const { mailer, publicUrl } = mailOptions();
       const partner = await findPartner(pool, caller.partnerId);
       if (partner?.contactEmail == null) {
-        throw new ApiError("invalid_request", "This partner has no contact email to verify; ask an operator.");
+        throw new ApiError(
+          "invalid_request",
+          "This partner has no contact email to verify; ask an operator.",
+        );
       }
       const contact = partner.contactEmail;
       return withTransaction(pool, async (client) => {

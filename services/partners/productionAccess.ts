@@ -98,7 +98,10 @@ export async function requestProduction(
   return { request: requestOf(open.rows[0] as ProductionRequestRow), created: false };
 }
 
-export async function listProductionRequests(pool: Pool, includeDecided: boolean): Promise<ProductionRequest[]> {
+export async function listProductionRequests(
+  pool: Pool,
+  includeDecided: boolean,
+): Promise<ProductionRequest[]> {
   const { rows } = await pool.query<ProductionRequestRow>(
     `SELECT ${COLUMNS} FROM production_requests WHERE $1 OR status = 'open' ORDER BY created_at, request_id`,
     [includeDecided],

@@ -13,7 +13,7 @@ import { withTransaction } from "../../../storage/transaction";
 import { type OperatorCommand, UsageError } from "../command";
 import { parseFlags, requiredFlag } from "../flags";
 
-function scopesOf(text: string): PartnerScope[] {
+export function scopesOf(text: string): PartnerScope[] {
   const scopes = text
     .split(",")
     .map((scope) => scope.trim())
@@ -27,7 +27,7 @@ function scopesOf(text: string): PartnerScope[] {
   return scopes as PartnerScope[];
 }
 
-function rateLimitOf(value: string | true | undefined): number {
+export function rateLimitOf(value: string | true | undefined): number {
   if (value === undefined) return PRODUCTION_DEFAULT_RATE_LIMIT;
   const limit = Number(value);
   if (!Number.isInteger(limit) || limit < 1 || limit > PRODUCTION_MAX_RATE_LIMIT) {

@@ -1,11 +1,15 @@
 // A running API on a fresh migrated schema, with a settable clock, test hosts and a client that checks every
 // /api response against the service's own OpenAPI document.
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect } from "chai";
 import { type ApiDependencies, createApp, type RouteModule } from "../../../api/app";
 import { RESPONSE_VERSION } from "../../../api/platform/responseVersion";
 import { listen, type RunningServer } from "../../../api/server";
 import type { Environment } from "../../../core/environment";
+import { createMailer } from "../../../services/mail";
 import { createApiKey } from "../../../services/partners/apiKeyStore";
 import { PARTNER_SCOPES, type PartnerScope } from "../../../services/partners/scopes";
 import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
@@ -36,6 +40,8 @@ export interface TestApi {
   db: TestDatabase;
   clock: SettableClock;
   masterKey: Buffer;
+  /** Where partner mail is written as .eml files (the embedded default's transport). */
+  mailDir: string;
   /** Sends a request; responses under /api are checked against the OpenAPI document. */
   call(request: HttpRequest): Promise<HttpResponse>;
   close(): Promise<void>;
@@ -51,6 +57,11 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const db = options.db ?? (await createTestDatabase());
   const clock = new SettableClock();
   const masterKey = randomBytes(32);
+  const mailDir = mkdtempSync(join(tmpdir(), "svc-test-mail-"));
+  const mailer = createMailer(
+    { smtpUrl: undefined, directory: mailDir, from: "Test <test@localhost>" },
+    () => undefined,
+  );
   const server: RunningServer = await listen(
     createApp(
       {
@@ -63,6 +74,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
         anonymousRateLimitPerMinute: 0,
         // Chains come from the test's checkpoints, not from a deployment manifest on this machine.
         decisions: { chains: [] },
+        mail: { mailer, publicUrl: "http://canonical.test" },
         ...options.deps,
       },
       options.extraRoutes,
@@ -77,6 +89,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     db,
     clock,
     masterKey,
+    mailDir,
     async call(request) {
       const response = await send(server.url, request);
       if (request.path.startsWith("/api/") && response.status !== 404) {
@@ -91,6 +104,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     },
     async close() {
       await server.close();
+      rmSync(mailDir, { recursive: true, force: true });
       if (options.db === undefined) await db.close();
     },
   };

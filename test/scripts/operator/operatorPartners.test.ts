@@ -1,0 +1,119 @@
+// Operator CLI for partners: access and production requests are listed, a production request is granted with
+// a svc_live_ key shown once that works on the production host, the partner's row gains production (its
+// integration starts), and every change is audited; a granted or unknown request cannot be granted again.
+import { expect } from "chai";
+import { parseConfig } from "../../../config";
+import type { OperatorContext } from "../../../scripts/operator/command";
+import { commands } from "../../../scripts/operator/commands/partners";
+import { bearer, startTestApi, TEST_HOSTS, type TestApi } from "../../api/support/harness";
+import { emlMessages, tokenMailedTo } from "../../api/support/mailbox";
+
+function command(name: string) {
+  const found = commands.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`no command ${name}`);
+  return found;
+}
+
+describe("operator CLI: partners:requests, partners:grant, partners:close-request, partners:show", function () {
+  this.timeout(30_000);
+  let api: TestApi;
+  let lines: string[];
+  let context: OperatorContext;
+
+  before(async () => {
+    api = await startTestApi();
+    context = {
+      pool: api.db.pool,
+      config: parseConfig({}),
+      masterKey: api.masterKey,
+      out: (line) => lines.push(line),
+    };
+  });
+  beforeEach(() => {
+    lines = [];
+  });
+  after(async () => api.close());
+
+  const printed = (label: string) =>
+    lines
+      .find((line) => line.startsWith(label))
+      ?.slice(label.length)
+      .trim() ?? "";
+
+  it("lists requests, grants production with a key shown once, and audits it", async () => {
+    const access = await api.call({
+      method: "POST",
+      path: "/api/v1/partners/request",
+      body: { organization: "Grant Pad", email: "bd@grant.example", intendedUse: "validation" },
+    });
+    const accessId = (access.body as { requestId: string }).requestId;
+    const signUp = await api.call({
+      method: "POST",
+      path: "/api/v1/sandbox/keys",
+      body: { organization: "Grant Pad", email: "dev@grant.example" },
+    });
+    const sandbox = signUp.body as { apiKey: string; partnerId: string };
+    const token = tokenMailedTo(emlMessages(api.mailDir), "dev@grant.example");
+    await api.call({ method: "POST", path: "/api/v1/partners/verify-email", body: { token } });
+    const asked = await api.call({
+      method: "POST",
+      path: "/api/v1/partners/production-request",
+      headers: bearer(sandbox.apiKey),
+      body: { message: "ready" },
+    });
+    const requestId = (asked.body as { requestId: string }).requestId;
+
+    await command("partners:requests").run([], context);
+    expect(lines.join("\n")).to.contain(accessId).and.contain(requestId).and.contain(sandbox.partnerId);
+    expect(lines.join("\n"), "listings never show keys").to.not.contain(sandbox.apiKey);
+
+    lines = [];
+    await command("partners:grant").run(
+      ["--request", requestId, "--rate-limit", "500", "--actor", "ops-ann", "--reason", "contract 7"],
+      context,
+    );
+    const apiKey = printed("apiKey");
+    expect(apiKey).to.match(/^svc_live_/);
+    expect(printed("partnerId")).to.equal(sandbox.partnerId);
+    const introspection = await api.call({
+      path: "/api/v1/webhooks",
+      host: TEST_HOSTS.production[0],
+      headers: bearer(apiKey),
+    });
+    expect(introspection.status, introspection.text).to.equal(200);
+
+    lines = [];
+    await command("partners:show").run(["--partner", sandbox.partnerId], context);
+    const partner = JSON.parse(lines.join("\n"));
+    expect(partner.environments).to.deep.equal(["sandbox", "production"]);
+    expect(partner.integration.production.startedAt).to.be.a("string");
+    const audit = await api.db.pool.query(
+      "SELECT actor, reason, details FROM audit_log WHERE action = 'partner.grant_production' AND subject = $1",
+      [sandbox.partnerId],
+    );
+    expect(audit.rows[0]).to.deep.include({ actor: "ops-ann", reason: "contract 7" });
+    expect(JSON.stringify(audit.rows)).to.not.contain(apiKey);
+
+    let again: unknown;
+    try {
+      await command("partners:grant").run(["--request", requestId, "--actor", "x", "--reason", "y"], context);
+    } catch (error) {
+      again = error;
+    }
+    expect((again as Error).message).to.match(/No open production request/);
+    const keys = await api.db.pool.query(
+      "SELECT count(*)::int AS n FROM api_keys WHERE partner_id = $1 AND environment = 'production'",
+      [sandbox.partnerId],
+    );
+    expect(keys.rows[0].n).to.equal(1);
+
+    lines = [];
+    await command("partners:close-request").run(
+      ["--request", accessId, "--actor", "ops-ann", "--reason", "answered by mail"],
+      context,
+    );
+    lines = [];
+    await command("partners:requests").run([], context);
+    expect(lines.join("\n")).to.not.contain(accessId).and.not.contain(requestId);
+  });
+});
