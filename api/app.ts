@@ -8,7 +8,7 @@ import { createServices, type DecisionOptions } from "../services";
 import type { PartnerMailOptions } from "../services/partners";
 import { pruneRateWindows } from "../services/partners/apiKeyStore";
 import { RATE_WINDOW_SECONDS } from "../services/partners/rateWindow";
-import { pruneRequestLog } from "../services/partners/requestLog";
+import { pruneRequestLog, REQUEST_LOG_PRUNE_MINUTES } from "../services/partners/requestLog";
 import type { WebhookSettings } from "../services/webhooks";
 import { sharedInFlight } from "../storage/sharedInFlight";
 import { corsLayer } from "./platform/cors";
@@ -80,8 +80,8 @@ function wellKnownAlias(req: Request, _res: Response, next: NextFunction): void 
 }
 
 /**
- * The per-request tick: once per clock minute per process, drops finished rate windows, expired idempotency
- * records and request log lines and usage counts past their retention.
+ * The per-request tick: once per clock minute per process, drops finished rate windows and expired idempotency
+ * records; every tenth minute, apart from those, request log lines and usage counts past their retention.
  */
 function housekeeping(
   deps: ApiDependencies,
@@ -96,14 +96,19 @@ function housekeeping(
     await Promise.all([
       pruneRateWindows(deps.pool, (minute - 1) * RATE_WINDOW_SECONDS * 1000),
       pruneIdempotency(),
-      pruneRequestLog(deps.pool, minute * RATE_WINDOW_SECONDS * 1000),
     ]);
   });
+  // Retention is counted in days and a key's 1,000 lines: a slower, separate run, so it never holds up the
+  // rate windows' pruning.
+  const pruneLogs = sharedInFlight(() => pruneRequestLog(deps.pool, lastMinute * RATE_WINDOW_SECONDS * 1000));
   return () => {
     const minute = Math.floor(now() / (RATE_WINDOW_SECONDS * 1000));
     if (minute !== lastMinute) {
       lastMinute = minute;
       prune().catch((error: Error) => deps.log(`housekeeping failed: ${error.message}`));
+      if (minute % REQUEST_LOG_PRUNE_MINUTES === 0) {
+        pruneLogs().catch((error: Error) => deps.log(`request log pruning failed: ${error.message}`));
+      }
     }
   };
 }

@@ -123,25 +123,8 @@ export function registerSandboxKeyRoutes({ routes, services }: Platform): void {
       if (res.locals.hostClass === "production") {
         throw new ApiError("sandbox_only", "Create sandbox keys on the sandbox or canonical host.");
       }
-      const rotate = req.headers[ROTATE_HEADER];
-      if (rotate !== undefined) {
-        if (rotate !== "1") {
-          throw new ApiError("invalid_request", "X-Service-Rotate must be 1 (or absent to create a key).");
-        }
-        const partner = res.locals.partner;
-        if (partner === undefined) {
-          throw new ApiError(
-            "unauthorized",
-            "Rotation needs the key to rotate: send it as `Authorization: Bearer <API_KEY>`.",
-          );
-        }
-        if (partner.environment !== "sandbox") throw new ApiError("rotation_not_allowed");
-        if (body.organization !== undefined) {
-          throw new ApiError(
-            "invalid_request",
-            "Rotation keeps the partner's organization: send only email and label.",
-          );
-        }
+      const partner = rotatingCaller(req.headers[ROTATE_HEADER], res.locals.partner, body);
+      if (partner !== undefined) {
         const rotated = await services.partners.rotateSandboxKey(partner, {
           email: body.email,
           label: body.label,
@@ -290,6 +273,35 @@ export function registerDiagnosticsRoutes({ routes, services }: Platform): void 
 
 function callerOf(partner: PartnerContext | undefined): PartnerContext {
   if (partner === undefined) throw new ApiError("unauthorized");
+  return partner;
+}
+
+/**
+ * The sandbox key to rotate when the request asks for rotation (X-Service-Rotate: 1), undefined for a plain
+ * creation; a rotation without a key, of a production key or changing the organization is refused.
+ */
+function rotatingCaller(
+  header: string | string[] | undefined,
+  partner: PartnerContext | undefined,
+  body: { organization?: string | undefined },
+): PartnerContext | undefined {
+  if (header === undefined) return undefined;
+  if (header !== "1") {
+    throw new ApiError("invalid_request", "X-Service-Rotate must be 1 (or absent to create a key).");
+  }
+  if (partner === undefined) {
+    throw new ApiError(
+      "unauthorized",
+      "Rotation needs the key to rotate: send it as `Authorization: Bearer <API_KEY>`.",
+    );
+  }
+  if (partner.environment !== "sandbox") throw new ApiError("rotation_not_allowed");
+  if (body.organization !== undefined) {
+    throw new ApiError(
+      "invalid_request",
+      "Rotation keeps the partner's organization: send only email and label.",
+    );
+  }
   return partner;
 }
 

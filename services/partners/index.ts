@@ -89,8 +89,6 @@ export interface PartnersService {
   ): Promise<{ request: ProductionRequest; created: boolean }>;
   /** Queues the log line and usage count of an answered keyed request (written in batches). */
   recordRequest(entry: RequestLogEntry): void;
-  /** Resolves once every request recorded so far is written. */
-  requestLogDrained(): Promise<void>;
   recentRequests(caller: PartnerContext, limit: number): Promise<RequestLogLine[]>;
   usage(caller: PartnerContext, days: number): Promise<UsageRow[]>;
 }
@@ -245,7 +243,6 @@ export function partnersService(options: PartnersOptions): PartnersService {
     },
     requestProduction: (caller, message) => requestProduction(pool, caller, message, new Date(now())),
     recordRequest: (entry) => recorder.record(entry),
-    requestLogDrained: () => recorder.drain(),
     recentRequests: (caller, limit) => recentRequests(pool, caller.keyId, limit),
     usage: (caller, days) => usageOf(pool, caller.keyId, days, now()),
   };

@@ -38,6 +38,8 @@ export interface RecorderOptions {
 export const DEFAULT_RECORDER_OPTIONS: RecorderOptions = { maxQueue: 10_000, maxBatch: 500 };
 /** What the log keeps per key: its last 1,000 requests of the last 7 days. */
 export const REQUEST_LOG_RETENTION = { perKey: 1000, days: 7 } as const;
+/** How often (in clock minutes) API housekeeping prunes: between runs a key may hold that many minutes more. */
+export const REQUEST_LOG_PRUNE_MINUTES = 10;
 /** Daily usage counts are kept this many days. */
 export const USAGE_RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -98,6 +100,9 @@ export function requestRecorder(
     record(entry) {
       if (queued >= options.maxQueue) {
         dropped += 1;
+        // Said once per thousand drops: a stuck database must not also flood the log.
+        if (dropped % 1000 === 1)
+          log(`request log: queue full (${options.maxQueue}), ${dropped} entries dropped so far`);
         return;
       }
       queued += 1;
