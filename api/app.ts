@@ -27,6 +27,7 @@ import { registerChainRoutes } from "./routes/chains";
 import { registerDecisionRoutes } from "./routes/decisions";
 import { registerHealthRoutes } from "./routes/health";
 import { registerOpenApiRoute } from "./routes/openapi";
+import { registerPartnerRevenueRoutes } from "./routes/partnerRevenue";
 import { registerPartnerRoutes } from "./routes/partners";
 import { registerProtectedIdentityRoutes } from "./routes/protectedIdentities";
 import { registerReservationListRoutes } from "./routes/reservationList";
@@ -168,6 +169,7 @@ const ROUTE_MODULES: readonly RouteModule[] = [
   registerDecisionRoutes,
   registerReservationRoutes,
   registerWebhookRoutes,
+  registerPartnerRevenueRoutes,
 ];
 
 /** The service's request listener: direct routes first, then the Express app. */

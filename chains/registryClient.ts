@@ -113,6 +113,23 @@ export interface RegistryClient {
   settlementOf(transactionHash: string): Promise<RegistrySettlement | null>;
   /** Whether `value` is a well-formed transaction hash (EVM 0x + 64 hex) or signature (Solana base58) here. */
   isTransactionHash(value: string): boolean;
+  /** EVM chains with an RPC only: signed-message checks that contract accounts answer (ERC-1271). */
+  messageVerifier?: EvmMessageVerifier;
+}
+
+/** Asks an EVM chain whether an address signed a message, so a smart account answers for itself (ERC-1271). */
+export interface EvmMessageVerifier {
+  chainId: number;
+  /**
+   * Whether `signature` proves `address` signed `message` (EIP-191): ECDSA recovery for a key, the contract's
+   * isValidSignature for an account with code. `contract` says which one answered. Throws
+   * ChainUnavailableError when the RPC does not answer.
+   */
+  verifyMessage(
+    address: `0x${string}`,
+    message: string,
+    signature: `0x${string}`,
+  ): Promise<{ valid: boolean; contract: boolean }>;
 }
 
 /** The registry's price feed is stale or invalid: no quote, and the registry would refuse the reservation too. */

@@ -1,6 +1,6 @@
 // The worker: reservation reconcile passes in a loop, the chain posture job (./chainPosture.ts: chain.degraded),
-// and the webhook job (./webhooks.ts) when it has the
-// master key that opens the endpoints' secrets. A failed pass is logged and the loop goes on after a
+// the daily payout plans (./payoutPlans.ts), and the webhook job (./webhooks.ts) when it has the master key
+// that opens the endpoints' secrets. A failed pass is logged and the loop goes on after a
 // bounded backoff (core/retry/backoff.ts; the next pass retries everything it did not finish); stop() lets the
 // running pass finish first. Several replicas may run: reconcilePass claims its rows (reservations/reconcile.ts).
 import type { Pool } from "pg";
@@ -9,6 +9,7 @@ import { type BackoffPolicy, backoffPolicy, createBackoff } from "../core/retry/
 import { startPassLoop } from "../core/retry/passLoop";
 import { type ReconcileCounts, reconcilePass } from "../services/reservations/reconcile";
 import { type ChainPostureJobOptions, startChainPostureJob } from "./chainPosture";
+import { startPayoutPlanJob } from "./payoutPlans";
 import { startWebhookJob, type WebhookJobOptions } from "./webhooks";
 
 export interface WorkerOptions {
@@ -23,6 +24,8 @@ export interface WorkerOptions {
   freshnessBoundSeconds?: number;
   /** The chain posture job's sampling interval and recovery dwell (defaults in ./chainPosture.ts). */
   chainPosture?: Pick<ChainPostureJobOptions, "intervalMs" | "recoveryDwellMs">;
+  /** Pause between payout plan passes (default PAYOUT_PLAN_INTERVAL_MS). */
+  payoutPlanIntervalMs?: number;
   /** The webhook job's settings; without them this worker delivers no webhooks. */
   webhooks?: Omit<WebhookJobOptions, "pool" | "log">;
 }
@@ -69,13 +72,19 @@ export function startWorker(options: WorkerOptions): Worker {
       : { freshnessBoundSeconds: deps.freshnessBoundSeconds }),
     ...options.chainPosture,
   });
+  const plans = startPayoutPlanJob({
+    pool: options.pool,
+    now: deps.now,
+    log: options.log,
+    intervalMs: options.payoutPlanIntervalMs,
+  });
   const webhooks =
     options.webhooks === undefined
       ? undefined
       : startWebhookJob({ pool: options.pool, log: options.log, ...options.webhooks });
   return {
     async stop() {
-      await Promise.all([loop.stop(), postures.stop(), webhooks?.stop()]);
+      await Promise.all([loop.stop(), postures.stop(), plans.stop(), webhooks?.stop()]);
     },
   };
 }

@@ -29,7 +29,7 @@ startRole(ROLE, async () => {
   });
   const chains = [...manifest.evm, ...manifest.solana].map((entry) => entry.chain);
   log(
-    `reconciling reservations on ${chains.join(", ") || "no chains"} every ${config.worker.intervalMs} ms; delivering webhooks`,
+    `reconciling reservations on ${chains.join(", ") || "no chains"} every ${config.worker.intervalMs} ms; building daily payout plans; delivering webhooks`,
   );
   stopOnSignal(async () => {
     await worker.stop();

@@ -24,6 +24,7 @@ import type { NormalizedIdentity } from "../../core/fold";
 import type { ReservationDuration } from "../../core/reservation";
 import {
   ChainUnavailableError,
+  type EvmMessageVerifier,
   type OnChainReservation,
   type PreparedTransaction,
   PriceUnavailableError,
@@ -68,6 +69,7 @@ export class EvmRegistryClient implements RegistryClient {
   readonly chain: string;
   private readonly client: PublicClient;
   private readonly registry: { address: Address; abi: typeof identityRegistryAbi };
+  readonly messageVerifier: EvmMessageVerifier;
 
   constructor(
     private readonly entry: EvmManifestEntry,
@@ -83,6 +85,17 @@ export class EvmRegistryClient implements RegistryClient {
         retryCount: 1,
       }),
     });
+    this.messageVerifier = {
+      chainId: entry.chainId,
+      verifyMessage: (address, message, signature) =>
+        this.rpc(async () => {
+          const [code, valid] = await Promise.all([
+            this.client.getCode({ address }),
+            this.client.verifyMessage({ address, message, signature }),
+          ]);
+          return { valid, contract: code !== undefined && code !== "0x" };
+        }),
+    };
   }
 
   async quote(durationSeconds: ReservationDuration): Promise<RegistryQuote> {

@@ -21,6 +21,36 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: "`wallet` must be 3 to 64 plain alphanumeric characters (no wildcards).",
   },
+  wallet_family_mismatch: {
+    status: 400,
+    message:
+      "The address or signed message belongs to the other chain family than the chain named (EVM: 0x address and Sign-In-With-Ethereum; Solana: base58 key and Sign-In-With-Solana).",
+  },
+  wallet_proof_unknown: {
+    status: 400,
+    message:
+      "No challenge of yours carries this message's nonce in this environment; request one with POST /v1/partner/payout-wallets/verify/challenge.",
+  },
+  wallet_proof_replayed: {
+    status: 400,
+    message: "This challenge's nonce was already used; request a new challenge and sign its message.",
+  },
+  wallet_proof_expired: {
+    status: 400,
+    message: "This challenge expired before it was answered; request a new challenge and sign it at once.",
+  },
+  wallet_proof_wrong_domain: {
+    status: 400,
+    message: "The signed message names another domain than the one the challenge was issued for.",
+  },
+  wallet_proof_message_altered: {
+    status: 400,
+    message: "The signed message differs from the challenge's message; sign the message exactly as issued.",
+  },
+  wallet_proof_bad_signature: {
+    status: 400,
+    message: "The signature does not prove that the challenged address signed this message.",
+  },
   verification_token_invalid: {
     status: 400,
     message:
@@ -144,6 +174,16 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message:
       "The reservation is not confirmed on-chain yet (details.status); retry once the transaction has settled.",
+  },
+  payout_wallet_already_verified: {
+    status: 409,
+    message:
+      "A payout wallet of this chain family is already verified; replace it with POST /v1/partner/payout-wallets/rotate.",
+  },
+  payout_wallet_not_verified: {
+    status: 409,
+    message:
+      "There is no verified payout wallet of this chain family to rotate; verify one with POST /v1/partner/payout-wallets/verify/challenge.",
   },
   payload_too_large: { status: 413, message: "The request body is too large." },
   unsupported_media_type: {
