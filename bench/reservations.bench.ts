@@ -1,5 +1,5 @@
 // Reservations through the whole service on the local chains (test/e2e/support: localnet, both indexers, the API,
-// the worker), with `npm start`'s timings (Solana slots of 400 ms, Hardhat blocks every 1 s besides those of
+// the worker), with `npm start`'s timings (Solana slots of 400 ms, Hardhat blocks every 5 s besides those of
 // transactions, Ponder woken by the node's new heads over its websocket and polling 200 ms when it has none, the
 // Solana indexer's 1 s pass woken by its websocket, a worker pass every 1 s, prices republished every 20 s):
 // - prepare throughput and latency per chain: production prepares read the registry over RPC (hold, wallet
@@ -13,6 +13,7 @@
 // Everything but Hardhat and Ponder runs in this process, the load generator included.
 // Database: DATABASE_URL when set (a fresh schema), else the embedded one.
 
+import { LOCAL_EVM_BLOCK_MS } from "../scripts/localnet";
 import { issueKey } from "../test/api/support/harness";
 import type { ChainDriver, E2e } from "../test/e2e/support";
 import { DAY, startE2e, uniquePair } from "../test/e2e/support";
@@ -34,7 +35,7 @@ const NPM_START_TIMINGS = {
   evmPollingIntervalMs: 200,
   solanaPollIntervalMs: 1000,
   workerIntervalMs: 1000,
-  evmBlockMs: 1000,
+  evmBlockMs: LOCAL_EVM_BLOCK_MS,
   // The Solana registry refuses prices older than 60 s and the bench runs for minutes (prepares 503 otherwise).
   priceRefreshMs: 20_000,
 };

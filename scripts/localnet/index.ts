@@ -58,8 +58,12 @@ export interface Localnet {
 }
 
 const EVM_CHAIN_NAME = "hardhat";
-/** The local EVM block time of `npm start` and `npm run localnet`: Base and other L2s make a block every 1-2 s. */
-export const LOCAL_EVM_BLOCK_MS = 1_000;
+/**
+ * The local EVM block time of `npm start` and `npm run localnet`: often enough that the indexer's first head after
+ * it subscribes comes soon; Ponder works on every block, and at 1 s the copycat window's tail grew on a loaded
+ * 2-core machine (docs/decisions.md, "The copycat window").
+ */
+export const LOCAL_EVM_BLOCK_MS = 5_000;
 const SOLANA_CHAIN_NAME = "solana";
 const DEFAULT_PRICE_REFRESH_MS = 20_000;
 const EVM_REFRESH_EVERY_TICKS = 30;

@@ -128,7 +128,7 @@ export interface E2eTimings {
   workerIntervalMs: number;
   /**
    * The Hardhat node's block time; with it Ponder follows the node's websocket (default none: blocks only on
-   * demand, Ponder polls; `npm start`: 1000, see scripts/localnet).
+   * demand, Ponder polls; `npm start`: 5000, see scripts/localnet).
    */
   evmBlockMs?: number;
   /**
