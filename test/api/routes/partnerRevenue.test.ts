@@ -6,10 +6,10 @@
 import { Keypair } from "@solana/web3.js";
 import { expect } from "chai";
 import { registryCatalogue } from "../../../chains/catalogue";
-import type { DeploymentManifest } from "../../../config/manifest";
 import { PREPARE_TTL_SECONDS } from "../../../core/reservation";
 import { buildPayoutPlans, lastCompleteDay } from "../../../services/revenue";
 import { bearer, expectEnvelope, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../support/harness";
+import { offlineManifest } from "../support/offlineManifest";
 import { CHAINS } from "./decisions/support";
 
 const SANDBOX = TEST_HOSTS.sandbox[0];
@@ -17,36 +17,7 @@ const DAY_MS = 86_400_000;
 const EVM_LAUNCHER = "0x2222222222222222222222222222222222222222";
 const SOLANA_LAUNCHER = Keypair.generate().publicKey.toBase58();
 
-// Chain names and addresses only: the sandbox's simulated registries never call these RPC URLs.
-const MANIFEST: DeploymentManifest = {
-  evm: [
-    {
-      chain: "hardhat",
-      chainId: 31337,
-      rpcUrl: "http://127.0.0.1:1",
-      registry: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
-      priceFeed: "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512",
-      deployBlock: 1,
-      sandbox: { registry: "0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0" },
-    },
-  ],
-  solana: [
-    {
-      chain: "solana",
-      rpcUrl: "http://127.0.0.1:1",
-      wsUrl: "ws://127.0.0.1:1",
-      programId: Keypair.generate().publicKey.toBase58(),
-      priceAccount: Keypair.generate().publicKey.toBase58(),
-      configAccount: Keypair.generate().publicKey.toBase58(),
-      deploySlot: 1,
-      sandbox: {
-        programId: Keypair.generate().publicKey.toBase58(),
-        priceAccount: Keypair.generate().publicKey.toBase58(),
-        configAccount: Keypair.generate().publicKey.toBase58(),
-      },
-    },
-  ],
-};
+const MANIFEST = offlineManifest();
 
 type Key = Awaited<ReturnType<typeof issueKey>>;
 

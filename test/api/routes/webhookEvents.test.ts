@@ -3,10 +3,8 @@
 // verifies with its endpoint's secret and its envelope matches the OpenAPI schema of its type; each partner
 // receives only its own events and the public ones, and sandbox and production never see each other's.
 import { createHmac } from "node:crypto";
-import { Keypair } from "@solana/web3.js";
 import { expect } from "chai";
 import { registryCatalogue } from "../../../chains/catalogue";
-import type { DeploymentManifest } from "../../../config/manifest";
 import { createSecretBox } from "../../../core/secrets/secretBox";
 import { blockIdentity, clearIdentity } from "../../../services/identity/guardian";
 import { issueKeeperCredential, setLaunchReporting } from "../../../services/identity/keeperCredentials";
@@ -17,40 +15,13 @@ import { DOMAIN_EVENT_TYPES, webhookDispatcher } from "../../../services/webhook
 import { Receiver, tableLookup } from "../../services/webhooks/support";
 import { Conformance } from "../support/conformance";
 import { bearer, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../support/harness";
+import { offlineManifest } from "../support/offlineManifest";
 import { CHAINS, EVM_OTHER, EVM_OWNER, mirrorReservation, setCheckpoints } from "./decisions/support";
 
 const OPERATOR = { actor: "test-operator", reason: "test" };
 const SANDBOX = TEST_HOSTS.sandbox[0];
 const HOUR = 3_600_000;
-const MANIFEST: DeploymentManifest = {
-  evm: [
-    {
-      chain: "hardhat",
-      chainId: 31337,
-      rpcUrl: "http://127.0.0.1:1",
-      registry: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
-      priceFeed: "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512",
-      deployBlock: 1,
-      sandbox: { registry: "0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0" },
-    },
-  ],
-  solana: [
-    {
-      chain: "solana",
-      rpcUrl: "http://127.0.0.1:1",
-      wsUrl: "ws://127.0.0.1:1",
-      programId: Keypair.generate().publicKey.toBase58(),
-      priceAccount: Keypair.generate().publicKey.toBase58(),
-      configAccount: Keypair.generate().publicKey.toBase58(),
-      deploySlot: 1,
-      sandbox: {
-        programId: Keypair.generate().publicKey.toBase58(),
-        priceAccount: Keypair.generate().publicKey.toBase58(),
-        configAccount: Keypair.generate().publicKey.toBase58(),
-      },
-    },
-  ],
-};
+const MANIFEST = offlineManifest();
 
 interface Envelope {
   id: string;

@@ -20,6 +20,7 @@ import {
   TEST_HOSTS,
   type TestApi,
 } from "../../support/harness";
+import { OFFLINE_REGISTRY, OFFLINE_SANDBOX_REGISTRY, offlineManifest } from "../../support/offlineManifest";
 import { CHAINS } from "../decisions/support";
 
 const SANDBOX = TEST_HOSTS.sandbox[0];
@@ -29,39 +30,10 @@ const EVM_OTHER = "0x3333333333333333333333333333333333333333";
 const SOLANA_LAUNCHER = Keypair.generate().publicKey.toBase58();
 const PROGRAM_ID = Keypair.generate().publicKey.toBase58();
 const SANDBOX_PROGRAM_ID = Keypair.generate().publicKey.toBase58();
-const REGISTRY = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
-const SANDBOX_REGISTRY = "0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0";
+const _REGISTRY = OFFLINE_REGISTRY;
+const SANDBOX_REGISTRY = OFFLINE_SANDBOX_REGISTRY;
 
-// Chain names and addresses only: the sandbox's simulated registries never call these RPC URLs.
-const MANIFEST: DeploymentManifest = {
-  evm: [
-    {
-      chain: "hardhat",
-      chainId: 31337,
-      rpcUrl: "http://127.0.0.1:1",
-      registry: REGISTRY,
-      priceFeed: "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512",
-      deployBlock: 1,
-      sandbox: { registry: SANDBOX_REGISTRY },
-    },
-  ],
-  solana: [
-    {
-      chain: "solana",
-      rpcUrl: "http://127.0.0.1:1",
-      wsUrl: "ws://127.0.0.1:1",
-      programId: PROGRAM_ID,
-      priceAccount: Keypair.generate().publicKey.toBase58(),
-      configAccount: Keypair.generate().publicKey.toBase58(),
-      deploySlot: 1,
-      sandbox: {
-        programId: SANDBOX_PROGRAM_ID,
-        priceAccount: Keypair.generate().publicKey.toBase58(),
-        configAccount: Keypair.generate().publicKey.toBase58(),
-      },
-    },
-  ],
-};
+const MANIFEST = offlineManifest({ programId: PROGRAM_ID, sandboxProgramId: SANDBOX_PROGRAM_ID });
 
 interface PreparedBody {
   reservationId: string;
