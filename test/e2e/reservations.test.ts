@@ -214,7 +214,13 @@ describe("e2e: reservations on the local chains with real wallets", function () 
         // 409 reservation_not_confirmed until the mirror shows the settlement.
         const settled = await waitUntil(settle, (answer) => answer.status !== 409, "embed settle");
         expect(settled.status, settled.text).to.equal(200);
-        expect(settled.body).to.include({ status: "confirmed", launchpad, transactionHash: hash });
+        expect(settled.body).to.include({ status: "confirmed", launchpad });
+        // The worker may confirm from the mirror (by partnerRef) before the settle names the hash: then the
+        // reservation is answered as confirmed, without the hash the settle sent.
+        expect((settled.body as { transactionHash: string | null }).transactionHash).to.be.oneOf([
+          hash,
+          null,
+        ]);
         expect((settled.body as { settledAt: string | null }).settledAt).to.be.a("string");
         const ledger = await e2e.db.pool.query(
           "SELECT status, launchpad, partner_id FROM partner_ledger_entries WHERE reservation_id = $1",
