@@ -25,6 +25,7 @@ import { responseVersion } from "./platform/responseVersionMiddleware";
 import { securityHeaders } from "./platform/securityHeaders";
 import { registerChainRoutes } from "./routes/chains";
 import { registerDecisionRoutes } from "./routes/decisions";
+import { registerDisputeRoutes } from "./routes/disputes";
 import { registerHealthRoutes } from "./routes/health";
 import { registerOpenApiRoute } from "./routes/openapi";
 import { registerPartnerRevenueRoutes } from "./routes/partnerRevenue";
@@ -48,6 +49,8 @@ export interface ApiDependencies {
   masterKey?: Buffer;
   /** Per-minute limit of keyless identity checks per client address, counted in each process (0: off). Default 120. */
   anonymousRateLimitPerMinute?: number;
+  /** Per-minute limit of keyless writes (disputes) per client address, counted in each process (0: off). Default 10. */
+  publicWriteRateLimitPerMinute?: number;
   /** Clock in ms since the epoch; defaults to Date.now. */
   now?: () => number;
   /** The chains' registries (chains/catalogue.ts); without them reservation and Solana helper routes answer 503. */
@@ -63,6 +66,7 @@ export interface ApiDependencies {
 /** Largest JSON body accepted; every documented request is far smaller. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 export const DEFAULT_ANONYMOUS_RATE_LIMIT = 120;
+export const DEFAULT_PUBLIC_WRITE_RATE_LIMIT = 10;
 
 /** Sets `res.locals.hostClass` and `res.locals.hostEnvironment` from the Host header. */
 function hostEnvironment(hosts: HostLists) {
@@ -125,6 +129,7 @@ export function createPlatform(deps: ApiDependencies): Platform {
     pool: deps.pool,
     now,
     anonymousLimitPerMinute: deps.anonymousRateLimitPerMinute ?? DEFAULT_ANONYMOUS_RATE_LIMIT,
+    publicWriteLimitPerMinute: deps.publicWriteRateLimitPerMinute ?? DEFAULT_PUBLIC_WRITE_RATE_LIMIT,
   });
   const { idempotent, runIdempotent } = idempotency(deps.pool, now);
   const services = createServices({
@@ -170,6 +175,7 @@ const ROUTE_MODULES: readonly RouteModule[] = [
   registerReservationRoutes,
   registerWebhookRoutes,
   registerPartnerRevenueRoutes,
+  registerDisputeRoutes,
 ];
 
 /** The service's request listener: direct routes first, then the Express app. */

@@ -6,6 +6,7 @@ import type { RegistryCatalogue } from "../chains/registryClient";
 import { DEFAULT_CHAIN_READ_TIMEOUT_MS } from "../chains/rpcTimeout";
 import { createSecretBox } from "../core/secrets/secretBox";
 import { createDataPath, type DecisionOptions } from "./dataPath";
+import { type DisputesService, disputesService } from "./disputes";
 import { chainReader, type IdentityService, identityService } from "./identity";
 import { type MirrorService, mirrorService } from "./mirror";
 import { type PartnerMailOptions, type PartnersService, partnersService } from "./partners";
@@ -45,6 +46,7 @@ export interface Services {
   partnerRevenue: PartnerRevenueService;
   sandbox: SandboxService;
   webhooks: WebhooksService;
+  disputes: DisputesService;
 }
 
 export function createServices(options: ServiceOptions): Services {
@@ -69,5 +71,6 @@ export function createServices(options: ServiceOptions): Services {
     partnerRevenue: partnerRevenueService(pool, options.registries, now),
     sandbox: sandboxService(data),
     webhooks: webhooksService(pool, box, now, options.webhooks ?? { allowLocalReceivers: false }),
+    disputes: disputesService(pool, options.registries, now),
   };
 }

@@ -13,11 +13,20 @@ export interface AuditEntry {
   subject: string;
   reason: string;
   details?: Record<string, unknown>;
+  /** When it happened, by the service's clock; the database's clock when omitted. */
+  at?: Date;
 }
 
 export async function appendAudit(client: PoolClient, entry: AuditEntry): Promise<void> {
   await client.query(
-    "INSERT INTO audit_log (actor, action, subject, reason, details) VALUES ($1, $2, $3, $4, $5)",
-    [entry.actor, entry.action, entry.subject, entry.reason, JSON.stringify(entry.details ?? {})],
+    "INSERT INTO audit_log (actor, action, subject, reason, details, at) VALUES ($1, $2, $3, $4, $5, COALESCE($6, now()))",
+    [
+      entry.actor,
+      entry.action,
+      entry.subject,
+      entry.reason,
+      JSON.stringify(entry.details ?? {}),
+      entry.at ?? null,
+    ],
   );
 }

@@ -43,6 +43,8 @@ export interface PartnerAuthOptions {
   now: () => number;
   /** Per-minute limit of keyless calls to "optional-key" routes, per client address and process; 0: off. */
   anonymousLimitPerMinute: number;
+  /** Per-minute limit of calls to "public-write" routes (they write and check signatures), counted the same way. */
+  publicWriteLimitPerMinute: number;
 }
 
 const BEARER = /^Bearer ([^\s]+)$/i;
@@ -201,9 +203,22 @@ export function partnerGuard(options: PartnerAuthOptions) {
     next();
   };
 
+  /** Keyless writes: no key is read, every call counts against the client address's own window. */
+  const publicWrites = new AnonymousLimiter(options.publicWriteLimitPerMinute);
+  const publicWrite: RequestHandler = (req, res, next) => {
+    if (options.publicWriteLimitPerMinute > 0) {
+      const subject = `${res.locals.hostEnvironment}:${req.socket.remoteAddress ?? "unknown"}`;
+      const rate = publicWrites.count(subject, options.now());
+      res.locals.rateLimit = rate;
+      enforceRate(rate, (name, value) => res.setHeader(name, value));
+    }
+    next();
+  };
+
   const guard: AccessGuard = (access: RouteAccess) => {
     if (access === "public") return undefined;
     if (access === "optional-key") return optionalKey;
+    if (access === "public-write") return publicWrite;
     if (access === "partner") return requirePartner();
     return requirePartner(access.scope);
   };

@@ -1,13 +1,10 @@
 // Partner revenue (scope partner:revenue) and payout wallets (scope partner:payout). Each answer is the calling
 // partner's, in its key's environment only; handlers call the revenue service (services/revenue) once.
 import { z } from "zod";
-import { MAX_MESSAGE_LENGTH, MAX_SIGNATURE_LENGTH } from "../../services/ownership";
 import type { Platform } from "../platform/platform";
 import {
   attributedJson,
   callerOf,
-  challengeJson,
-  challengeSchema,
   PARTNER_ERRORS,
   PAYOUTS_GATED,
   planJson,
@@ -25,46 +22,21 @@ import {
   walletJson,
   walletSchema,
 } from "./partnerRevenueSchemas";
+import {
+  challengeJson,
+  challengeSchema,
+  domainOf,
+  PROOF_ERRORS,
+  signedAnswer,
+  walletRequest,
+} from "./walletProofSchemas";
 
 const TAG = "Partner revenue";
 const REVENUE = { scope: "partner:revenue" } as const;
 const PAYOUT = { scope: "partner:payout" } as const;
 
-const walletRequest = z.strictObject({
-  chain: z
-    .string()
-    .min(1)
-    .max(64)
-    .describe("A chain of GET /v1/chains; its family decides the message format."),
-  address: z
-    .string()
-    .min(1)
-    .max(64)
-    .describe("EVM: 0x address (a key or an ERC-1271 account); Solana: base58 key."),
-});
-
-const verifyBody = z.strictObject({
-  message: z.string().min(1).max(MAX_MESSAGE_LENGTH).describe("The challenge's message, exactly as issued."),
-  signature: z
-    .string()
-    .min(1)
-    .max(MAX_SIGNATURE_LENGTH)
-    .describe("EVM: 0x hex of personal_sign; Solana: base58 of the 64-byte Ed25519 signature."),
-});
-
-const PROOF_ERRORS = [
-  "wallet_family_mismatch",
-  "wallet_proof_unknown",
-  "wallet_proof_replayed",
-  "wallet_proof_expired",
-  "wallet_proof_wrong_domain",
-  "wallet_proof_message_altered",
-  "wallet_proof_bad_signature",
-] as const;
-
 export function registerPartnerRevenueRoutes({ routes, services }: Platform): void {
   const revenue = services.partnerRevenue;
-  const domainOf = (host: string | undefined) => host ?? "";
 
   routes.route(
     {
@@ -210,7 +182,7 @@ export function registerPartnerRevenueRoutes({ routes, services }: Platform): vo
         "Complete a challenge: checks signature, nonce, expiry and domain, and marks the wallet verified.",
       tag: TAG,
       access: PAYOUT,
-      body: verifyBody,
+      body: signedAnswer,
       responses: { 200: { description: "The verified wallet.", schema: z.object({ wallet: walletSchema }) } },
       errors: [...PARTNER_ERRORS, ...PROOF_ERRORS, "payout_wallet_already_verified", "service_unavailable"],
     },

@@ -6,7 +6,6 @@ import { ApiError } from "../../core/errors/catalogue";
 import { reservationView } from "../../services/reservations";
 import {
   type AttributedReservation,
-  type Challenge,
   DISCREPANCY_KINDS,
   type PayoutPlan,
   type PayoutWallet,
@@ -15,6 +14,7 @@ import {
   type RevenueTotal,
 } from "../../services/revenue";
 import { reservationSchema } from "./reservationSchemas";
+import { challengeJson, challengeSchema } from "./walletProofSchemas";
 
 const PAGE_SIZE_MAX = 50;
 const PAGE_SIZE_DEFAULT = 20;
@@ -81,36 +81,6 @@ export function walletJson(wallet: PayoutWallet) {
     status: wallet.status,
     verifiedAt: wallet.verifiedAt.toISOString(),
     archivedAt: iso(wallet.archivedAt),
-  };
-}
-
-export const challengeSchema = z.object({
-  challengeId: z.string(),
-  chain: z.string(),
-  family: z.enum(["evm", "solana"]),
-  address: z.string(),
-  domain: z.string(),
-  nonce: z.string().describe("Single use; the message carries it."),
-  message: z
-    .string()
-    .describe(
-      "Sign exactly this text: EVM with personal_sign (EIP-4361 Sign-In-With-Ethereum), Solana with signMessage over its UTF-8 bytes.",
-    ),
-  issuedAt: z.string(),
-  expiresAt: z.string(),
-});
-
-export function challengeJson(challenge: Challenge) {
-  return {
-    challengeId: challenge.challengeId,
-    chain: challenge.chain,
-    family: challenge.family,
-    address: challenge.address,
-    domain: challenge.domain,
-    nonce: challenge.nonce,
-    message: challenge.message,
-    issuedAt: challenge.issuedAt.toISOString(),
-    expiresAt: challenge.expiresAt.toISOString(),
   };
 }
 

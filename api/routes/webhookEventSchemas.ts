@@ -49,13 +49,25 @@ const reservationProtectionData = z.object({
   reservation: reservationSchema,
 });
 
-const protectionData = z.discriminatedUnion("source", [lockData, reservationProtectionData]);
-const reservationData = z.object({ reservation: reservationSchema });
-
 const guardianScope = {
   identityKey: z.string(),
   chain: z.string().nullable().describe("The chain the guardian action is limited to; null for every chain."),
+  disputeId: z
+    .string()
+    .nullable()
+    .describe("The upheld dispute that led to the action (GET /v1/disputes); null for an operator's own."),
 };
+
+/** A guardian block (not graduated): the identity is blocked for every launcher (identity.protected). */
+const guardianProtectionData = z.object({
+  source: z.literal("guardian"),
+  ...guardianScope,
+  protectedUntil: iso.nullable().describe("When the block ends by itself; null: until a guardian clears it."),
+  reason: z.string().describe("The operator's stated reason."),
+});
+
+const protectionData = z.discriminatedUnion("source", [lockData, reservationProtectionData]);
+const reservationData = z.object({ reservation: reservationSchema });
 
 export interface EventDoc {
   summary: string;
@@ -77,8 +89,9 @@ export const WEBHOOK_EVENTS: Readonly<Record<DomainEventType, EventDoc>> = {
     data: reservationData,
   },
   "identity.protected": {
-    summary: "An identity became protected: a reservation was confirmed, or a lock applied where none was.",
-    data: protectionData,
+    summary:
+      "An identity became protected: a reservation was confirmed, a lock applied where none was, or a guardian blocked it.",
+    data: z.discriminatedUnion("source", [lockData, reservationProtectionData, guardianProtectionData]),
   },
   "identity.extended": {
     summary:
@@ -110,7 +123,7 @@ export const WEBHOOK_EVENTS: Readonly<Record<DomainEventType, EventDoc>> = {
   "token.bonded": { summary: "Your bond report applied a market-cap lock.", data: lockData },
   "token.graduated": {
     summary: "An operator placed a permanent graduated block on an identity (the token graduated).",
-    data: z.object({ ...guardianScope, at: iso }),
+    data: z.object({ identityKey: z.string(), chain: guardianScope.chain, at: iso }),
   },
   "milestone.verified": { summary: "Your milestone report applied the extended lock.", data: lockData },
   "identity.cleared": {

@@ -29,7 +29,7 @@ export const ERROR_CATALOGUE = {
   wallet_proof_unknown: {
     status: 400,
     message:
-      "No challenge of yours carries this message's nonce in this environment; request one with POST /v1/partner/payout-wallets/verify/challenge.",
+      "No challenge of yours carries this message's nonce in this environment; request one (POST /v1/partner/payout-wallets/verify/challenge for a payout wallet, POST /v1/disputes/challenge for a dispute) and sign its message.",
   },
   wallet_proof_replayed: {
     status: 400,
@@ -106,6 +106,11 @@ export const ERROR_CATALOGUE = {
     message:
       "This launchpad id is bound to another partner; send one of your own launchpad ids, or omit `launchpad` on validate to sign your partner id.",
   },
+  dispute_claimant_mismatch: {
+    status: 403,
+    message:
+      "Only the wallet that filed this dispute can withdraw it; request a challenge for that wallet and sign it.",
+  },
   launchpad_not_registered: {
     status: 403,
     message:
@@ -130,6 +135,10 @@ export const ERROR_CATALOGUE = {
   identity_not_found: {
     status: 404,
     message: "No identity has this key; check it is the folded NAME::TICKER form.",
+  },
+  dispute_not_found: {
+    status: 404,
+    message: "No dispute in this environment has this id; GET /v1/disputes lists them.",
   },
   reservation_not_found: { status: 404, message: "No reservation has this reservationId." },
   webhook_not_found: { status: 404, message: "No webhook endpoint of yours has this id." },
@@ -184,6 +193,15 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message:
       "There is no verified payout wallet of this chain family to rotate; verify one with POST /v1/partner/payout-wallets/verify/challenge.",
+  },
+  dispute_already_open: {
+    status: 409,
+    message:
+      "This wallet already has an undecided dispute about this identity (details.disputeId); follow it with GET /v1/disputes/{id}, or withdraw it before filing again.",
+  },
+  dispute_decided: {
+    status: 409,
+    message: "This dispute was already decided or withdrawn (details.status); it cannot change any more.",
   },
   payload_too_large: { status: 413, message: "The request body is too large." },
   unsupported_media_type: {

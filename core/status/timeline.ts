@@ -10,7 +10,13 @@ export type TimelineEntryType =
   | "guardian_blocked"
   | "guardian_cleared"
   // A refused bonding or milestone report (audited by the service, not an identity record).
-  | "lock_refused";
+  | "lock_refused"
+  // A dispute's transitions (audited; docs/disputes.md).
+  | "dispute_open"
+  | "dispute_under_review"
+  | "dispute_upheld"
+  | "dispute_rejected"
+  | "dispute_withdrawn";
 
 export interface TimelineEntry {
   at: Date;

@@ -7,8 +7,8 @@ import { normalizeIdentity, parseIdentityKey } from "../../core/fold";
 import { type ChainStatus, identityTimeline, type StatusReason, type TimelineEntry } from "../../core/status";
 import { type ChainReader, readStaleChains } from "./chainReads";
 import { type Adapter, decisionRecords, type EvaluationContext, evaluate } from "./evaluation";
+import { auditedTimelineEntries } from "./identityAudit";
 import { normalizedOrReject } from "./identityInput";
-import { lockRefusalEntries } from "./lockRefusals";
 import { loadDecisionSnapshot } from "./recordLoader";
 
 export interface CheckRequest {
@@ -157,10 +157,10 @@ export async function identityStatus(
   if (!identity.valid) throw new ApiError("identity_not_found");
   const snapshot = await loadDecisionSnapshot(pool, context.environment, identity, null, null);
   const records = decisionRecords(snapshot, context);
-  const refusals = await lockRefusalEntries(pool, context.environment, identity.identityKey);
+  const audited = await auditedTimelineEntries(pool, context.environment, identity.identityKey);
   const recordCount =
     records.holds.length + records.locks.length + records.launches.length + records.guardian.length;
-  if (recordCount === 0 && refusals.length === 0) throw new ApiError("identity_not_found");
+  if (recordCount === 0 && audited.length === 0) throw new ApiError("identity_not_found");
   const current = evaluate(snapshot, context, null, undefined);
   const chainNames = [
     ...new Set([...records.holds, ...records.locks, ...records.launches].map((record) => record.chain)),
@@ -180,7 +180,7 @@ export async function identityStatus(
     environment: context.environment,
     current: checkResultOf(identity, current.result, current.adapter),
     chains,
-    timeline: [...identityTimeline(records, context.now), ...refusals]
+    timeline: [...identityTimeline(records, context.now), ...audited]
       .sort((left, right) => left.at.getTime() - right.at.getTime())
       .map((entry) => ({ ...entry, at: entry.at.toISOString() })),
   };

@@ -26,6 +26,8 @@ import { type LaunchReport, type LockReport, type LockResult, recordLaunch, reco
 import { type Caller, decideLaunch, type ValidationDeps, type ValidationRequest } from "./validation";
 
 export { chainReader } from "./chainReads";
+export { clearGuardianBlock, GuardianError, placeGuardianBlock } from "./guardian";
+export { DISPUTE_ACTION_PREFIX, identitySubject } from "./identityAudit";
 export { normalizedOrReject } from "./identityInput";
 export type { Caller, ValidationRequest } from "./validation";
 export { validationIdentity } from "./validation";

@@ -6,14 +6,19 @@ import type { ChainFamily } from "../../core/status";
 
 type Db = Pool | PoolClient;
 
-/** Who a challenge belongs to: one partner in one environment. */
+/** Who a challenge belongs to: one partner in one environment, or no partner (a dispute's claimant). */
 export interface ProofOwner {
-  partnerId: string;
+  partnerId: string | null;
   environment: Environment;
 }
 
+/** A partner's own challenges (payout wallets). */
+export interface PartnerProofOwner extends ProofOwner {
+  partnerId: string;
+}
+
 /** What a proof is for; each purpose reads only its own challenges. */
-export type ProofPurpose = "payout_wallet";
+export type ProofPurpose = "payout_wallet" | "dispute";
 
 export interface Challenge {
   challengeId: string;
@@ -34,7 +39,7 @@ export interface Challenge {
 interface ChallengeRow {
   challenge_id: string;
   environment: Environment;
-  partner_id: string;
+  partner_id: string | null;
   purpose: ProofPurpose;
   chain: string;
   family: ChainFamily;
@@ -95,7 +100,7 @@ export async function ownChallengeByNonce(
 ): Promise<Challenge | undefined> {
   const { rows } = await db.query<ChallengeRow>(
     `SELECT * FROM wallet_proof_challenges
-      WHERE nonce = $1 AND partner_id = $2 AND environment = $3 AND purpose = $4`,
+      WHERE nonce = $1 AND partner_id IS NOT DISTINCT FROM $2 AND environment = $3 AND purpose = $4`,
     [nonce, owner.partnerId, owner.environment, purpose],
   );
   const row = rows[0];
@@ -121,7 +126,7 @@ export async function openChallenges(
 ): Promise<Challenge[]> {
   const { rows } = await db.query<ChallengeRow>(
     `SELECT * FROM wallet_proof_challenges
-      WHERE partner_id = $1 AND environment = $2 AND purpose = $3 AND consumed_at IS NULL AND expires_at > $4
+      WHERE partner_id IS NOT DISTINCT FROM $1 AND environment = $2 AND purpose = $3 AND consumed_at IS NULL AND expires_at > $4
       ORDER BY issued_at DESC LIMIT 20`,
     [owner.partnerId, owner.environment, purpose, now],
   );

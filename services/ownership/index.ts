@@ -22,7 +22,7 @@ import {
 import { challengeMessage, parseSignedMessage } from "./messages";
 import { type ProofKind, provenBy, signatureFamilyOf } from "./signatures";
 
-export type { Challenge, ProofOwner, ProofPurpose } from "./challengeStore";
+export type { Challenge, PartnerProofOwner, ProofOwner, ProofPurpose } from "./challengeStore";
 export { openChallenges } from "./challengeStore";
 export type { ProofKind } from "./signatures";
 

@@ -5,10 +5,10 @@ import type { Pool } from "pg";
 import type { RegistryCatalogue } from "../../chains/registryClient";
 import { ApiError } from "../../core/errors/catalogue";
 import type { ReservationStatus } from "../../core/reservation";
+import { decodeCursor, pageOf } from "../pageCursor";
 import type { ReservationOwner } from "../reservations";
 import { reconcileReservation } from "../reservations/reconcile";
 import { type Reservation, type ReservationRow, reservationOf } from "../reservations/record";
-import { decodeCursor, pageOf } from "./pageCursor";
 import type { LedgerStatus } from "./revenueLedger";
 
 export interface AttributedQuery {

@@ -6,8 +6,8 @@
 // nothing. Payouts are gated off: plans stay `planned`; queueing and paying them is not part of this service.
 import type { Pool } from "pg";
 import { withTransaction } from "../../storage/transaction";
+import { decodeCursor, pageOf } from "../pageCursor";
 import type { ReservationOwner } from "../reservations";
-import { decodeCursor, pageOf } from "./pageCursor";
 
 const DAY_MS = 86_400_000;
 

@@ -2,7 +2,7 @@
 // rotation archives it. Every read is scoped to one owner.
 import type { Pool, PoolClient } from "pg";
 import type { ChainFamily } from "../../core/status";
-import type { ProofKind, ProofOwner } from "../ownership";
+import type { PartnerProofOwner, ProofKind } from "../ownership";
 
 type Db = Pool | PoolClient;
 
@@ -40,7 +40,7 @@ const walletOf = (row: WalletRow): PayoutWallet => ({
 });
 
 /** The owner's wallets, verified first, then archived ones newest first (bounded). */
-export async function walletsOf(db: Db, owner: ProofOwner): Promise<PayoutWallet[]> {
+export async function walletsOf(db: Db, owner: PartnerProofOwner): Promise<PayoutWallet[]> {
   const { rows } = await db.query<WalletRow>(
     `SELECT * FROM payout_wallets WHERE partner_id = $1 AND environment = $2
       ORDER BY status = 'verified' DESC, verified_at DESC LIMIT 50`,
@@ -51,7 +51,7 @@ export async function walletsOf(db: Db, owner: ProofOwner): Promise<PayoutWallet
 
 export async function verifiedWallet(
   db: Db,
-  owner: ProofOwner,
+  owner: PartnerProofOwner,
   family: ChainFamily,
 ): Promise<PayoutWallet | undefined> {
   const { rows } = await db.query<WalletRow>(
@@ -64,7 +64,7 @@ export async function verifiedWallet(
 /** Records a verified wallet; undefined when the family already has one (the partial unique index). */
 export async function insertVerifiedWallet(
   client: PoolClient,
-  owner: ProofOwner,
+  owner: PartnerProofOwner,
   wallet: Omit<PayoutWallet, "status" | "archivedAt">,
   challengeId: string,
 ): Promise<PayoutWallet | undefined> {
@@ -92,7 +92,7 @@ export async function insertVerifiedWallet(
 /** Archives the family's verified wallet; the archived wallet, or undefined when there was none. */
 export async function archiveWallet(
   client: PoolClient,
-  owner: ProofOwner,
+  owner: PartnerProofOwner,
   family: ChainFamily,
   now: Date,
 ): Promise<PayoutWallet | undefined> {

@@ -5,11 +5,11 @@ import type { Pool, PoolClient } from "pg";
 import { ApiError } from "../../core/errors/catalogue";
 import { appendAudit } from "../../storage/audit";
 import { withTransaction } from "../../storage/transaction";
-import type { Challenge, ProofOwner, SignedAnswer, WalletProofs } from "../ownership";
+import type { Challenge, PartnerProofOwner, SignedAnswer, WalletProofs } from "../ownership";
 import { archiveWallet, insertVerifiedWallet, type PayoutWallet, verifiedWallet } from "./payoutWalletStore";
 
 /** Who asks: the partner, and the key it calls with (the audit names it). */
-export interface WalletCaller extends ProofOwner {
+export interface WalletCaller extends PartnerProofOwner {
   keyId: string;
 }
 

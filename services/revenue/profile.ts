@@ -6,7 +6,7 @@ import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import { INTRODUCTORY_PERIOD_DAYS, revenueShareSnapshot } from "../../core/reservation";
 import type { ChainFamily } from "../../core/status";
-import { type Challenge, openChallenges, type ProofOwner } from "../ownership";
+import { type Challenge, openChallenges, type PartnerProofOwner } from "../ownership";
 import type { Partner, PayoutRouting } from "../partners";
 import { findPartner, shareTermsOf } from "../partners/partnerStore";
 import { type PayoutWallet, walletsOf } from "./payoutWalletStore";
@@ -73,7 +73,11 @@ function profileOf(
   };
 }
 
-export async function revenueProfile(pool: Pool, owner: ProofOwner, now: Date): Promise<RevenueProfile> {
+export async function revenueProfile(
+  pool: Pool,
+  owner: PartnerProofOwner,
+  now: Date,
+): Promise<RevenueProfile> {
   const [partner, wallets, challenges] = await Promise.all([
     findPartner(pool, owner.partnerId),
     walletsOf(pool, owner),

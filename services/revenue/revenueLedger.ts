@@ -2,8 +2,8 @@
 // cursor paging, and totals of the accrued entries per chain and asset. Amounts are decimal strings (they exceed
 // 2^53). Written by services/reservations/ledger.ts only.
 import type { Pool } from "pg";
+import { decodeCursor, pageOf } from "../pageCursor";
 import type { ReservationOwner } from "../reservations";
-import { decodeCursor, pageOf } from "./pageCursor";
 
 export type LedgerStatus = "draft" | "accrued" | "void";
 

@@ -75,7 +75,7 @@ function headerParameters(headers: Record<string, string> | undefined): JsonSche
 }
 
 function security(access: RouteAccess): JsonSchema[] {
-  if (access === "public") return [];
+  if (access === "public" || access === "public-write") return [];
   if (access === "optional-key") return [{}, { apiKey: [] }];
   return [{ apiKey: access === "partner" ? [] : [access.scope] }];
 }
@@ -84,9 +84,11 @@ function errorCodesOf(spec: RouteSpec<ZodType, ZodType>): ErrorCode[] {
   const keyed =
     spec.access === "public"
       ? []
-      : spec.access === "optional-key"
-        ? [...KEYED_ERRORS]
-        : [...KEYED_ERRORS, "scope_missing" as const];
+      : spec.access === "public-write"
+        ? ["rate_limited" as const]
+        : spec.access === "optional-key"
+          ? [...KEYED_ERRORS]
+          : [...KEYED_ERRORS, "scope_missing" as const];
   return [...new Set([...COMMON_ERRORS, ...keyed, ...(spec.errors ?? [])])];
 }
 

@@ -10,7 +10,12 @@ import type { PartnerScope } from "../../../services/partners/scopes";
 import { type CorsClass, type CorsLayer, corsClassOf, type PathCors } from "../cors";
 
 /** Who may call a route: anyone, anyone with an optional key (counted per key or per client), or a partner scope. */
-export type RouteAccess = "public" | "optional-key" | { scope: PartnerScope } | "partner";
+/**
+ * Who may call a route: anyone ("public"); anyone, counted per client address unless a key is sent
+ * ("optional-key"); anyone, counted per client address with the stricter limit of keyless writes
+ * ("public-write"); or a partner key (with a scope).
+ */
+export type RouteAccess = "public" | "optional-key" | "public-write" | { scope: PartnerScope } | "partner";
 
 export interface RouteResponse {
   description: string;
@@ -146,7 +151,7 @@ export function parsed<T extends ZodType>(
 export function routeCorsClass(
   spec: Pick<RouteSpec<ZodType, ZodType>, "access" | "cors" | "method" | "path">,
 ): CorsClass {
-  const keyed = spec.access !== "public" && spec.access !== "optional-key";
+  const keyed = spec.access !== "public" && spec.access !== "optional-key" && spec.access !== "public-write";
   return corsClassOf(keyed, spec.cors, `${spec.method.toUpperCase()} ${spec.path}`);
 }
 

@@ -210,6 +210,7 @@ describe("webhook events: every type caused for real, delivered signed, to its a
         "milestone.verified",
         "identity.extended",
         "token.graduated",
+        "identity.protected",
         "identity.cleared",
         "chain.degraded",
         "chain.degraded",
@@ -230,7 +231,13 @@ describe("webhook events: every type caused for real, delivered signed, to its a
 
   it("another partner of the same environment receives only the public events", () => {
     expect(types("/bob")).to.deep.equal(
-      ["token.graduated", "identity.cleared", "chain.degraded", "chain.degraded"].sort(),
+      [
+        "token.graduated",
+        "identity.protected",
+        "identity.cleared",
+        "chain.degraded",
+        "chain.degraded",
+      ].sort(),
     );
     expect(JSON.stringify(delivered.get("/bob"))).to.not.include("EVENTFOX");
   });

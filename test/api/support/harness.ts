@@ -72,6 +72,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
         masterKey,
         now: clock.now,
         anonymousRateLimitPerMinute: 0,
+        publicWriteRateLimitPerMinute: 0,
         // Chains come from the test's checkpoints, not from a deployment manifest on this machine.
         decisions: { chains: [] },
         mail: { mailer, publicUrl: "http://canonical.test" },

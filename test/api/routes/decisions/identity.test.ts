@@ -310,7 +310,10 @@ describe("api: identity check, status lookup, sandbox holds and guardian actions
         status: "cleared",
         decision: "allow",
       });
-      expect(await outboxTypes(api.db.pool, "COPYCAT::CPY")).to.deep.equal(["identity.cleared"]);
+      expect(await outboxTypes(api.db.pool, "COPYCAT::CPY")).to.deep.equal([
+        "identity.protected",
+        "identity.cleared",
+      ]);
       const { rows } = await api.db.pool.query(
         "SELECT actor, action FROM audit_log WHERE subject = 'COPYCAT::CPY' ORDER BY id",
       );

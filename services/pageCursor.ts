@@ -1,6 +1,7 @@
-// Keyset cursors of the partner revenue lists: the last row's instant and id, opaque to the partner. A page
-// reads rows strictly after the cursor in (instant desc, id desc) order, so rows added meanwhile never shift it.
-import { ApiError } from "../../core/errors/catalogue";
+// Keyset cursors of the lists that page newest first (partner revenue, disputes): the last row's instant and id,
+// opaque to the caller. A page reads rows strictly after the cursor in (instant desc, id desc) order, so rows
+// added meanwhile never shift it.
+import { ApiError } from "../core/errors/catalogue";
 
 export interface PageKey {
   at: Date;
