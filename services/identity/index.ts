@@ -26,6 +26,7 @@ import { type LaunchReport, type LockReport, type LockResult, recordLaunch, reco
 import { type Caller, decideLaunch, type ValidationDeps, type ValidationRequest } from "./validation";
 
 export { chainReader } from "./chainReads";
+export type { CheckRequest, CheckResult, IdentityStatusView } from "./identityCheck";
 export { normalizedOrReject } from "./identityInput";
 export type { Caller, ValidationRequest } from "./validation";
 export { validationIdentity } from "./validation";
