@@ -17,8 +17,8 @@ export interface Frame {
 }
 
 const CHAIN_WORDS: Readonly<Record<ChainHealth["status"], string>> = {
-  ok: "indexed, fresh",
-  stale: "behind: answers say recheck",
+  ok: "fresh",
+  stale: "behind, answers say recheck",
   not_started: "not indexed yet",
 };
 
@@ -30,8 +30,8 @@ function chainStrip(chains: readonly ChainHealth[] | null) {
     ${chains.map(
       (chain) =>
         html`<li class="${chain.status}" data-chain="${chain.chain}"><strong>${chain.chain}</strong> ${CHAIN_WORDS[chain.status]}${
-          chain.secondsSinceIndexed === null ? "" : html`, advanced ${chain.secondsSinceIndexed} s ago`
-        }${chain.lag === null ? "" : html`, ${chain.lag} ${chain.family === "evm" ? "blocks" : "slots"} behind head`}</li>`,
+          chain.secondsSinceIndexed === null ? "" : html`, indexed ${chain.secondsSinceIndexed} s ago`
+        }${chain.lag === null ? "" : html`, ${chain.lag} ${chain.family === "evm" ? "blocks" : "slots"} behind`}</li>`,
     )}
   </ul>`;
 }

@@ -40,20 +40,22 @@ function form(view: LookupView) {
   <div>
     <label for="chain">Chain</label>
     <select id="chain" name="chain">
-      <option value="">Every chain (the most restrictive answer)</option>
+      <option value="">Every chain</option>
       ${chainNames.map((name) => html`<option value="${name}"${name === input.chain ? html` selected` : ""}>${name}</option>`)}
     </select>
   </div>
   <div>
     <label for="launcher">Launcher wallet <span class="help">(optional)</span></label>
     <input id="launcher" name="launcher" value="${input.launcher ?? ""}" maxlength="128" autocomplete="off" spellcheck="false" aria-describedby="launcher-help">
-    <p class="help" id="launcher-help">0x address on EVM chains, base58 on Solana: says whether it may launch.</p>
+    <p class="help" id="launcher-help">0x… on EVM chains, base58 on Solana: may it launch?</p>
   </div>
-  <p class="live">Identity key: <output id="live-key" for="name ticker" aria-live="polite">${foldV1(input.name ?? "")}::${foldV1(input.ticker ?? "")}</output>
-    <span id="live-hint" class="problem" aria-live="polite"></span></p>
-  <div><button type="submit">Check</button></div>
+  <div class="actions">
+    <button type="submit">Check</button>
+    <p class="live">Identity key: <output id="live-key" for="name ticker" aria-live="polite">${foldV1(input.name ?? "")}::${foldV1(input.ticker ?? "")}</output>
+      <span id="live-hint" class="problem" aria-live="polite"></span></p>
+  </div>
 </form>
-<p class="help" id="lookup-help">Names and tickers are compared after folding: case, spaces, symbols and look-alike digits do not make a new identity.</p>`;
+<p class="help" id="lookup-help">Names and tickers are compared after folding: case, spaces, symbols and look-alike digits do not make a new identity. Without a chain, every chain is checked and the most restrictive answer wins.</p>`;
 }
 
 function resultSection(result: CheckResult, input: LookupInput, nowMs: number) {

@@ -18,6 +18,10 @@ function showLiveKey(form: HTMLFormElement, output: HTMLOutputElement, hint: HTM
     hint.textContent = reason === "ok" ? "" : boundsMessage(reason);
   };
   form.addEventListener("input", update);
+  // Optional fields left empty stay out of the result's URL, as a hand-written API query would.
+  form.addEventListener("formdata", (event) => {
+    for (const [name, value] of [...event.formData]) if (value === "") event.formData.delete(name);
+  });
   update();
 }
 

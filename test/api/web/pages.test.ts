@@ -61,7 +61,9 @@ describe("api: public web pages over HTTP", () => {
     }
     expect(response.text).to.include('<form id="lookup" method="get" action="/"');
     expect(response.text).to.include('<option value="hardhat">hardhat</option>');
-    expect(response.text).to.match(/data-chain="solana"><strong>solana<\/strong> indexed, fresh/);
+    expect(response.text).to.match(
+      /data-chain="solana"><strong>solana<\/strong> fresh, indexed \d+ s ago, 0 slots behind</,
+    );
     expect(response.text).to.include(`<script src="${LOOKUP_SCRIPT_PATH}" defer></script>`);
     expect(response.text, "no inline script").to.not.match(/<script(?![^>]*\bsrc=)/);
     expect(response.text).to.not.include('data-environment="sandbox"');
