@@ -45,7 +45,7 @@ function form(view: LookupView) {
     </select>
   </div>
   <div>
-    <label for="launcher">Launcher wallet <span class="help">(optional)</span></label>
+    <label for="launcher">Launcher <span class="help">(optional wallet)</span></label>
     <input id="launcher" name="launcher" value="${input.launcher ?? ""}" maxlength="128" autocomplete="off" spellcheck="false" aria-describedby="launcher-help">
     <p class="help" id="launcher-help">0x… on EVM chains, base58 on Solana: may it launch?</p>
   </div>

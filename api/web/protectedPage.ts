@@ -41,17 +41,16 @@ function filterForm(view: ProtectedView) {
   </div>
   <div>
     <label for="status">Status</label>
-    <select id="status" name="status">
+    <select id="status" name="status" aria-describedby="status-help">
       ${view.statusFilters.map(
         (status) =>
-          html`<option value="${status}"${status === filters.status ? html` selected` : ""}>${
-            status === "active" ? "active (reserved, protected or blocked)" : status
-          }</option>`,
+          html`<option value="${status}"${status === filters.status ? html` selected` : ""}>${status}</option>`,
       )}
     </select>
   </div>
-  <div><button type="submit">Filter</button></div>
-</form>`;
+  <div class="submit"><button type="submit">Filter</button></div>
+</form>
+<p class="help" id="status-help">Status active: reserved, protected or blocked; all adds expired, launched and cleared.</p>`;
 }
 
 function rowsTable(page: ProtectedIdentitiesPage, nowMs: number) {

@@ -153,6 +153,7 @@ describe("web: the public pages in headless Chromium (local chains)", function (
     await page.fill("#q", "otter");
     await page.selectOption("#status", "reserved");
     await visit("protected-search", () => page.press("#q", "Enter"));
+    expect(new URL(page.url()).search).to.equal("?q=otter&status=reserved");
     expect(await keys()).to.deep.equal([
       `${solanaPair.name.replace(/ /g, "").toUpperCase()}::${solanaPair.ticker}`,
     ]);

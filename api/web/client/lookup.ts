@@ -18,10 +18,6 @@ function showLiveKey(form: HTMLFormElement, output: HTMLOutputElement, hint: HTM
     hint.textContent = reason === "ok" ? "" : boundsMessage(reason);
   };
   form.addEventListener("input", update);
-  // Optional fields left empty stay out of the result's URL, as a hand-written API query would.
-  form.addEventListener("formdata", (event) => {
-    for (const [name, value] of [...event.formData]) if (value === "") event.formData.delete(name);
-  });
   update();
 }
 
@@ -39,6 +35,15 @@ function showLocalTimes(root: Document): void {
   }
 }
 
+/** Optional fields left empty stay out of a result's URL, as a hand-written API query would leave them. */
+function dropEmptyFields(form: HTMLFormElement): void {
+  form.addEventListener("formdata", (event) => {
+    for (const [name, value] of [...event.formData]) if (value === "") event.formData.delete(name);
+  });
+}
+
+for (const getForm of document.querySelectorAll<HTMLFormElement>("form[method=get]"))
+  dropEmptyFields(getForm);
 const form = document.querySelector<HTMLFormElement>("form#lookup");
 const output = document.querySelector<HTMLOutputElement>("output#live-key");
 const hint = document.querySelector<HTMLElement>("#live-hint");
