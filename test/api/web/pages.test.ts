@@ -179,6 +179,26 @@ describe("api: public web pages over HTTP", () => {
     expect((await api.call({ path: "/protected?status=sleeping" })).status).to.equal(400);
   });
 
+  it("the longest list page (50 rows of 64-character names) stays within the 100 KB page budget", async () => {
+    for (let index = 0; index < 50; index += 1) {
+      await insertReservation(api.db.pool, {
+        chain: "solana",
+        name: `${"LONGNAME".repeat(7)}${String.fromCharCode(65 + (index % 26))}${String.fromCharCode(65 + Math.floor(index / 26))}`.slice(
+          -64,
+        ),
+        ticker: `LONGTICKR${String.fromCharCode(65 + (index % 26))}`,
+        launcher: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+        reservedAt: new Date(now - 10 * DAY_MS + index * 1000),
+        expiresAt: new Date(now + DAY_MS),
+      });
+    }
+    const page = await api.call({ path: "/protected?limit=50&q=longname" });
+    expect(page.status).to.equal(200);
+    expect(page.text.match(/<th scope="row">/g)).to.have.length(50);
+    const bytes = Buffer.byteLength(page.text) + (await api.call({ path: LOOKUP_SCRIPT_PATH })).text.length;
+    expect(bytes, `${bytes} bytes`).to.be.below(100 * 1024);
+  });
+
   it("the lookup script is served from its content-addressed path, cached immutably; other paths are not pages", async () => {
     const script = await api.call({ path: LOOKUP_SCRIPT_PATH });
     expect(script.status).to.equal(200);
