@@ -132,7 +132,10 @@ async function main(): Promise<void> {
     const port = new URL(api.url).port;
     printScreen([
       ["API (canonical)", `${api.url}/api/v1/health   openapi: ${api.url}/api/v1/openapi`],
-      ["Lookup page", `${api.url}/   sandbox: http://${config.hosts.sandbox[0] ?? `sandbox.localhost:${port}`}/`],
+      [
+        "Lookup page",
+        `${api.url}/   sandbox: http://${config.hosts.sandbox[0] ?? `sandbox.localhost:${port}`}/`,
+      ],
       [
         "Sandbox host",
         `http://${config.hosts.sandbox[0] ?? `sandbox.localhost:${port}`}/api/v1/identity/check?name=SandboxFox&ticker=SFOX`,
