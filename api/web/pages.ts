@@ -26,14 +26,24 @@ interface Rendered {
   body: unknown;
 }
 
-/** The query's single string values; a form's empty optional field counts as absent, as the API would omit it. */
-function formFields(req: Request, names: readonly string[]): Record<string, string> {
-  const fields: Record<string, string> = {};
+/**
+ * The query's fields as the endpoint receives them, a form's empty optional field left out as a hand-written
+ * query would leave it. A repeated field stays an array, which the endpoint's schema refuses.
+ */
+function queryFields(req: Request, names: readonly string[]): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
   for (const name of names) {
     const value = req.query[name];
-    if (typeof value === "string" && value !== "") fields[name] = value;
+    if (value !== undefined && value !== "") fields[name] = value;
   }
   return fields;
+}
+
+/** The single-valued fields, to show again in a form. */
+function shownFields(fields: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  );
 }
 
 /** The message a page shows for a refused request (the API's own wording). */
@@ -84,14 +94,15 @@ export function webPages(platform: Platform, log: (message: string) => void): Ro
 
   router.get("/", (req, res) =>
     send(req, res, "lookup", async (frame) => {
-      const input: LookupInput = formFields(req, ["name", "ticker", "chain", "launcher"]);
+      const fields = queryFields(req, ["name", "ticker", "chain", "launcher"]);
+      const input: LookupInput = shownFields(fields);
       const sandbox = frame.environment === "sandbox";
       const view = { input, chains: frame.chains, sandbox, nowMs: frame.nowMs };
-      if (input.name === undefined && input.ticker === undefined) {
+      if (fields.name === undefined && fields.ticker === undefined) {
         return { status: 200, title: "Check a name", body: await lookupPage(view) };
       }
       try {
-        const query = parsed({}, checkQuery, input, "query");
+        const query = parsed({}, checkQuery, fields, "query");
         const result = await services.identity.check(frame.environment, query, null);
         return {
           status: 200,
@@ -111,7 +122,7 @@ export function webPages(platform: Platform, log: (message: string) => void): Ro
 
   router.get("/identity", (req, res) =>
     send(req, res, "identity", async (frame) => {
-      const { key } = parsed({}, statusQuery, formFields(req, ["key"]), "query");
+      const { key } = parsed({}, statusQuery, queryFields(req, ["key"]), "query");
       const view = await services.identity.status(frame.environment, key);
       return {
         status: 200,
@@ -123,8 +134,9 @@ export function webPages(platform: Platform, log: (message: string) => void): Ro
 
   router.get("/protected", (req, res) =>
     send(req, res, "protected", async (frame) => {
-      const fields = formFields(req, ["q", "chain", "status", "cursor", "limit"]);
-      const filters: ProtectedFilters = { ...fields, status: fields.status ?? "active" };
+      const fields = queryFields(req, ["q", "chain", "status", "cursor", "limit"]);
+      const shown = shownFields(fields);
+      const filters: ProtectedFilters = { ...shown, status: shown.status ?? "active" };
       const view = {
         filters,
         statusFilters: PROTECTION_STATUS_FILTERS,

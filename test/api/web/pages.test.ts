@@ -120,6 +120,9 @@ describe("api: public web pages over HTTP", () => {
     );
     expect(page.text).to.not.include("<script>alert");
     expect(page.text).to.include('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+    const repeated = await api.call({ path: "/?name=a&name=b&ticker=AB" });
+    expect(repeated.status).to.equal(400);
+    expect((await api.call({ path: "/api/v1/identity/check?name=a&name=b&ticker=AB" })).status).to.equal(400);
     const folds = await api.call({ path: "/?name=%C3%A9%C3%A9&ticker=AB" });
     expect(folds.status).to.equal(400);
     expect(folds.text).to.include("name has no letters or digits left");
