@@ -15,6 +15,11 @@ import { LOW_CONTRAST_SCRIPT, OVERFLOWS_SCRIPT, PageWatch, type PageWeight } fro
 
 const SCREENSHOTS = join(__dirname, "..", "..", "test-results", "web");
 const PAGE_BUDGET_BYTES = 100 * 1024;
+/** The focused element: its id, its text and its outline (a string: see LOW_CONTRAST_SCRIPT). */
+const FOCUSED_SCRIPT = `(() => {
+  const element = document.activeElement;
+  return { id: element.id, text: (element.textContent || "").trim(), outline: getComputedStyle(element).outlineStyle };
+})()`;
 /** A *.localhost name: Chromium resolves it to the loopback and treats it as a secure origin, as 127.0.0.1. */
 const SANDBOX_HOST = "sandbox.localhost";
 
@@ -173,15 +178,8 @@ describe("web: the public pages in headless Chromium (local chains)", function (
 
   it("works with the keyboard alone: skip link, visible focus, the form, submit, the timeline link", async () => {
     await visit("keyboard", () => page.goto(`${base}/`));
-    const focused = () =>
-      page.evaluate(() => {
-        const element = document.activeElement as HTMLElement;
-        return {
-          id: element.id,
-          text: element.textContent?.trim() ?? "",
-          outline: getComputedStyle(element).outlineStyle,
-        };
-      });
+    const focused = async () =>
+      (await page.evaluate(FOCUSED_SCRIPT)) as { id: string; text: string; outline: string };
     await page.keyboard.press("Tab");
     expect(await focused()).to.deep.include({ text: "Skip to content", outline: "solid" });
     for (let presses = 0; (await focused()).id !== "name"; presses += 1) {
