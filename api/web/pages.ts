@@ -15,6 +15,7 @@ import {
   protectedIdentitiesQuery,
 } from "../routes/protectedIdentities";
 import { LOOKUP_SCRIPT, LOOKUP_SCRIPT_PATH, PAGE_CONTENT_SECURITY_POLICY } from "./assets";
+import { queryOf } from "./format";
 import { identityPage } from "./identityPage";
 import { type Frame, layout, type PageName } from "./layout";
 import { type LookupInput, lookupPage } from "./lookupPage";
@@ -57,6 +58,14 @@ function errorBody(message: string) {
   return html`<h1>Not answered</h1>
 <p class="problem" role="alert" id="problem">${message}</p>
 <p><a href="/">Check a name</a></p>`;
+}
+
+/** An identity nobody reserved, locked, launched or blocked: the endpoint's 404, said for a person. */
+function noRecordBody(key: string) {
+  const [name, ticker] = key.split("::");
+  return html`<h1>No record of <code>${key}</code></h1>
+<p role="alert" id="problem">Nobody has reserved, locked, launched or blocked this identity on this host's data, so it has no timeline.</p>
+<p><a href="/${queryOf({ name, ticker })}">Check ${key}</a></p>`;
 }
 
 export function webPages(platform: Platform, log: (message: string) => void): Router {
@@ -123,7 +132,11 @@ export function webPages(platform: Platform, log: (message: string) => void): Ro
   router.get("/identity", (req, res) =>
     send(req, res, "identity", async (frame) => {
       const { key } = parsed({}, statusQuery, queryFields(req, ["key"]), "query");
-      const view = await services.identity.status(frame.environment, key);
+      const view = await services.identity.status(frame.environment, key).catch((error: unknown) => {
+        if (error instanceof ApiError && error.code === "identity_not_found") return undefined;
+        throw error;
+      });
+      if (view === undefined) return { status: 404, title: `No record of ${key}`, body: noRecordBody(key) };
       return {
         status: 200,
         title: `Timeline of ${view.identityKey}`,

@@ -152,7 +152,8 @@ describe("api: public web pages over HTTP", () => {
     expect(page.text).to.match(/<li><strong>Reserved<\/strong> on hardhat, /);
     const unknown = await api.call({ path: "/identity?key=NOBODY%3A%3ANONE" });
     expect(unknown.status).to.equal(404);
-    expect(unknown.text).to.include('role="alert"');
+    expect(unknown.text).to.include("<h1>No record of <code>NOBODY::NONE</code></h1>");
+    expect(unknown.text).to.include('<a href="/?name=NOBODY&amp;ticker=NONE">Check NOBODY::NONE</a>');
     expect((await api.call({ path: "/identity?key=lower%3A%3Acase" })).status).to.equal(400);
     expect((await api.call({ path: "/identity" })).status).to.equal(400);
   });
