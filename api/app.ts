@@ -38,6 +38,7 @@ import { registerSigningKeyRoutes, WELL_KNOWN_SIGNING_KEYS_PATH } from "./routes
 import { registerSolanaHelperRoutes } from "./routes/solanaHelpers";
 import { registerVerifyRoutes } from "./routes/verify";
 import { registerWebhookRoutes } from "./routes/webhooks";
+import { webPages } from "./web/pages";
 
 export interface ApiDependencies {
   pool: Pool;
@@ -151,6 +152,7 @@ export function createPlatform(deps: ApiDependencies): Platform {
     startedAt: deps.startedAt,
     admitPartner: auth.admitPartner,
     requirePartner: auth.requirePartner,
+    countKeyless: auth.countKeyless,
     idempotent,
     runIdempotent,
     now,
@@ -205,6 +207,7 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
 
   for (const register of [...ROUTE_MODULES, ...extraRoutes, registerOpenApiRoute]) register(platform);
   app.use("/api", platform.routes.router);
+  app.use(webPages(platform, deps.log));
 
   app.use(notFound);
   app.use(errorHandler(deps.log));

@@ -133,6 +133,10 @@ async function main(): Promise<void> {
     printScreen([
       ["API (canonical)", `${api.url}/api/v1/health   openapi: ${api.url}/api/v1/openapi`],
       [
+        "Lookup page",
+        `${api.url}/   sandbox: http://${config.hosts.sandbox[0] ?? `sandbox.localhost:${port}`}/`,
+      ],
+      [
         "Sandbox host",
         `http://${config.hosts.sandbox[0] ?? `sandbox.localhost:${port}`}/api/v1/identity/check?name=SandboxFox&ticker=SFOX`,
       ],

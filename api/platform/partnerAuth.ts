@@ -124,6 +124,12 @@ export type PartnerAdmission = (
   seen?: CallerSink,
 ) => Promise<KeyedCall>;
 
+/**
+ * Counts a call against the keyless limit of its client address, whatever headers it carries (the public web
+ * pages, which never spend a partner key's budget); throws 429 rate_limited past the limit.
+ */
+export type KeylessCounter = (req: Request, res: Response) => void;
+
 /** `requirePartner(scope)`: the middleware for partner routes; without a scope any valid key passes. */
 export function partnerGuard(options: PartnerAuthOptions) {
   const authenticator = batchedAuthenticator(options.pool);
@@ -176,6 +182,13 @@ export function partnerGuard(options: PartnerAuthOptions) {
    * keyless answer is one header away.
    */
   const anonymous = new AnonymousLimiter(options.anonymousLimitPerMinute);
+  const countKeyless: KeylessCounter = (req, res) => {
+    if (options.anonymousLimitPerMinute <= 0) return;
+    const subject = `${res.locals.hostEnvironment}:${req.socket.remoteAddress ?? "unknown"}`;
+    const rate = anonymous.count(subject, options.now());
+    res.locals.rateLimit = rate;
+    enforceRate(rate, (name, value) => res.setHeader(name, value));
+  };
   const optionalKey: RequestHandler = async (req, res, next) => {
     const setHeader: HeaderSink = (name, value) => res.setHeader(name, value);
     const raw = bearerKey(req.headers.authorization);
@@ -194,11 +207,8 @@ export function partnerGuard(options: PartnerAuthOptions) {
       });
       res.locals.partner = call.partner;
       res.locals.rateLimit = call.rate;
-    } else if (options.anonymousLimitPerMinute > 0) {
-      const subject = `${res.locals.hostEnvironment}:${req.socket.remoteAddress ?? "unknown"}`;
-      const rate = anonymous.count(subject, options.now());
-      res.locals.rateLimit = rate;
-      enforceRate(rate, setHeader);
+    } else {
+      countKeyless(req, res);
     }
     next();
   };
@@ -222,5 +232,5 @@ export function partnerGuard(options: PartnerAuthOptions) {
     if (access === "partner") return requirePartner();
     return requirePartner(access.scope);
   };
-  return { admitPartner, requirePartner, guard };
+  return { admitPartner, requirePartner, guard, countKeyless };
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ApiError } from "../../core/errors/catalogue";
 import { foldV1 } from "../../core/fold";
 import {
+  type MirrorService,
   type PageCursor,
   PROTECTION_SOURCES,
   PROTECTION_STATUSES,
@@ -21,7 +22,10 @@ const STATUS_FILTERS: Record<string, readonly ProtectionStatus[]> = {
   ...Object.fromEntries(PROTECTION_STATUSES.map((status) => [status, [status]])),
 };
 
-const query = z.object({
+/** The values `status` accepts. */
+export const PROTECTION_STATUS_FILTERS = Object.keys(STATUS_FILTERS) as [string, ...string[]];
+
+export const protectedIdentitiesQuery = z.object({
   q: z
     .string()
     .max(200)
@@ -29,7 +33,7 @@ const query = z.object({
     .describe("Filter: the identity key contains this text, folded the same way."),
   chain: z.string().max(64).optional().describe("Only this chain (see GET /v1/chains)."),
   status: z
-    .enum(Object.keys(STATUS_FILTERS) as [string, ...string[]])
+    .enum(PROTECTION_STATUS_FILTERS)
     .default("active")
     .describe("active (default: reserved, protected or blocked), all, or one status."),
   cursor: z.string().max(512).optional().describe("The nextCursor of the previous page."),
@@ -51,6 +55,8 @@ const rowSchema = z.object({
 });
 
 const pageSchema = z.object({ rows: z.array(rowSchema), nextCursor: z.string().nullable() });
+
+export type ProtectedIdentitiesPage = z.infer<typeof pageSchema>;
 
 function encodeCursor(row: ProtectionRow): string {
   const cursor: PageCursor = { since: row.since.toISOString(), source: row.source, sourceId: row.source_id };
@@ -80,6 +86,34 @@ function decodeCursor(text: string): PageCursor {
   );
 }
 
+/** One page of the list as the endpoint answers it (the public web page shows the same). */
+export async function protectedIdentitiesPage(
+  mirror: MirrorService,
+  input: z.output<typeof protectedIdentitiesQuery>,
+): Promise<ProtectedIdentitiesPage> {
+  const rows = await mirror.protectionPage({
+    contains: input.q === undefined ? undefined : foldV1(input.q),
+    chain: input.chain,
+    statuses: STATUS_FILTERS[input.status] ?? [],
+    after: input.cursor === undefined ? undefined : decodeCursor(input.cursor),
+    limit: input.limit,
+  });
+  const shown = rows.slice(0, input.limit);
+  return {
+    rows: shown.map((row) => ({
+      identityKey: row.identity_key,
+      chain: row.chain,
+      status: row.status,
+      source: row.source,
+      authorizedLauncher: row.authorized_launcher,
+      since: row.since.toISOString(),
+      protectedUntil: row.until?.toISOString() ?? null,
+      launchpad: row.launchpad,
+    })),
+    nextCursor: rows.length > input.limit ? encodeCursor(shown[shown.length - 1] as ProtectionRow) : null,
+  };
+}
+
 export function registerProtectedIdentityRoutes({ routes, services }: Platform): void {
   routes.route(
     {
@@ -88,7 +122,7 @@ export function registerProtectedIdentityRoutes({ routes, services }: Platform):
       summary: "Production protection records, newest first (cursor pagination, limit <= 50).",
       tag: "Public data",
       access: "public",
-      query,
+      query: protectedIdentitiesQuery,
       responses: {
         200: {
           description: "One page of rows and the cursor of the next (null on the last page).",
@@ -97,27 +131,7 @@ export function registerProtectedIdentityRoutes({ routes, services }: Platform):
       },
     },
     async ({ query: input, res }) => {
-      const rows = await services.mirror.protectionPage({
-        contains: input.q === undefined ? undefined : foldV1(input.q),
-        chain: input.chain,
-        statuses: STATUS_FILTERS[input.status] ?? [],
-        after: input.cursor === undefined ? undefined : decodeCursor(input.cursor),
-        limit: input.limit,
-      });
-      const shown = rows.slice(0, input.limit);
-      res.json({
-        rows: shown.map((row) => ({
-          identityKey: row.identity_key,
-          chain: row.chain,
-          status: row.status,
-          source: row.source,
-          authorizedLauncher: row.authorized_launcher,
-          since: row.since.toISOString(),
-          protectedUntil: row.until?.toISOString() ?? null,
-          launchpad: row.launchpad,
-        })),
-        nextCursor: rows.length > input.limit ? encodeCursor(shown[shown.length - 1] as ProtectionRow) : null,
-      });
+      res.json(await protectedIdentitiesPage(services.mirror, input));
     },
   );
 }

@@ -28,6 +28,7 @@ import { type Caller, decideLaunch, type ValidationDeps, type ValidationRequest 
 export { chainReader } from "./chainReads";
 export { clearGuardianBlock, GuardianError, placeGuardianBlock } from "./guardian";
 export { DISPUTE_ACTION_PREFIX, identitySubject } from "./identityAudit";
+export type { CheckRequest, CheckResult, IdentityStatusView } from "./identityCheck";
 export { normalizedOrReject } from "./identityInput";
 export type { Caller, ValidationRequest } from "./validation";
 export { validationIdentity } from "./validation";

@@ -31,3 +31,22 @@ describe("browser-safe decision verifier (core/decision/verifyNoble.ts)", () => 
     }
   });
 });
+
+describe("the public page's browser script (api/web/client/lookup.ts)", () => {
+  const graph = reachableFrom("api/web/client/lookup.ts");
+
+  it("folds with core/fold's own files, the server's fold", () => {
+    expect(graph.files).to.include.members(["core/fold/fold.ts", "core/fold/bounds.ts"]);
+    expect(
+      graph.files.every((file) => file.startsWith("core/fold/") || file.startsWith("api/web/client/")),
+    ).to.equal(true);
+  });
+
+  it("imports no package and uses no Node-only globals", () => {
+    expect(graph.packages).to.deep.equal([]);
+    for (const file of graph.files) {
+      const code = withoutComments(readFileSync(join(ROOT, file), "utf8"));
+      expect(code, file).to.not.match(/\bBuffer\b|\bprocess\.|\brequire\(/);
+    }
+  });
+});

@@ -21,6 +21,7 @@ import {
   type TestClient,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import type { HostLists } from "../../api/platform/hosts";
 import { registryCatalogue } from "../../chains/catalogue";
 import type {
   EvmTransactionRequest,
@@ -147,6 +148,8 @@ const TEST_TIMINGS: E2eTimings = {
 
 export interface E2eOptions {
   timings?: Partial<E2eTimings>;
+  /** The API's host lists (default TEST_HOSTS). */
+  hosts?: HostLists;
   log?: (line: string) => void;
 }
 
@@ -344,6 +347,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
         now: clock.nowMs,
         log,
         webhooks,
+        ...(options.hosts ? { hosts: options.hosts } : {}),
       },
     });
     stops.push(() => api.close());
