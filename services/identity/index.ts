@@ -21,7 +21,7 @@ import {
 } from "./identityCheck";
 import { normalizedOrReject } from "./identityInput";
 import { isValidKeeper, launchReportingEnabled } from "./keeperCredentials";
-import type { DecisionSnapshot } from "./recordLoader";
+import { type DecisionSnapshot, type SnapshotRequest, snapshotLoader } from "./recordLoader";
 import { type LaunchReport, type LockReport, type LockResult, recordLaunch, recordLock } from "./reporting";
 import { type Caller, decideLaunch, type ValidationDeps, type ValidationRequest } from "./validation";
 
@@ -89,6 +89,8 @@ export function identityService(
 ): IdentityService {
   const { pool } = data;
   const admittedSnapshots = admittedSnapshotLoader(pool, data.prepared);
+  const snapshots = snapshotLoader(pool, data.prepared);
+  const load = (request: SnapshotRequest) => data.bounded(snapshots(request));
   const validation: ValidationDeps = {
     pool,
     signers,
@@ -99,11 +101,11 @@ export function identityService(
   return {
     async check(environment, request, partnerId) {
       await data.run(nothing).catch(ignore); // start-up; the check answers regardless
-      return checkIdentity(pool, readChains, data.context(environment), request, partnerId);
+      return checkIdentity(load, readChains, data.context(environment), request, partnerId);
     },
     status(environment, identityKey) {
       const context = data.context(environment);
-      return data.run(() => identityStatus(pool, context, identityKey));
+      return data.run(() => identityStatus(pool, load, context, identityKey));
     },
     admitValidation: (admit, identity, request) =>
       data.run(() => admitWithSnapshot(admit, admittedSnapshots, identity, request.chain, request.launchpad)),
