@@ -150,6 +150,7 @@ export function createPlatform(deps: ApiDependencies): Platform {
     services,
     startedAt: deps.startedAt,
     admitPartner: auth.admitPartner,
+    admitOptional: auth.admitOptional,
     requirePartner: auth.requirePartner,
     idempotent,
     runIdempotent,
@@ -211,6 +212,7 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
   const direct = directRouteListener({
     routes: platform.routes,
     admitPartner: platform.admitPartner,
+    admitOptional: platform.admitOptional,
     hosts,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     housekeeping: tick,

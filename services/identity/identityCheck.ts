@@ -3,7 +3,7 @@
 import type { Pool } from "pg";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
-import { normalizeIdentity, parseIdentityKey } from "../../core/fold";
+import { type NormalizedIdentity, normalizeIdentity, parseIdentityKey } from "../../core/fold";
 import { type ChainStatus, identityTimeline, type StatusReason, type TimelineEntry } from "../../core/status";
 import { type ChainReader, readStaleChains } from "./chainReads";
 import { type Adapter, decisionRecords, type EvaluationContext, evaluate } from "./evaluation";
@@ -105,14 +105,32 @@ function unavailableResult(
  * The check on the host's dataset. In the sandbox `partnerId` (the sandbox key sent, if any) adds that
  * partner's own records to the seeded scenarios; keyless, the scenarios only.
  */
-export async function checkIdentity(
+export function checkIdentity(
   load: SnapshotLoad,
   readChains: ChainReader,
   context: EvaluationContext,
   request: CheckRequest,
   partnerId: string | null,
 ): Promise<CheckResult> {
-  const identity = normalizedOrReject(request.name, request.ticker);
+  return checkNormalized(
+    load,
+    readChains,
+    context,
+    normalizedOrReject(request.name, request.ticker),
+    request,
+    partnerId,
+  );
+}
+
+/** The check of an identity already folded (and held to its bounds). */
+export async function checkNormalized(
+  load: SnapshotLoad,
+  readChains: ChainReader,
+  context: EvaluationContext,
+  identity: NormalizedIdentity,
+  request: CheckRequest,
+  partnerId: string | null,
+): Promise<CheckResult> {
   const chain = request.chain ?? null;
   let snapshot: DecisionSnapshot;
   try {

@@ -15,6 +15,7 @@ import {
   mirrorReservation,
   setCheckpoints,
 } from "../../api/routes/decisions/support";
+import { bearer, issueKey, startTestApi } from "../../api/support/harness";
 import { startFaultProxy } from "../../support/faultProxy";
 import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
 
@@ -160,6 +161,42 @@ describe("identity check: batched snapshot reads", () => {
     expect(await check("Next Lock", "NXL")).to.include({ status: "protected" });
     await blockIdentity(db.pool, { environment: "production", identityKey: "NEXTLOCK::NXL" }, OPERATOR);
     expect(await check("Next Lock", "NXL")).to.include({ status: "blocked", reason: "guardian_block" });
+  });
+
+  it("a keyed check over HTTP costs one statement: its key is found and counted with the snapshot's read", async () => {
+    let statements: string[] = [];
+    const counted = new Proxy(db.pool, {
+      get(target, property, receiver) {
+        if (property !== "query") return Reflect.get(target, property, receiver);
+        return (config: unknown, ...rest: unknown[]) => {
+          const text = typeof config === "string" ? config : (config as { text?: string }).text;
+          statements.push(text ?? "");
+          return (target.query as (...args: unknown[]) => unknown).call(target, config, ...rest);
+        };
+      },
+    });
+    const api = await startTestApi({ db: { ...db, pool: counted }, deps: { decisions: { chains: CHAINS } } });
+    try {
+      const key = await issueKey(api, "production");
+      const check = () =>
+        api.call({
+          path: "/api/v1/identity/check?name=Held%20Coin&ticker=HELD&chain=hardhat",
+          host: "api.test",
+          headers: bearer(key.secret),
+        });
+      expect((await check()).status).to.equal(200); // start-up and the once-a-minute housekeeping
+      statements = [];
+      const response = await check();
+      expect(response.status, response.text).to.equal(200);
+      expect(response.body).to.include({ status: "reserved" });
+      expect(response.headers["x-request-id"]).to.match(/^req_/);
+      expect(response.headers["ratelimit-remaining"]).to.match(/^\d+$/);
+      const reads = statements.filter((text) => /api_keys|chain_reservations/.test(text));
+      expect(reads, "statements that read the key or the identity").to.have.length(1);
+      expect(reads[0]).to.include("api_keys").and.include("chain_reservations");
+    } finally {
+      await api.close();
+    }
   });
 
   it("a frozen database answers decision unavailable within the data path's bound, never hangs", async () => {
