@@ -151,6 +151,7 @@ export function createPlatform(deps: ApiDependencies): Platform {
     services,
     startedAt: deps.startedAt,
     admitPartner: auth.admitPartner,
+    admitOptional: auth.admitOptional,
     requirePartner: auth.requirePartner,
     countKeyless: auth.countKeyless,
     idempotent,
@@ -214,6 +215,7 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
   const direct = directRouteListener({
     routes: platform.routes,
     admitPartner: platform.admitPartner,
+    admitOptional: platform.admitOptional,
     hosts,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     housekeeping: tick,

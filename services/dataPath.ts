@@ -39,6 +39,8 @@ export interface DataPath {
   ready(): Promise<void>;
   /** Waits for start-up, then runs data-path work within the timeout; data-path or signer failures become 503. */
   run<T>(work: () => Promise<T>): Promise<T>;
+  /** `work` within the data path's timeout (DataPathTimeoutError past it), without waiting for start-up. */
+  bounded<T>(work: Promise<T>): Promise<T>;
 }
 
 /** Bound on the first-start work (signing keys) that the first decision request waits for. */
@@ -116,5 +118,6 @@ export function createDataPath(
     prepared: () => prepared,
     ready,
     run,
+    bounded: (work) => withinDataPathBound(work, timeoutMs),
   };
 }

@@ -49,6 +49,13 @@ export interface CorsLayer {
   preflight(path: string, methods: PathCors): RequestHandler;
 }
 
+/** What an any-origin answer carries, for answers given outside Express too (direct reads). */
+export const ANY_ORIGIN_HEADERS: Readonly<Record<string, string>> = {
+  "Access-Control-Allow-Origin": "*",
+  "Cross-Origin-Resource-Policy": "cross-origin",
+  "Access-Control-Expose-Headers": EXPOSED_HEADERS,
+};
+
 function allowAnyOrigin(res: Response): void {
   res.setHeader("Access-Control-Allow-Origin", "*");
   res.setHeader("Cross-Origin-Resource-Policy", "cross-origin");
@@ -75,8 +82,7 @@ export function corsLayer(options: CorsOptions): CorsLayer {
   }
 
   const anyOrigin: RequestHandler = (_req, res, next) => {
-    allowAnyOrigin(res);
-    res.setHeader("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+    for (const [name, value] of Object.entries(ANY_ORIGIN_HEADERS)) res.setHeader(name, value);
     next();
   };
 

@@ -1,23 +1,27 @@
-// Serves the routes declared with RouteTable.directRoute straight from node:http. Launch validation is the
-// hot path, and Express's middleware chain, body parser and response helpers cost about a third of its CPU.
-// The steps are the ones the Express routes take, from the same pieces: host rule, body and input rule, partner
-// admission with its rate headers, input validation, error envelope, security headers, responseVersion.
+// Serves the routes declared with RouteTable.directRoute and directRead straight from node:http. Launch
+// validation and the identity check are the hot paths, and Express's middleware chain, body parser and response
+// helpers cost about a third of validation's CPU and half of the check's. The steps are the ones the Express
+// routes take, from the same pieces: host rule, body and input rule, admission (a partner key, or for a read an
+// optional key or the keyless count) with its rate headers, input validation, error envelope, security
+// headers, CORS of a keyless read, responseVersion.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ServiceError } from "../../core/errors/serviceError";
 import type { PartnerContext } from "../../services/partners";
 import type { Authenticator } from "../../services/partners/keyAuthentication";
+import { ANY_ORIGIN_HEADERS } from "./cors";
 import { errorResponseOf } from "./errors";
-import { type HostLists, hostClassOf } from "./hosts";
-import { readRequestInput } from "./inputRule";
+import { type HostLists, hostClassOf, hostEnvironmentOf } from "./hosts";
+import { queryParametersOf, readRequestInput } from "./inputRule";
 import { sendJson } from "./jsonResponse";
-import type { DirectRoute, RouteTable } from "./openapi/routeTable";
-import { parsed } from "./openapi/routeTable";
-import type { PartnerAdmission } from "./partnerAuth";
+import type { DirectResult, DirectRoute, RouteTable } from "./openapi/routeTable";
+import { isDirectRead, parsed } from "./openapi/routeTable";
+import type { OptionalAdmission, PartnerAdmission } from "./partnerAuth";
 import { logEntryOf, newRequestId, pathOf, REQUEST_ID_HEADER, type RecordRequest } from "./requestLog";
 
 export interface DirectRouteOptions {
   routes: RouteTable;
   admitPartner: PartnerAdmission;
+  admitOptional: OptionalAdmission;
   hosts: HostLists;
   bodyLimitBytes: number;
   /** The per-request housekeeping tick the Express routes also run. */
@@ -63,31 +67,58 @@ async function serve(
     const hostClass = hostClassOf(req.headers.host, options.hosts);
     const rawBody = await readRequestInput(req, options.bodyLimitBytes);
     let admitted = false;
-    const admit = async (authenticator?: Authenticator) => {
-      const { partner } = await options.admitPartner(
-        req.headers.authorization,
-        hostClass,
-        direct.spec.access.scope,
-        (name, value) => {
-          headers[name] = value;
-        },
-        authenticator,
-        (partner) => {
-          caller = { partner, requestId: newRequestId() };
-          headers[REQUEST_ID_HEADER] = caller.requestId;
-        },
-      );
-      admitted = true;
-      return partner;
+    const setHeader = (name: string, value: string) => {
+      headers[name] = value;
     };
-    let body: unknown;
-    try {
-      body = parsed(direct.spec, direct.spec.body, rawBody ?? {}, "body");
-    } catch (error) {
-      await admit(); // as on the Express routes, admission answers before the field checks
-      throw error;
+    const seen = (partner: PartnerContext) => {
+      caller = { partner, requestId: newRequestId() };
+      headers[REQUEST_ID_HEADER] = caller.requestId;
+    };
+    let result: DirectResult;
+    if (isDirectRead(direct)) {
+      Object.assign(headers, ANY_ORIGIN_HEADERS);
+      const admit = async (authenticator?: Authenticator) => {
+        const { partner } = await options.admitOptional(
+          req.headers.authorization,
+          hostClass,
+          req.socket.remoteAddress,
+          setHeader,
+          authenticator,
+          seen,
+        );
+        admitted = true;
+        return partner;
+      };
+      let query: unknown;
+      try {
+        query = parsed(direct.spec, direct.spec.query, queryParametersOf(req.url) ?? {}, "query");
+      } catch (error) {
+        await admit(); // as on the Express routes, admission answers before the field checks
+        throw error;
+      }
+      result = await direct.handler({ query, environment: hostEnvironmentOf(hostClass), admit });
+    } else {
+      const admit = async (authenticator?: Authenticator) => {
+        const { partner } = await options.admitPartner(
+          req.headers.authorization,
+          hostClass,
+          direct.spec.access.scope,
+          setHeader,
+          authenticator,
+          seen,
+        );
+        admitted = true;
+        return partner;
+      };
+      let body: unknown;
+      try {
+        body = parsed(direct.spec, direct.spec.body, rawBody ?? {}, "body");
+      } catch (error) {
+        await admit(); // as on the Express routes, admission answers before the field checks
+        throw error;
+      }
+      result = await direct.handler({ body, rawBody, headers: req.headers, admit, route: direct.route });
     }
-    const result = await direct.handler({ body, rawBody, headers: req.headers, admit, route: direct.route });
     if (!admitted) throw new UnadmittedAnswerError(direct.route);
     status = result.status;
     sendJson(res, result.status, result.body, { ...headers, ...result.headers });

@@ -81,7 +81,7 @@ export function firstInputProblem(root: unknown): InputIssue | undefined {
 }
 
 /** The query string's parameters, parsed as Express's "simple" query parser does (node:querystring). */
-function queryParametersOf(url: string | undefined): ParsedUrlQuery | undefined {
+export function queryParametersOf(url: string | undefined): ParsedUrlQuery | undefined {
   const start = url?.indexOf("?") ?? -1;
   return start === -1 ? undefined : parseQueryString((url as string).slice(start + 1));
 }

@@ -21,7 +21,7 @@ import {
 } from "../../services/partners/rateWindow";
 import type { PartnerScope } from "../../services/partners/scopes";
 import { AnonymousLimiter } from "./anonymousLimiter";
-import type { HostClass } from "./hosts";
+import { type HostClass, hostEnvironmentOf } from "./hosts";
 import type { AccessGuard, RouteAccess } from "./openapi/routeTable";
 import { newRequestId, REQUEST_ID_HEADER } from "./requestLog";
 
@@ -130,6 +130,20 @@ export type PartnerAdmission = (
  */
 export type KeylessCounter = (req: Request, res: Response) => void;
 
+/**
+ * Admits an optional-key call: a sent key as PartnerAdmission does (no scope needed), or without one the client
+ * address's keyless count in the host's environment. The answer carries the partner only for a key, and the
+ * rate window whenever one was counted.
+ */
+export type OptionalAdmission = (
+  authorization: string | undefined,
+  hostClass: HostClass,
+  clientAddress: string | undefined,
+  setHeader: HeaderSink,
+  authenticator?: Authenticator,
+  seen?: CallerSink,
+) => Promise<Partial<KeyedCall>>;
+
 /** `requirePartner(scope)`: the middleware for partner routes; without a scope any valid key passes. */
 export function partnerGuard(options: PartnerAuthOptions) {
   const authenticator = batchedAuthenticator(options.pool);
@@ -182,34 +196,63 @@ export function partnerGuard(options: PartnerAuthOptions) {
    * keyless answer is one header away.
    */
   const anonymous = new AnonymousLimiter(options.anonymousLimitPerMinute);
-  const countKeyless: KeylessCounter = (req, res) => {
-    if (options.anonymousLimitPerMinute <= 0) return;
-    const subject = `${res.locals.hostEnvironment}:${req.socket.remoteAddress ?? "unknown"}`;
-    const rate = anonymous.count(subject, options.now());
-    res.locals.rateLimit = rate;
-    enforceRate(rate, (name, value) => res.setHeader(name, value));
+  /** The keyless count of a client address in the host's environment; 429 past the limit. */
+  const countAnonymous = (
+    hostClass: HostClass,
+    clientAddress: string | undefined,
+    setHeader: HeaderSink,
+  ): RateState | undefined => {
+    if (options.anonymousLimitPerMinute <= 0) return undefined;
+    const rate = anonymous.count(
+      `${hostEnvironmentOf(hostClass)}:${clientAddress ?? "unknown"}`,
+      options.now(),
+    );
+    enforceRate(rate, setHeader);
+    return rate;
   };
-  const optionalKey: RequestHandler = async (req, res, next) => {
-    const setHeader: HeaderSink = (name, value) => res.setHeader(name, value);
-    const raw = bearerKey(req.headers.authorization);
+  const countKeyless: KeylessCounter = (req, res) => {
+    countAnonymous(res.locals.hostClass, req.socket.remoteAddress, (name, value) =>
+      res.setHeader(name, value),
+    );
+  };
+  const admitOptional: OptionalAdmission = async (
+    authorization,
+    hostClass,
+    clientAddress,
+    setHeader,
+    routeAuthenticator,
+    seen,
+  ) => {
+    const raw = bearerKey(authorization);
     if (raw !== undefined) {
       const call = await authenticate(
         options,
-        authenticator,
+        routeAuthenticator ?? authenticator,
         raw,
-        res.locals.hostClass,
+        hostClass,
         setHeader,
-        callerOnResponse(res),
+        seen,
       ).catch((error: unknown) => {
         throw error instanceof ApiError && error.code === "key_revoked"
           ? new ApiError("key_revoked", OPTIONAL_KEY_REVOKED_MESSAGE)
           : error;
       });
-      res.locals.partner = call.partner;
-      res.locals.rateLimit = call.rate;
-    } else {
-      countKeyless(req, res);
+      return call;
     }
+    const rate = countAnonymous(hostClass, clientAddress, setHeader);
+    return rate === undefined ? {} : { rate };
+  };
+  const optionalKey: RequestHandler = async (req, res, next) => {
+    const call = await admitOptional(
+      req.headers.authorization,
+      res.locals.hostClass,
+      req.socket.remoteAddress,
+      (name, value) => res.setHeader(name, value),
+      undefined,
+      callerOnResponse(res),
+    );
+    res.locals.partner = call.partner;
+    res.locals.rateLimit = call.rate;
     next();
   };
 
@@ -232,5 +275,5 @@ export function partnerGuard(options: PartnerAuthOptions) {
     if (access === "partner") return requirePartner();
     return requirePartner(access.scope);
   };
-  return { admitPartner, requirePartner, guard, countKeyless };
+  return { admitPartner, admitOptional, requirePartner, guard, countKeyless };
 }

@@ -47,7 +47,8 @@ function registerCheckRoutes({ routes }: Platform, identity: IdentityService): v
       headers: { "RateLimit-Remaining": "Requests left in this minute's window." },
     },
   };
-  routes.route(
+  // The call everyone makes: served without Express, its key (if sent) admitted in its snapshot's statement.
+  routes.directRead(
     {
       method: "get",
       path: "/v1/identity/check",
@@ -59,7 +60,10 @@ function registerCheckRoutes({ routes }: Platform, identity: IdentityService): v
       responses,
       errors: ["service_unavailable", "rate_limited"],
     },
-    ({ query, res }) => check(res, query),
+    async ({ query, environment, admit }) => ({
+      status: 200,
+      body: await identity.checkAdmitted(admit, environment, query),
+    }),
   );
   routes.route(
     {

@@ -3,13 +3,16 @@
 import type { Pool } from "pg";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
-import { normalizeIdentity, parseIdentityKey } from "../../core/fold";
+import { type NormalizedIdentity, normalizeIdentity, parseIdentityKey } from "../../core/fold";
 import { type ChainStatus, identityTimeline, type StatusReason, type TimelineEntry } from "../../core/status";
 import { type ChainReader, readStaleChains } from "./chainReads";
 import { type Adapter, decisionRecords, type EvaluationContext, evaluate } from "./evaluation";
 import { auditedTimelineEntries } from "./identityAudit";
 import { normalizedOrReject } from "./identityInput";
-import { loadDecisionSnapshot } from "./recordLoader";
+import type { DecisionSnapshot, SnapshotRequest } from "./recordLoader";
+
+/** Reads one identity's snapshot (batched with concurrent reads, under the data path's bound). */
+export type SnapshotLoad = (request: SnapshotRequest) => Promise<DecisionSnapshot>;
 
 export interface CheckRequest {
   name: string;
@@ -102,19 +105,38 @@ function unavailableResult(
  * The check on the host's dataset. In the sandbox `partnerId` (the sandbox key sent, if any) adds that
  * partner's own records to the seeded scenarios; keyless, the scenarios only.
  */
-export async function checkIdentity(
-  pool: Pool,
+export function checkIdentity(
+  load: SnapshotLoad,
   readChains: ChainReader,
   context: EvaluationContext,
   request: CheckRequest,
   partnerId: string | null,
 ): Promise<CheckResult> {
-  const identity = normalizedOrReject(request.name, request.ticker);
+  return checkNormalized(
+    load,
+    readChains,
+    context,
+    normalizedOrReject(request.name, request.ticker),
+    request,
+    partnerId,
+  );
+}
+
+/** The check of an identity already folded (and held to its bounds). */
+export async function checkNormalized(
+  load: SnapshotLoad,
+  readChains: ChainReader,
+  context: EvaluationContext,
+  identity: NormalizedIdentity,
+  request: CheckRequest,
+  partnerId: string | null,
+): Promise<CheckResult> {
   const chain = request.chain ?? null;
-  let snapshot: Awaited<ReturnType<typeof loadDecisionSnapshot>>;
+  let snapshot: DecisionSnapshot;
   try {
-    snapshot = await loadDecisionSnapshot(pool, context.environment, identity, chain, partnerId);
+    snapshot = await load({ environment: context.environment, identity, chain, partnerId });
   } catch {
+    // Unreachable, failing or slower than the data path's bound: fail closed with an answer, never hang.
     return unavailableResult(identity, request.chain);
   }
   const reads = await readStaleChains(readChains, snapshot, context, identity, chain, request.launcher);
@@ -143,6 +165,7 @@ const IDENTITY_KEY_RULE =
  */
 export async function identityStatus(
   pool: Pool,
+  load: SnapshotLoad,
   context: EvaluationContext,
   key: string,
 ): Promise<IdentityStatusView> {
@@ -155,9 +178,11 @@ export async function identityStatus(
   }
   const identity = normalizeIdentity(parsed.normalizedName, parsed.normalizedTicker);
   if (!identity.valid) throw new ApiError("identity_not_found");
-  const snapshot = await loadDecisionSnapshot(pool, context.environment, identity, null, null);
+  const [snapshot, audited] = await Promise.all([
+    load({ environment: context.environment, identity, chain: null, partnerId: null }),
+    auditedTimelineEntries(pool, context.environment, identity.identityKey),
+  ]);
   const records = decisionRecords(snapshot, context);
-  const audited = await auditedTimelineEntries(pool, context.environment, identity.identityKey);
   const recordCount =
     records.holds.length + records.locks.length + records.launches.length + records.guardian.length;
   if (recordCount === 0 && audited.length === 0) throw new ApiError("identity_not_found");

@@ -16,12 +16,13 @@ import {
   type CheckRequest,
   type CheckResult,
   checkIdentity,
+  checkNormalized,
   type IdentityStatusView,
   identityStatus,
 } from "./identityCheck";
 import { normalizedOrReject } from "./identityInput";
 import { isValidKeeper, launchReportingEnabled } from "./keeperCredentials";
-import type { DecisionSnapshot } from "./recordLoader";
+import { type DecisionSnapshot, type SnapshotRequest, snapshotLoader } from "./recordLoader";
 import { type LaunchReport, type LockReport, type LockResult, recordLaunch, recordLock } from "./reporting";
 import { type Caller, decideLaunch, type ValidationDeps, type ValidationRequest } from "./validation";
 
@@ -45,6 +46,16 @@ export interface IdentityService {
    * optional key's partner: in the sandbox its own records join the seeded scenarios (null: scenarios only).
    */
   check(environment: Environment, request: CheckRequest, partnerId: string | null): Promise<CheckResult>;
+  /**
+   * The check with its optional key admitted through `admit` (called once): a sent key is found, counted and
+   * answered with the snapshot in one statement, batched with concurrent keyed checks and validations'
+   * (admittedSnapshots); keyless, the batched keyless read. The dataset is `environment`'s (the host's).
+   */
+  checkAdmitted(
+    admit: (authenticator?: Authenticator) => Promise<PartnerContext | undefined>,
+    environment: Environment,
+    request: CheckRequest,
+  ): Promise<CheckResult>;
   /** The identity record and timeline; 404 identity_not_found when the dataset has none. */
   status(environment: Environment, identityKey: string): Promise<IdentityStatusView>;
   /**
@@ -90,6 +101,8 @@ export function identityService(
 ): IdentityService {
   const { pool } = data;
   const admittedSnapshots = admittedSnapshotLoader(pool, data.prepared);
+  const snapshots = snapshotLoader(pool, data.prepared);
+  const load = (request: SnapshotRequest) => data.bounded(snapshots(request));
   const validation: ValidationDeps = {
     pool,
     signers,
@@ -100,11 +113,39 @@ export function identityService(
   return {
     async check(environment, request, partnerId) {
       await data.run(nothing).catch(ignore); // start-up; the check answers regardless
-      return checkIdentity(pool, readChains, data.context(environment), request, partnerId);
+      return checkIdentity(load, readChains, data.context(environment), request, partnerId);
+    },
+    async checkAdmitted(admit, environment, request) {
+      await data.run(nothing).catch(ignore); // start-up; the check answers regardless
+      let identity: NormalizedIdentity;
+      try {
+        identity = normalizedOrReject(request.name, request.ticker);
+      } catch (error) {
+        await admit(); // admission answers before the field checks, as on every route
+        throw error;
+      }
+      const chain = request.chain ?? null;
+      let fused: DecisionSnapshot | undefined;
+      const partner = await admit(async (attempt) => {
+        const answer = await data.bounded(
+          admittedSnapshots({ attempt, snapshot: { environment, identity, chain, partnerId: null } }),
+        );
+        fused = answer.snapshot;
+        return answer.authentication;
+      });
+      const read = fused;
+      return checkNormalized(
+        read === undefined ? load : async () => read,
+        readChains,
+        data.context(environment),
+        identity,
+        request,
+        partner?.partnerId ?? null,
+      );
     },
     status(environment, identityKey) {
       const context = data.context(environment);
-      return data.run(() => identityStatus(pool, context, identityKey));
+      return data.run(() => identityStatus(pool, load, context, identityKey));
     },
     admitValidation: (admit, identity, request) =>
       data.run(() => admitWithSnapshot(admit, admittedSnapshots, identity, request.chain, request.launchpad)),

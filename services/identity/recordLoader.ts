@@ -20,6 +20,7 @@ import type {
   LockRecord,
 } from "../../core/status";
 import type { CheckpointedChain } from "../mirror/chainCatalogue";
+import { batcher } from "../../storage/batcher";
 import { launchpadPartnerSql } from "../partners/launchpads";
 
 export interface DecisionSnapshot {
@@ -181,13 +182,36 @@ export function snapshotParameter(
   );
 }
 
-/** The snapshot of each request, in order, in one query (one statement snapshot for the whole batch). */
+/**
+ * The snapshot of each request, in order, in one query (one statement snapshot for the whole batch). `name`
+ * makes it a named statement (a Postgres server only: storage/namedStatements).
+ */
 export async function loadDecisionSnapshots(
   db: Pool | PoolClient,
   requests: readonly SnapshotRequest[],
+  name?: string,
 ): Promise<DecisionSnapshot[]> {
-  const { rows } = await db.query<SnapshotRow>({ text: SNAPSHOT_SQL, values: [snapshotParameter(requests)] });
+  const { rows } = await db.query<SnapshotRow>({
+    ...(name === undefined ? {} : { name }),
+    text: SNAPSHOT_SQL,
+    values: [snapshotParameter(requests)],
+  });
   return rows.map((row, index) => snapshotOf(row, requests[index] as SnapshotRequest));
+}
+
+/**
+ * Concurrent checks' snapshot reads, batched into one statement as validations' are (admittedSnapshots): the
+ * keyless check is the call everyone makes, and a statement costs far more than a row. `prepared` is read per
+ * batch: it is known once the data path has started.
+ */
+export function snapshotLoader(
+  pool: Pool,
+  prepared: () => boolean,
+): (request: SnapshotRequest) => Promise<DecisionSnapshot> {
+  return batcher(
+    (requests) => loadDecisionSnapshots(pool, requests, prepared() ? "decisions.snapshots" : undefined),
+    { maxBatch: 256, maxInFlight: 2 },
+  );
 }
 
 /**

@@ -3,13 +3,13 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { type Request, type RequestHandler, type Response, Router } from "express";
 import { type ZodType, z } from "zod";
+import type { Environment } from "../../../core/environment";
 import { ApiError, type ErrorCode, errorStatus } from "../../../core/errors/catalogue";
 import type { PartnerContext } from "../../../services/partners/admission";
 import type { Authenticator } from "../../../services/partners/keyAuthentication";
 import type { PartnerScope } from "../../../services/partners/scopes";
 import { type CorsClass, type CorsLayer, corsClassOf, type PathCors } from "../cors";
 
-/** Who may call a route: anyone, anyone with an optional key (counted per key or per client), or a partner scope. */
 /**
  * Who may call a route: anyone ("public"); anyone, counted per client address unless a key is sent
  * ("optional-key"); anyone, counted per client address with the stricter limit of keyless writes
@@ -76,6 +76,29 @@ export type DirectRouteSpec<B extends ZodType> = Omit<
   body: B;
 };
 
+/** A keyless-or-keyed read with a query, served without Express (api/platform/directRoutes.ts). */
+export type DirectReadSpec<Q extends ZodType> = Omit<
+  RouteSpec<Q, typeof EMPTY>,
+  "method" | "access" | "body" | "cors"
+> & {
+  method: "get";
+  access: "optional-key";
+  query: Q;
+};
+
+export interface DirectReadInput<Q extends ZodType> {
+  query: z.output<Q>;
+  /** The dataset the host serves (the sandbox host reads sandbox data). */
+  environment: Environment;
+  /**
+   * Admits the caller once, before any check of its own: a sent key as on keyed routes (undefined without
+   * one, counted per client address instead). `authenticator` lets the key statement carry the route's read.
+   */
+  admit: (authenticator?: Authenticator) => Promise<PartnerContext | undefined>;
+}
+
+export type DirectReadHandler<Q extends ZodType> = (input: DirectReadInput<Q>) => Promise<DirectResult>;
+
 export interface DirectInput<B extends ZodType> {
   body: z.output<B>;
   /** The body as parsed JSON, before validation (idempotency hashes it as sent). */
@@ -99,11 +122,24 @@ export interface DirectResult {
 
 export type DirectHandler<B extends ZodType> = (input: DirectInput<B>) => Promise<DirectResult>;
 
-export interface DirectRoute {
+export interface DirectWriteRoute {
   spec: DirectRouteSpec<ZodType>;
   handler: DirectHandler<ZodType>;
   /** `POST /api/v1/...`, as matched. */
   route: string;
+}
+
+export interface DirectReadRoute {
+  spec: DirectReadSpec<ZodType>;
+  handler: DirectReadHandler<ZodType>;
+  /** `GET /api/v1/...`, as matched. */
+  route: string;
+}
+
+export type DirectRoute = DirectWriteRoute | DirectReadRoute;
+
+export function isDirectRead(route: DirectRoute): route is DirectReadRoute {
+  return route.spec.method === "get";
 }
 
 /** Builds the authentication middleware for a route's access rule (see api/platform/partnerAuth.ts). */
@@ -213,6 +249,18 @@ export class RouteTable {
     this.direct.set(route.toLowerCase(), {
       spec: spec as unknown as DirectRouteSpec<ZodType>,
       handler: handler as DirectHandler<ZodType>,
+      route,
+    });
+  }
+
+  /** A hot keyless read served straight from node:http (the identity check), like directRoute. */
+  directRead<Q extends ZodType>(spec: DirectReadSpec<Q>, handler: DirectReadHandler<Q>): void {
+    this.operations.push({ spec: spec as unknown as RouteSpec<ZodType, ZodType> });
+    this.serveCors(spec.path, spec.method, routeCorsClass(spec));
+    const route = `GET /api${spec.path}`;
+    this.direct.set(route.toLowerCase(), {
+      spec: spec as unknown as DirectReadSpec<ZodType>,
+      handler: handler as DirectReadHandler<ZodType>,
       route,
     });
   }
