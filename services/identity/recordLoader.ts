@@ -19,8 +19,8 @@ import type {
   LaunchRecord,
   LockRecord,
 } from "../../core/status";
-import type { CheckpointedChain } from "../mirror/chainCatalogue";
 import { batcher } from "../../storage/batcher";
+import type { CheckpointedChain } from "../mirror/chainCatalogue";
 import { launchpadPartnerSql } from "../partners/launchpads";
 
 export interface DecisionSnapshot {
