@@ -144,6 +144,24 @@ export type OptionalAdmission = (
   seen?: CallerSink,
 ) => Promise<Partial<KeyedCall>>;
 
+/**
+ * Counts keyless calls per client address and host environment in this process against `limitPerMinute`
+ * (0: off, nothing counted); 429 past it, with the rate headers on every counted answer.
+ */
+function clientCounter(limitPerMinute: number, now: () => number) {
+  const limiter = new AnonymousLimiter(limitPerMinute);
+  return (
+    hostClass: HostClass,
+    clientAddress: string | undefined,
+    setHeader: HeaderSink,
+  ): RateState | undefined => {
+    if (limitPerMinute <= 0) return undefined;
+    const rate = limiter.count(`${hostEnvironmentOf(hostClass)}:${clientAddress ?? "unknown"}`, now());
+    enforceRate(rate, setHeader);
+    return rate;
+  };
+}
+
 /** `requirePartner(scope)`: the middleware for partner routes; without a scope any valid key passes. */
 export function partnerGuard(options: PartnerAuthOptions) {
   const authenticator = batchedAuthenticator(options.pool);
@@ -195,21 +213,7 @@ export function partnerGuard(options: PartnerAuthOptions) {
    * revocation at its next request (spec: a revoked key is rejected immediately), and the message says the
    * keyless answer is one header away.
    */
-  const anonymous = new AnonymousLimiter(options.anonymousLimitPerMinute);
-  /** The keyless count of a client address in the host's environment; 429 past the limit. */
-  const countAnonymous = (
-    hostClass: HostClass,
-    clientAddress: string | undefined,
-    setHeader: HeaderSink,
-  ): RateState | undefined => {
-    if (options.anonymousLimitPerMinute <= 0) return undefined;
-    const rate = anonymous.count(
-      `${hostEnvironmentOf(hostClass)}:${clientAddress ?? "unknown"}`,
-      options.now(),
-    );
-    enforceRate(rate, setHeader);
-    return rate;
-  };
+  const countAnonymous = clientCounter(options.anonymousLimitPerMinute, options.now);
   const countKeyless: KeylessCounter = (req, res) => {
     countAnonymous(res.locals.hostClass, req.socket.remoteAddress, (name, value) =>
       res.setHeader(name, value),
@@ -257,14 +261,11 @@ export function partnerGuard(options: PartnerAuthOptions) {
   };
 
   /** Keyless writes: no key is read, every call counts against the client address's own window. */
-  const publicWrites = new AnonymousLimiter(options.publicWriteLimitPerMinute);
+  const countPublicWrite = clientCounter(options.publicWriteLimitPerMinute, options.now);
   const publicWrite: RequestHandler = (req, res, next) => {
-    if (options.publicWriteLimitPerMinute > 0) {
-      const subject = `${res.locals.hostEnvironment}:${req.socket.remoteAddress ?? "unknown"}`;
-      const rate = publicWrites.count(subject, options.now());
-      res.locals.rateLimit = rate;
-      enforceRate(rate, (name, value) => res.setHeader(name, value));
-    }
+    res.locals.rateLimit = countPublicWrite(res.locals.hostClass, req.socket.remoteAddress, (name, value) =>
+      res.setHeader(name, value),
+    );
     next();
   };
 
