@@ -28,7 +28,7 @@ export interface VerifyWebhookOptions {
 const NOT_RAW_BODY =
   "verifyWebhook needs the raw request body (a string or bytes) exactly as received, not a parsed object: " +
   "JSON.stringify of a parsed body does not give back the signed bytes. Express: express.raw({ type: " +
-  '"application/json" }) on the webhook route and pass req.body (a Buffer); Hono: await c.req.text(); ' +
+  '"application/json" }) on the webhook route and pass req.body (the bytes); Hono: await c.req.text(); ' +
   "Next.js route handler: await request.text(). Parse the JSON only after verifyWebhook succeeds.";
 
 function rawBytes(rawBody: unknown): Uint8Array {
