@@ -100,9 +100,11 @@ describe("sdk: verifyWebhook and signTestWebhook", () => {
     data: { identityKey: "EXAMPLE::EXMPL" },
   } as unknown as WebhookEvent;
   const body = JSON.stringify(event);
-  const now = Math.floor(Date.now() / 1000);
+  // Read per test: the suite may run long after this file was loaded.
+  const clock = () => Math.floor(Date.now() / 1000);
 
   it("accepts the service's own signature over the raw body (string, Buffer, Uint8Array, ArrayBuffer)", async () => {
+    const now = clock();
     const headers = { "X-Service-Signature": signWebhook(secret, body, now) };
     const bytes = new TextEncoder().encode(body);
     for (const raw of [body, Buffer.from(body), bytes, bytes.buffer.slice(0)]) {
@@ -112,6 +114,7 @@ describe("sdk: verifyWebhook and signTestWebhook", () => {
   });
 
   it("accepts the Standard Webhooks headers when X-Service-Signature is absent", async () => {
+    const now = clock();
     const headers = {
       "webhook-id": "dlv_1",
       "webhook-timestamp": String(now),
@@ -123,6 +126,7 @@ describe("sdk: verifyWebhook and signTestWebhook", () => {
   });
 
   it("refuses a parsed object with a message that says to pass the raw body", async () => {
+    const now = clock();
     const headers = { "x-service-signature": signWebhook(secret, body, now) };
     const error = await rejection(verifyWebhook(JSON.parse(body), headers, secret));
     expect(error.reason).to.equal("not_raw_body");
@@ -132,6 +136,7 @@ describe("sdk: verifyWebhook and signTestWebhook", () => {
   });
 
   it("refuses a tampered body, another secret, a stale or future time, a missing or malformed header", async () => {
+    const now = clock();
     const header = signWebhook(secret, body, now);
     const reason = async (raw: string, headers: Record<string, string>, key = secret) =>
       (await rejection(verifyWebhook(raw, headers, key))).reason;
@@ -153,6 +158,7 @@ describe("sdk: verifyWebhook and signTestWebhook", () => {
   });
 
   it("signTestWebhook signs as the service does: verifyWebhook and the node:crypto signer agree", async () => {
+    const now = clock();
     const signed = await signTestWebhook(event, secret, { timestampSeconds: now });
     expect(signed.headers["x-service-signature"]).to.equal(signWebhook(secret, signed.body, now));
     expect(signed.headers["webhook-signature"]).to.equal(
