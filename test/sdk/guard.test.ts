@@ -245,7 +245,7 @@ describe("sdk: createLaunchGuard against a running service", function () {
         const started = Date.now();
         const verdict = await fx.guard({ baseUrl: silent.url, timeoutMs: 400 }).check(fresh());
         refused(verdict, "timeout");
-        expect(Date.now() - started).to.be.within(350, 1000);
+        expect(Date.now() - started).to.be.within(350, 1500);
       } finally {
         await silent.close();
       }
@@ -269,7 +269,7 @@ describe("sdk: createLaunchGuard against a running service", function () {
         }).check(fresh());
         expect(verdict).to.include({ launch: false, reason: "service_unavailable", status: 503 });
         expect(verdict).to.include({ errorCode: "service_unavailable" });
-        expect(Date.now() - started).to.be.below(1300);
+        expect(Date.now() - started).to.be.below(2000);
         const keys = observed.calls.map((call) => call.headers["idempotency-key"]);
         expect(keys.length).to.be.greaterThan(1);
         expect(new Set(keys).size).to.equal(1);
