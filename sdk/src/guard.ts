@@ -228,7 +228,7 @@ export function createLaunchGuard(options: LaunchGuardOptions): LaunchGuard {
     let verdict = await verifyWith(published);
     if (verdict.reason === "unknown_key" && !published.some((key) => key.kid === decision.keyId)) {
       // A key the cache does not know (a rotation since the last fetch): fetch once more, then decide.
-      published = await keys.refresh(deadline);
+      published = await keys.refresh(deadline, decision.keyId as string);
       if (published === null) return { launch: false, reason: "keys_unavailable" };
       verdict = await verifyWith(published);
     }

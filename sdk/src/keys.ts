@@ -58,8 +58,21 @@ export class KeyCache {
     return this.refresh(deadline);
   }
 
-  /** Fetches the keys now (shared with a fetch already under way); the cache keeps them on success. */
-  refresh(deadline: number): Promise<PublicKeyEntry[] | null> {
+  /**
+   * Fetches the keys now; the cache keeps them on success. Concurrent callers share one fetch. When the cache
+   * already lists `wantedKid` (another caller fetched it meanwhile), the cache is the answer; when a shared
+   * fetch had started before the caller saw `wantedKid` and lacks it, the caller's own fetch follows.
+   */
+  async refresh(deadline: number, wantedKid?: string): Promise<PublicKeyEntry[] | null> {
+    const lists = (keys: readonly PublicKeyEntry[] | null | undefined) =>
+      wantedKid !== undefined && keys?.some((key) => key.kid === wantedKid) === true;
+    if (lists(this.keys)) return this.keys as PublicKeyEntry[];
+    const joined = this.inFlight !== undefined;
+    const keys = await this.shared(deadline);
+    return joined && wantedKid !== undefined && keys !== null && !lists(keys) ? this.shared(deadline) : keys;
+  }
+
+  private shared(deadline: number): Promise<PublicKeyEntry[] | null> {
     this.inFlight ??= this.load(deadline).finally(() => {
       this.inFlight = undefined;
     });
