@@ -236,9 +236,8 @@ export function createLaunchGuard(options: LaunchGuardOptions): LaunchGuard {
     const verified = decision as unknown as SignedDecision;
     const refusal = OUTCOME_REFUSALS[verified.decision];
     if (refusal !== undefined) return { launch: false, reason: refusal, decision: verified };
-    return verified.decision === "allow"
-      ? { launch: true, decision: verified }
-      : { launch: false, reason: "malformed_response", decision: verified };
+    // The verifier admits only the four outcomes, so what is left is allow.
+    return { launch: true, decision: verified };
   }
 
   return {
