@@ -1,5 +1,6 @@
-// The browser-safe decision verifier (core/decision/verifyNoble.ts) runs in browsers: everything it reaches
-// through imports must use no Node built-in module and no Node-only global.
+// The browser-safe entries run in browsers: everything they reach through imports must use no Node built-in
+// module and no Node-only global. They are the decision verifier (core/decision/verifyNoble.ts) and the
+// partner SDK's entry (sdk/src/index.ts), whose only runtime package is @noble/ed25519.
 import { readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join } from "node:path";
@@ -8,29 +9,44 @@ import { ROOT, reachableFrom, withoutComments } from "./importGraph";
 
 const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 
-describe("browser-safe decision verifier (core/decision/verifyNoble.ts)", () => {
-  const graph = reachableFrom("core/decision/verifyNoble.ts");
+const ENTRIES = [
+  {
+    entry: "core/decision/verifyNoble.ts",
+    reaches: ["core/decision/verification.ts", "core/decision/canonical.ts", "core/encoding/base64.ts"],
+  },
+  {
+    entry: "sdk/src/index.ts",
+    reaches: [
+      "sdk/src/guard.ts",
+      "sdk/src/webhook.ts",
+      "sdk/src/client.ts",
+      "sdk/src/generated/openapi.ts",
+      "core/decision/verifyNoble.ts",
+    ],
+  },
+];
 
-  it("reaches the shared verification rules (so the walk is real)", () => {
-    expect(graph.files).to.include.members([
-      "core/decision/verification.ts",
-      "core/decision/canonical.ts",
-      "core/encoding/base64.ts",
-    ]);
-  });
+for (const { entry, reaches } of ENTRIES) {
+  describe(`browser-safe entry ${entry}`, () => {
+    const graph = reachableFrom(entry);
 
-  it("imports no Node built-in module, directly or indirectly", () => {
-    expect(graph.packages.filter((name) => NODE_BUILTINS.has(name))).to.deep.equal([]);
-    expect(graph.packages).to.deep.equal(["@noble/ed25519"]);
-  });
+    it("reaches the files it is made of (so the walk is real)", () => {
+      expect(graph.files).to.include.members(reaches);
+    });
 
-  it("uses no Node-only globals (Buffer, process, require)", () => {
-    for (const file of graph.files) {
-      const code = withoutComments(readFileSync(join(ROOT, file), "utf8"));
-      expect(code, file).to.not.match(/\bBuffer\b|\bprocess\.|\brequire\(/);
-    }
+    it("imports no Node built-in module, directly or indirectly; its only package is @noble/ed25519", () => {
+      expect(graph.packages.filter((name) => NODE_BUILTINS.has(name))).to.deep.equal([]);
+      expect(graph.packages).to.deep.equal(["@noble/ed25519"]);
+    });
+
+    it("uses no Node-only globals (Buffer, process, require)", () => {
+      for (const file of graph.files) {
+        const code = withoutComments(readFileSync(join(ROOT, file), "utf8"));
+        expect(code, file).to.not.match(/\bBuffer\b|\bprocess\.|\brequire\(/);
+      }
+    });
   });
-});
+}
 
 describe("the public page's browser script (api/web/client/lookup.ts)", () => {
   const graph = reachableFrom("api/web/client/lookup.ts");

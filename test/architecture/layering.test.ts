@@ -18,17 +18,22 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   api: ["core", "config", "net", "storage", "chains", "services", "api", "contracts", "programs"],
   indexer: ["core", "config", "storage", "chains", "indexer", "contracts", "programs"],
   worker: ["core", "config", "storage", "chains", "services", "worker"],
+  // The partner SDK bundles the browser-safe part of core; the examples use the SDK as its package only.
+  sdk: ["core", "sdk"],
+  examples: ["examples"],
 };
 /** Packages a layer must never import, whatever it may import of the project. */
 const FORBIDDEN_PACKAGES: Readonly<Record<string, readonly string[]>> = {
   services: ["express", "hono"],
   core: ["pg", "express"],
+  sdk: ["pg", "express", "hono"],
 };
 /** Files that may read process.env: configuration and the role entry points (one per process). */
 const ENVIRONMENT_READERS = [
   /^config\//,
   /^scripts\//,
   /^(api|worker)\/main\.ts$/,
+  /^examples\/[^/]+\/main\.ts$/,
   /^indexer\/(evm|solana)\/main\.ts$/,
   // Ponder's app runs in its own child process; the EVM indexer role hands it its settings this way.
   /^indexer\/evm\/(ponder\.config\.ts|src\/)/,

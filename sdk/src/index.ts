@@ -1,0 +1,51 @@
+// @identity-protection/sdk: the fail-closed launch guard, the decision and webhook verifiers, and the typed
+// client. Browser-safe: fetch and Web Crypto only, no Node built-in module (test/architecture checks it).
+export {
+  type BodyOf,
+  createServiceClient,
+  type HttpMethod,
+  type PathsWith,
+  type paths,
+  type QueryOf,
+  type RequestOptions,
+  type ResponseOf,
+  type ServiceClient,
+  type ServiceClientOptions,
+} from "./client";
+export {
+  type DecisionVerification,
+  type DecisionVerificationReason,
+  type ExpectedDecision,
+  type SignedDecision,
+  type VerifyDecisionOptions,
+  verifyDecision,
+} from "./decision";
+export {
+  SdkConfigError,
+  SdkError,
+  ServiceApiError,
+  type ServiceErrorCode,
+  ServiceNetworkError,
+  WebhookVerificationError,
+} from "./errors";
+export type { WebhookEvent, WebhookEventType } from "./events";
+export {
+  createLaunchGuard,
+  DEFAULT_GUARD_TIMEOUT_MS,
+  type LaunchGuard,
+  type LaunchGuardOptions,
+  type LaunchRefusal,
+  type LaunchRequest,
+  type LaunchVerdict,
+} from "./guard";
+export { apiBaseUrl, type Fetch } from "./http";
+export { DEFAULT_KEY_CACHE_MS, type PublicKeyEntry, parseKeys } from "./keys";
+export {
+  type RawBody,
+  signTestWebhook,
+  type TestWebhook,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  WEBHOOK_TOLERANCE_SECONDS,
+  type WebhookHeaders,
+} from "./webhook";
