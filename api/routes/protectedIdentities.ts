@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { ApiError } from "../../core/errors/catalogue";
 import { foldV1 } from "../../core/fold";
+import { lookalikeText } from "../../core/lookalike";
 import {
   type PageCursor,
   PROTECTION_SOURCES,
@@ -26,7 +27,9 @@ const query = z.object({
     .string()
     .max(200)
     .optional()
-    .describe("Filter: the identity key contains this text, folded the same way."),
+    .describe(
+      "Filter: the identity key contains this text, folded the same way, or the identity looks like it (its look-alike key contains the text's look-alike form; such rows have `lookalike: true`).",
+    ),
   chain: z.string().max(64).optional().describe("Only this chain (see GET /v1/chains)."),
   status: z
     .enum(Object.keys(STATUS_FILTERS) as [string, ...string[]])
@@ -48,6 +51,11 @@ const rowSchema = z.object({
     .string()
     .nullable()
     .describe("The launchpad that settled an embedded reservation, or reported the lock or launch."),
+  lookalike: z
+    .boolean()
+    .describe(
+      "True when the row matched `q` only as a look-alike (docs/lookalikes.md): its key does not contain the folded `q`.",
+    ),
 });
 
 const pageSchema = z.object({ rows: z.array(rowSchema), nextCursor: z.string().nullable() });
@@ -80,6 +88,18 @@ function decodeCursor(text: string): PageCursor {
   );
 }
 
+/**
+ * `q` as the folded text the key contains, or the look-alike form the look-alike key contains. A text that
+ * folds to nothing but has a look-alike form (Greek `ΡΕΡΕ`) is searched by look-alike only.
+ */
+function textFilter(q: string | undefined): { contains?: string; lookalikeContains?: string } {
+  if (q === undefined) return {};
+  const folded = foldV1(q);
+  const lookalike = lookalikeText(q);
+  if (lookalike === "") return { contains: folded };
+  return folded === "" ? { lookalikeContains: lookalike } : { contains: folded, lookalikeContains: lookalike };
+}
+
 export function registerProtectedIdentityRoutes({ routes, services }: Platform): void {
   routes.route(
     {
@@ -98,7 +118,7 @@ export function registerProtectedIdentityRoutes({ routes, services }: Platform):
     },
     async ({ query: input, res }) => {
       const rows = await services.mirror.protectionPage({
-        contains: input.q === undefined ? undefined : foldV1(input.q),
+        ...textFilter(input.q),
         chain: input.chain,
         statuses: STATUS_FILTERS[input.status] ?? [],
         after: input.cursor === undefined ? undefined : decodeCursor(input.cursor),
@@ -115,6 +135,7 @@ export function registerProtectedIdentityRoutes({ routes, services }: Platform):
           since: row.since.toISOString(),
           protectedUntil: row.until?.toISOString() ?? null,
           launchpad: row.launchpad,
+          lookalike: row.lookalike,
         })),
         nextCursor: rows.length > input.limit ? encodeCursor(shown[shown.length - 1] as ProtectionRow) : null,
       });

@@ -39,6 +39,7 @@ export {
   assertNotSandboxScenario,
   type ChainFamily,
   isSandboxScenario,
+  SANDBOX_SCENARIO_KEYS,
   SANDBOX_DESIGNATED_LAUNCHER,
   type SandboxChain,
   type SandboxScenario,

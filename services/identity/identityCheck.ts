@@ -4,11 +4,13 @@ import type { Pool } from "pg";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import { normalizeIdentity, parseIdentityKey } from "../../core/fold";
+import { lookalikeKey } from "../../core/lookalike";
 import { type ChainStatus, identityTimeline, type StatusReason, type TimelineEntry } from "../../core/status";
 import { type ChainReader, readStaleChains } from "./chainReads";
 import { type Adapter, decisionRecords, type EvaluationContext, evaluate } from "./evaluation";
 import { normalizedOrReject } from "./identityInput";
 import { lockRefusalEntries } from "./lockRefusals";
+import { type Lookalike, lookalikeMessage, lookalikeOf } from "./lookalikes";
 import { loadDecisionSnapshot } from "./recordLoader";
 
 export interface CheckRequest {
@@ -33,6 +35,8 @@ export interface CheckResult {
   dataAsOf: string | null;
   message: string;
   available: boolean;
+  /** Another identity, protected or reserved, that the asked name looks like (the message then warns). */
+  lookalikeOf?: Lookalike;
 }
 
 const MESSAGES: Readonly<Record<StatusReason, string>> = {
@@ -113,13 +117,23 @@ export async function checkIdentity(
   const chain = request.chain ?? null;
   let snapshot: Awaited<ReturnType<typeof loadDecisionSnapshot>>;
   try {
-    snapshot = await loadDecisionSnapshot(pool, context.environment, identity, chain, partnerId);
+    snapshot = await loadDecisionSnapshot(
+      pool,
+      context.environment,
+      identity,
+      chain,
+      partnerId,
+      lookalikeKey(request.name, request.ticker),
+    );
   } catch {
     return unavailableResult(identity, request.chain);
   }
   const reads = await readStaleChains(readChains, snapshot, context, identity, chain, request.launcher);
   const { result, adapter } = evaluate(snapshot, context, chain, request.launcher, reads);
-  return checkResultOf(identity, result, adapter);
+  const answer = checkResultOf(identity, result, adapter);
+  const lookalike = lookalikeOf(snapshot, context, chain);
+  if (lookalike === null) return answer;
+  return { ...answer, message: `${answer.message} ${lookalikeMessage(lookalike)}`, lookalikeOf: lookalike };
 }
 
 export interface IdentityStatusView {

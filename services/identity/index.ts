@@ -1,6 +1,5 @@
 // The identity context's public face: the identity service (check, status, launch validation, reporting)
 // with the shared data path applied inside, and the input rule a route applies before it admits a caller.
-import type { SignedDecision } from "../../core/decision";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import type { NormalizedIdentity } from "../../core/fold";
@@ -23,11 +22,19 @@ import { normalizedOrReject } from "./identityInput";
 import { isValidKeeper, launchReportingEnabled } from "./keeperCredentials";
 import type { DecisionSnapshot } from "./recordLoader";
 import { type LaunchReport, type LockReport, type LockResult, recordLaunch, recordLock } from "./reporting";
-import { type Caller, decideLaunch, type ValidationDeps, type ValidationRequest } from "./validation";
+import {
+  type Caller,
+  decideLaunch,
+  type ValidationAnswer,
+  type ValidationDeps,
+  type ValidationIdentity,
+  type ValidationRequest,
+} from "./validation";
 
 export { chainReader } from "./chainReads";
 export { normalizedOrReject } from "./identityInput";
-export type { Caller, ValidationRequest } from "./validation";
+export type { LookalikeAdvisory } from "./lookalikes";
+export type { Caller, ValidationAnswer, ValidationIdentity, ValidationRequest } from "./validation";
 export { validationIdentity } from "./validation";
 
 /** A pair as the partner sent it, before folding. */
@@ -50,16 +57,19 @@ export interface IdentityService {
    */
   admitValidation(
     admit: (authenticator: Authenticator) => Promise<PartnerContext>,
-    identity: NormalizedIdentity,
+    identity: ValidationIdentity,
     request: { chain: string; launchpad?: string | undefined },
   ): Promise<{ partner: PartnerContext; snapshot: DecisionSnapshot }>;
-  /** Decides on the admitted snapshot, signs and records (group commit) one validation. */
+  /**
+   * Decides on the admitted snapshot, signs and records (group commit) one validation; the look-alike advisory
+   * rides beside the signed decision, unsigned.
+   */
   validate(
     caller: Caller,
     request: ValidationRequest,
     identity: NormalizedIdentity,
     snapshot: DecisionSnapshot,
-  ): Promise<SignedDecision>;
+  ): Promise<ValidationAnswer>;
   /** Records a launched event; production callers need launch reporting enabled on their key. */
   reportLaunch(
     caller: Caller,

@@ -7,7 +7,9 @@
 // other. Validations read theirs in their key check's statement (admittedSnapshots), with the partner their
 // `launchpad` id is bound to (services/partners/launchpads), so that check costs no statement.
 // Mirror rows are found through the normalized_name index; the hashes stay the authority (they are the
-// on-chain keys).
+// on-chain keys). The same row reads the reservations and locks of other identities that the request's name
+// looks like (look-alike key, docs/lookalikes.md) through the look-alike indexes, so the advisory costs no
+// statement either.
 import type { Pool, PoolClient } from "pg";
 import type { Environment } from "../../core/environment";
 import type { NormalizedIdentity } from "../../core/fold";
@@ -30,7 +32,22 @@ export interface DecisionSnapshot {
   activeKid: string | null;
   /** The partner the requested launchpad id is bound to in the environment; null when unbound or none asked. */
   launchpadPartner: string | null;
+  /** The request's look-alike key, or null when none was asked. */
+  lookalikeKey: string | null;
+  /** Stored holds and locks of other identities with the same look-alike key, latest expiry first. */
+  lookalikes: LookalikeRecord[];
 }
+
+/** A hold (`reserved`) or lock (`protected`) of an identity whose look-alike key is the request's. */
+export interface LookalikeRecord {
+  identityKey: string;
+  status: "reserved" | "protected";
+  chain: string;
+  expiresAt: Date;
+}
+
+/** Look-alike records read per request: live ones have the latest expiries, so they come first. */
+const LOOKALIKE_LIMIT = 16;
 
 // One row per requested identity. Outer columns are always qualified (`i.`): the record
 // tables have columns of the same names. The requests come as one JSON array rather than arrays for unnest:
@@ -72,11 +89,28 @@ SELECT
       'indexedNumber', indexed_number, 'indexedBlockTime', indexed_block_time, 'indexedAt', indexed_at) ORDER BY chain)
      FROM chain_checkpoints WHERE i.chain IS NULL OR chain = i.chain) AS checkpoints,
   (SELECT kid FROM signing_keys WHERE environment = i.environment AND status = 'active') AS active_kid,
-  ${launchpadPartnerSql("i.environment", "i.launchpad")} AS launchpad_partner
+  ${launchpadPartnerSql("i.environment", "i.launchpad")} AS launchpad_partner,
+  (SELECT json_agg(l) FROM (
+     SELECT normalized_name || '::' || normalized_ticker AS "identityKey", 'reserved' AS status, chain,
+            expires_at AS "expiresAt"
+       FROM chain_reservations
+      WHERE i.environment = 'production' AND lookalike_key = i.lookalike_key
+        AND normalized_name || '::' || normalized_ticker <> i.identity_key
+     UNION ALL
+     SELECT identity_key, 'protected', chain, expires_at
+       FROM identity_locks
+      WHERE environment = i.environment AND lookalike_key = i.lookalike_key AND identity_key <> i.identity_key
+        AND (i.environment = 'production' OR partner_id = i.scoped_partner)
+     UNION ALL
+     SELECT identity_key, 'reserved', chain, expires_at
+       FROM sandbox_holds
+      WHERE i.environment = 'sandbox' AND lookalike_key = i.lookalike_key AND identity_key <> i.identity_key
+        AND partner_id = i.scoped_partner
+     ORDER BY "expiresAt" DESC LIMIT ${LOOKALIKE_LIMIT}) AS l) AS lookalikes
 FROM (SELECT r.*, ${partnerOf("r")} AS scoped_partner
         FROM json_to_recordset(${parameter}::json) AS r(position int, environment text, identity_key text,
           name_hash text, ticker_hash text, chain text, normalized_name text, launchpad text, partner_id text,
-          attempt int)) AS i`;
+          attempt int, lookalike_key text)) AS i`;
 
 const SNAPSHOT_SQL = `${snapshotRows("$1")} ORDER BY i.position`;
 
@@ -102,6 +136,7 @@ export interface SnapshotRow {
     | null;
   active_kid: string | null;
   launchpad_partner: string | null;
+  lookalikes: Json<LookalikeRecord>[] | null;
 }
 
 const date = (value: string) => new Date(value);
@@ -143,6 +178,8 @@ export function snapshotOf(row: SnapshotRow, request: SnapshotRequest): Decision
     })),
     activeKid: row.active_kid,
     launchpadPartner: row.launchpad_partner,
+    lookalikeKey: request.lookalikeKey ?? null,
+    lookalikes: (row.lookalikes ?? []).map((record) => ({ ...record, expiresAt: date(record.expiresAt) })),
   };
 }
 
@@ -155,6 +192,8 @@ export interface SnapshotRequest {
   launchpad?: string | undefined;
   /** Sandbox: the partner whose own records are read; null reads none (the seeded scenarios only). */
   partnerId: string | null;
+  /** The look-alike key of the raw pair (core/lookalike) whose look-alikes to read; none when absent. */
+  lookalikeKey?: string | undefined;
 }
 
 /**
@@ -166,7 +205,7 @@ export function snapshotParameter(
   attempts: readonly number[] = [],
 ): string {
   return JSON.stringify(
-    requests.map(({ environment, identity, chain, launchpad, partnerId }, position) => ({
+    requests.map(({ environment, identity, chain, launchpad, partnerId, lookalikeKey }, position) => ({
       position,
       environment,
       identity_key: identity.identityKey,
@@ -177,6 +216,7 @@ export function snapshotParameter(
       launchpad: launchpad ?? null,
       partner_id: partnerId,
       attempt: attempts[position] ?? null,
+      lookalike_key: lookalikeKey ?? null,
     })),
   );
 }
@@ -192,7 +232,7 @@ export async function loadDecisionSnapshots(
 
 /**
  * Records, checkpoints (of `chain`, or all when null) and the active kid of `environment`, in one query; in
- * the sandbox, `partnerId`'s own records (null: none).
+ * the sandbox, `partnerId`'s own records (null: none); with `lookalikeKey`, the look-alike records too.
  */
 export async function loadDecisionSnapshot(
   db: Pool | PoolClient,
@@ -200,7 +240,8 @@ export async function loadDecisionSnapshot(
   identity: NormalizedIdentity,
   chain: string | null,
   partnerId: string | null,
+  lookalikeKey?: string,
 ): Promise<DecisionSnapshot> {
-  const [snapshot] = await loadDecisionSnapshots(db, [{ environment, identity, chain, partnerId }]);
+  const [snapshot] = await loadDecisionSnapshots(db, [{ environment, identity, chain, partnerId, lookalikeKey }]);
   return snapshot as DecisionSnapshot;
 }
