@@ -97,7 +97,9 @@ function textFilter(q: string | undefined): { contains?: string; lookalikeContai
   const folded = foldV1(q);
   const lookalike = lookalikeText(q);
   if (lookalike === "") return { contains: folded };
-  return folded === "" ? { lookalikeContains: lookalike } : { contains: folded, lookalikeContains: lookalike };
+  return folded === ""
+    ? { lookalikeContains: lookalike }
+    : { contains: folded, lookalikeContains: lookalike };
 }
 
 export function registerProtectedIdentityRoutes({ routes, services }: Platform): void {

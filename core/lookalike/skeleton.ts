@@ -10,7 +10,9 @@ import confusables from "unhomoglyph/data.json";
 /** Unicode version of the confusables data (unhomoglyph 1.0.6). */
 export const CONFUSABLES_UNICODE_VERSION = "13.0.0";
 
-const PROTOTYPES: ReadonlyMap<string, string> = new Map(Object.entries(confusables as Record<string, string>));
+const PROTOTYPES: ReadonlyMap<string, string> = new Map(
+  Object.entries(confusables as Record<string, string>),
+);
 
 /** The skeleton of `text`, ASCII kept: homoglyphs become their prototype. Not meant to be shown. */
 export function skeleton(text: string): string {

@@ -240,7 +240,9 @@ const BY_KEY: ReadonlyMap<string, ScenarioDefinition> = new Map(
 );
 
 /** The identity keys of the seeded scenarios. */
-export const SANDBOX_SCENARIO_KEYS: readonly string[] = DEFINITIONS.map((definition) => definition.identityKey);
+export const SANDBOX_SCENARIO_KEYS: readonly string[] = DEFINITIONS.map(
+  (definition) => definition.identityKey,
+);
 
 /** Whether `identityKey` is one of the seven seeded scenarios (read-only for every partner). */
 export function isSandboxScenario(identityKey: string): boolean {

@@ -111,7 +111,14 @@ export async function admitWithSnapshot(
     // The partner is the key's, read in the same statement; none is known before it runs.
     const answer = await load({
       attempt,
-      snapshot: { environment, identity, chain, launchpad, partnerId: null, lookalikeKey: identity.lookalikeKey },
+      snapshot: {
+        environment,
+        identity,
+        chain,
+        launchpad,
+        partnerId: null,
+        lookalikeKey: identity.lookalikeKey,
+      },
     });
     read = { environment, snapshot: answer.snapshot };
     return answer.authentication;

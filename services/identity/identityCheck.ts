@@ -3,7 +3,7 @@
 import type { Pool } from "pg";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
-import { normalizeIdentity, parseIdentityKey } from "../../core/fold";
+import { type NormalizedIdentity, normalizeIdentity, parseIdentityKey } from "../../core/fold";
 import { lookalikeKey } from "../../core/lookalike";
 import { type ChainStatus, identityTimeline, type StatusReason, type TimelineEntry } from "../../core/status";
 import { type ChainReader, readStaleChains } from "./chainReads";
@@ -113,27 +113,62 @@ export async function checkIdentity(
   request: CheckRequest,
   partnerId: string | null,
 ): Promise<CheckResult> {
-  const identity = normalizedOrReject(request.name, request.ticker);
   const chain = request.chain ?? null;
+  const lookalike = lookalikeKey(request.name, request.ticker);
+  let identity: NormalizedIdentity;
+  try {
+    identity = normalizedOrReject(request.name, request.ticker);
+  } catch (error) {
+    throw await withLookalike(error, pool, context, request, chain, partnerId, lookalike);
+  }
   let snapshot: Awaited<ReturnType<typeof loadDecisionSnapshot>>;
   try {
-    snapshot = await loadDecisionSnapshot(
-      pool,
-      context.environment,
-      identity,
-      chain,
-      partnerId,
-      lookalikeKey(request.name, request.ticker),
-    );
+    snapshot = await loadDecisionSnapshot(pool, context.environment, identity, chain, partnerId, lookalike);
   } catch {
     return unavailableResult(identity, request.chain);
   }
   const reads = await readStaleChains(readChains, snapshot, context, identity, chain, request.launcher);
   const { result, adapter } = evaluate(snapshot, context, chain, request.launcher, reads);
   const answer = checkResultOf(identity, result, adapter);
-  const lookalike = lookalikeOf(snapshot, context, chain);
-  if (lookalike === null) return answer;
-  return { ...answer, message: `${answer.message} ${lookalikeMessage(lookalike)}`, lookalikeOf: lookalike };
+  const found = lookalikeOf(snapshot, context, chain);
+  if (found === null) return answer;
+  return { ...answer, message: `${answer.message} ${lookalikeMessage(found)}`, lookalikeOf: found };
+}
+
+/**
+ * A pair that folds out of bounds (Greek `ΡΕΡΕ` folds to nothing) is refused, and the refusal names the
+ * protected identity it looks like, when there is one: copycats use exactly such spellings.
+ */
+async function withLookalike(
+  error: unknown,
+  pool: Pool,
+  context: EvaluationContext,
+  request: CheckRequest,
+  chain: string | null,
+  partnerId: string | null,
+  lookalike: string,
+): Promise<unknown> {
+  if (!(error instanceof ApiError) || error.code !== "invalid_request") return error;
+  let found: Lookalike | null;
+  try {
+    const identity = normalizeIdentity(request.name, request.ticker);
+    const snapshot = await loadDecisionSnapshot(
+      pool,
+      context.environment,
+      identity,
+      chain,
+      partnerId,
+      lookalike,
+    );
+    found = lookalikeOf(snapshot, context, chain);
+  } catch {
+    return error; // the refusal stands without its advisory
+  }
+  if (found === null) return error;
+  return new ApiError(error.code, `${error.message} ${lookalikeMessage(found)}`, {
+    ...(error.details as Record<string, unknown>),
+    lookalikeOf: found,
+  });
 }
 
 export interface IdentityStatusView {

@@ -53,12 +53,15 @@ export function lookalikeOf(
 ): Lookalike | null {
   if (snapshot.lookalikeKey === null) return null;
   const stored = snapshot.lookalikes;
-  const records = context.environment === "sandbox" ? [...stored, ...scenarioRecords(snapshot, context)] : stored;
+  const records =
+    context.environment === "sandbox" ? [...stored, ...scenarioRecords(snapshot, context)] : stored;
   const live = records
     .filter((record) => record.expiresAt > context.now)
     .sort((left, right) => right.expiresAt.getTime() - left.expiresAt.getTime());
   const found = live.find((record) => record.chain === chain) ?? live[0];
-  return found === undefined ? null : { identityKey: found.identityKey, status: found.status, chain: found.chain };
+  return found === undefined
+    ? null
+    : { identityKey: found.identityKey, status: found.status, chain: found.chain };
 }
 
 /** The warning sentence of a look-alike. */
@@ -73,5 +76,7 @@ export function lookalikeAdvisories(
   chain: string,
 ): LookalikeAdvisory[] {
   const lookalike = lookalikeOf(snapshot, context, chain);
-  return lookalike === null ? [] : [{ kind: "lookalike", ...lookalike, message: lookalikeMessage(lookalike) }];
+  return lookalike === null
+    ? []
+    : [{ kind: "lookalike", ...lookalike, message: lookalikeMessage(lookalike) }];
 }

@@ -242,6 +242,8 @@ export async function loadDecisionSnapshot(
   partnerId: string | null,
   lookalikeKey?: string,
 ): Promise<DecisionSnapshot> {
-  const [snapshot] = await loadDecisionSnapshots(db, [{ environment, identity, chain, partnerId, lookalikeKey }]);
+  const [snapshot] = await loadDecisionSnapshots(db, [
+    { environment, identity, chain, partnerId, lookalikeKey },
+  ]);
   return snapshot as DecisionSnapshot;
 }

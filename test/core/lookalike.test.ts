@@ -68,7 +68,12 @@ describe("core/lookalike: look-alike keys", () => {
   });
 
   it("applies the ASCII table in order, every occurrence, left to right", () => {
-    expect(ASCII_LOOKALIKES.map(([from, to]) => `${from}>${to}`)).to.deep.equal(["RN>M", "VV>W", "CL>D", "L>I"]);
+    expect(ASCII_LOOKALIKES.map(([from, to]) => `${from}>${to}`)).to.deep.equal([
+      "RN>M",
+      "VV>W",
+      "CL>D",
+      "L>I",
+    ]);
     expect(asciiLookalikeFold("CORNVVCLALL")).to.equal("COMWDAII");
     expect(asciiLookalikeFold("RNN")).to.equal("MN");
   });
