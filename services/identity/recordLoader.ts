@@ -49,19 +49,43 @@ export interface LookalikeRecord {
 /** Look-alike records read per request: live ones have the latest expiries, so they come first. */
 const LOOKALIKE_LIMIT = 16;
 
+// Holds and locks of other identities with the request's look-alike key, through the look-alike indexes
+// (storage/migrations/0016_lookalikes.sql).
+const LOOKALIKES_COLUMN = `
+  (SELECT json_agg(l) FROM (
+     SELECT normalized_name || '::' || normalized_ticker AS "identityKey", 'reserved' AS status, chain,
+            expires_at AS "expiresAt"
+       FROM chain_reservations
+      WHERE i.environment = 'production' AND lookalike_key = i.lookalike_key
+        AND normalized_name || '::' || normalized_ticker <> i.identity_key
+     UNION ALL
+     SELECT identity_key, 'protected', chain, expires_at
+       FROM identity_locks
+      WHERE environment = i.environment AND lookalike_key = i.lookalike_key AND identity_key <> i.identity_key
+        AND (i.environment = 'production' OR partner_id = i.scoped_partner)
+     UNION ALL
+     SELECT identity_key, 'reserved', chain, expires_at
+       FROM sandbox_holds
+      WHERE i.environment = 'sandbox' AND lookalike_key = i.lookalike_key AND identity_key <> i.identity_key
+        AND partner_id = i.scoped_partner
+     ORDER BY "expiresAt" DESC LIMIT ${LOOKALIKE_LIMIT}) AS l) AS lookalikes`;
+
 // One row per requested identity. Outer columns are always qualified (`i.`): the record
 // tables have columns of the same names. The requests come as one JSON array rather than arrays for unnest:
 // the planner cannot size a JSON parameter, so a named statement's generic plan costs the same as a custom
 // one and Postgres keeps the generic plan instead of planning every batch again (measured: planning was
 // most of the statement's cost). `i.scoped_partner` is the partner whose sandbox records are read; a null
 // partner (a keyless sandbox read) matches no row.
+
 /**
  * The SnapshotRow of each request, reading the requests (snapshotParameter) from `parameter`, e.g. `$1`.
  * `partnerOf(row)` is the SQL of a request row's sandbox partner: by default the request's own `partner_id`.
+ * Without `lookalikes` the statement reads no look-alike records (callers that send no look-alike key).
  */
 export const snapshotRows = (
   parameter: string,
   partnerOf: (row: string) => string = (row) => `${row}.partner_id`,
+  lookalikes = true,
 ) => `
 SELECT
   i.position,
@@ -90,29 +114,14 @@ SELECT
      FROM chain_checkpoints WHERE i.chain IS NULL OR chain = i.chain) AS checkpoints,
   (SELECT kid FROM signing_keys WHERE environment = i.environment AND status = 'active') AS active_kid,
   ${launchpadPartnerSql("i.environment", "i.launchpad")} AS launchpad_partner,
-  (SELECT json_agg(l) FROM (
-     SELECT normalized_name || '::' || normalized_ticker AS "identityKey", 'reserved' AS status, chain,
-            expires_at AS "expiresAt"
-       FROM chain_reservations
-      WHERE i.environment = 'production' AND lookalike_key = i.lookalike_key
-        AND normalized_name || '::' || normalized_ticker <> i.identity_key
-     UNION ALL
-     SELECT identity_key, 'protected', chain, expires_at
-       FROM identity_locks
-      WHERE environment = i.environment AND lookalike_key = i.lookalike_key AND identity_key <> i.identity_key
-        AND (i.environment = 'production' OR partner_id = i.scoped_partner)
-     UNION ALL
-     SELECT identity_key, 'reserved', chain, expires_at
-       FROM sandbox_holds
-      WHERE i.environment = 'sandbox' AND lookalike_key = i.lookalike_key AND identity_key <> i.identity_key
-        AND partner_id = i.scoped_partner
-     ORDER BY "expiresAt" DESC LIMIT ${LOOKALIKE_LIMIT}) AS l) AS lookalikes
+  ${lookalikes ? LOOKALIKES_COLUMN : "NULL AS lookalikes"}
 FROM (SELECT r.*, ${partnerOf("r")} AS scoped_partner
         FROM json_to_recordset(${parameter}::json) AS r(position int, environment text, identity_key text,
           name_hash text, ticker_hash text, chain text, normalized_name text, launchpad text, partner_id text,
           attempt int, lookalike_key text)) AS i`;
 
-const SNAPSHOT_SQL = `${snapshotRows("$1")} ORDER BY i.position`;
+const SNAPSHOT_SQL = `${snapshotRows("$1", undefined, false)} ORDER BY i.position`;
+const SNAPSHOT_WITH_LOOKALIKES_SQL = `${snapshotRows("$1")} ORDER BY i.position`;
 
 type Json<T> = {
   [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
@@ -226,7 +235,11 @@ export async function loadDecisionSnapshots(
   db: Pool | PoolClient,
   requests: readonly SnapshotRequest[],
 ): Promise<DecisionSnapshot[]> {
-  const { rows } = await db.query<SnapshotRow>({ text: SNAPSHOT_SQL, values: [snapshotParameter(requests)] });
+  const lookalikes = requests.some((request) => request.lookalikeKey !== undefined);
+  const { rows } = await db.query<SnapshotRow>({
+    text: lookalikes ? SNAPSHOT_WITH_LOOKALIKES_SQL : SNAPSHOT_SQL,
+    values: [snapshotParameter(requests)],
+  });
   return rows.map((row, index) => snapshotOf(row, requests[index] as SnapshotRequest));
 }
 
