@@ -6,8 +6,8 @@
 //
 // Then the look-alike case (docs/lookalikes.md) at 100,000 protected identities (98,000 more generated in SQL):
 // the identity check as served (with the look-alike advisory) against the same steps without it (no
-// look-alike key, so the statement without the look-alike read), both on bare node:http so the advisory's
-// share is the largest it can be. A third of the queries are Cyrillic copies of reserved pairs and get an
+// look-alike key, so the statement without the look-alike read, named the same way as the check's), both on
+// bare node:http so the advisory's share is the largest it can be. A third of the queries are Cyrillic copies of reserved pairs and get an
 // advisory.
 //
 // Database: DATABASE_URL when set (a fresh schema, dropped afterwards), else the embedded database.
@@ -28,6 +28,7 @@ import { evaluate } from "../services/identity/evaluation";
 import { checkIdentity, checkResultOf } from "../services/identity/identityCheck";
 import { loadDecisionSnapshot } from "../services/identity/recordLoader";
 import { type Database, openDatabase, quoteIdentifier } from "../storage/database";
+import { isPostgresServer } from "../storage/namedStatements";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
 
@@ -163,7 +164,7 @@ async function seedProtectedIdentities(database: Database): Promise<void> {
 }
 
 /** The identity check's steps as served, with the look-alike read or without it. */
-function lookalikeCaseCheck(database: Database, mode: (typeof LOOKALIKE_MODES)[number]) {
+function lookalikeCaseCheck(database: Database, mode: (typeof LOOKALIKE_MODES)[number], named: boolean) {
   const readChains = chainReader(undefined, 1_000, Date.now);
   return async (request: { name: string; ticker: string; chain: string }) => {
     const context: EvaluationContext = {
@@ -172,10 +173,19 @@ function lookalikeCaseCheck(database: Database, mode: (typeof LOOKALIKE_MODES)[n
       freshnessBoundSeconds: DEFAULT_FRESHNESS_BOUND_SECONDS,
       now: new Date(),
     };
-    if (mode === "check-with-lookalikes")
-      return checkIdentity(database.pool, readChains, context, request, null);
+    if (mode === "check-with-lookalikes") {
+      return checkIdentity(database.pool, readChains, context, request, null, named);
+    }
     const identity = normalizedOrReject(request.name, request.ticker);
-    const snapshot = await loadDecisionSnapshot(database.pool, "production", identity, request.chain, null);
+    const snapshot = await loadDecisionSnapshot(
+      database.pool,
+      "production",
+      identity,
+      request.chain,
+      null,
+      undefined,
+      named,
+    );
     const reads = await readStaleChains(readChains, snapshot, context, identity, request.chain, undefined);
     const { result, adapter } = evaluate(snapshot, context, request.chain, undefined, reads);
     return checkResultOf(identity, result, adapter);
@@ -201,7 +211,7 @@ async function serve(mode: ServerMode): Promise<void> {
     if (!BENCH_DB_URL || !BENCH_DB_SCHEMA) throw new Error("BENCH_DB_URL and BENCH_DB_SCHEMA are required");
     const database = await openDatabase({ kind: "postgres", url: BENCH_DB_URL, schema: BENCH_DB_SCHEMA });
     if (mode === "check-with-lookalikes" || mode === "check-without-lookalikes") {
-      const check = lookalikeCaseCheck(database, mode);
+      const check = lookalikeCaseCheck(database, mode, await isPostgresServer(database.pool));
       url = await listenOn(async (req, res) => {
         const query = new URL(req.url ?? "/", "http://bench").searchParams;
         const result = await check({

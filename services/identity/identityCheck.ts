@@ -104,7 +104,8 @@ function unavailableResult(
 
 /**
  * The check on the host's dataset. In the sandbox `partnerId` (the sandbox key sent, if any) adds that
- * partner's own records to the seeded scenarios; keyless, the scenarios only.
+ * partner's own records to the seeded scenarios; keyless, the scenarios only. `named`: its snapshot statement
+ * is named (planned once per connection; real Postgres only, storage/namedStatements).
  */
 export async function checkIdentity(
   pool: Pool,
@@ -112,6 +113,7 @@ export async function checkIdentity(
   context: EvaluationContext,
   request: CheckRequest,
   partnerId: string | null,
+  named = false,
 ): Promise<CheckResult> {
   const chain = request.chain ?? null;
   const lookalike = lookalikeKey(request.name, request.ticker);
@@ -123,7 +125,15 @@ export async function checkIdentity(
   }
   let snapshot: Awaited<ReturnType<typeof loadDecisionSnapshot>>;
   try {
-    snapshot = await loadDecisionSnapshot(pool, context.environment, identity, chain, partnerId, lookalike);
+    snapshot = await loadDecisionSnapshot(
+      pool,
+      context.environment,
+      identity,
+      chain,
+      partnerId,
+      lookalike,
+      named,
+    );
   } catch {
     return unavailableResult(identity, request.chain);
   }

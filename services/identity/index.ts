@@ -107,7 +107,7 @@ export function identityService(
   return {
     async check(environment, request, partnerId) {
       await data.run(nothing).catch(ignore); // start-up; the check answers regardless
-      return checkIdentity(pool, readChains, data.context(environment), request, partnerId);
+      return checkIdentity(pool, readChains, data.context(environment), request, partnerId, data.prepared());
     },
     status(environment, identityKey) {
       const context = data.context(environment);

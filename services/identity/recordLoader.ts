@@ -230,13 +230,19 @@ export function snapshotParameter(
   );
 }
 
-/** The snapshot of each request, in order, in one query (one statement snapshot for the whole batch). */
+/**
+ * The snapshot of each request, in order, in one query (one statement snapshot for the whole batch). `named`:
+ * as a named statement, planned once per connection (storage/namedStatements: real Postgres only).
+ */
 export async function loadDecisionSnapshots(
   db: Pool | PoolClient,
   requests: readonly SnapshotRequest[],
+  named = false,
 ): Promise<DecisionSnapshot[]> {
   const lookalikes = requests.some((request) => request.lookalikeKey !== undefined);
+  const name = lookalikes ? "identity.snapshot_lookalikes" : "identity.snapshot";
   const { rows } = await db.query<SnapshotRow>({
+    ...(named ? { name } : {}),
     text: lookalikes ? SNAPSHOT_WITH_LOOKALIKES_SQL : SNAPSHOT_SQL,
     values: [snapshotParameter(requests)],
   });
@@ -254,9 +260,12 @@ export async function loadDecisionSnapshot(
   chain: string | null,
   partnerId: string | null,
   lookalikeKey?: string,
+  named = false,
 ): Promise<DecisionSnapshot> {
-  const [snapshot] = await loadDecisionSnapshots(db, [
-    { environment, identity, chain, partnerId, lookalikeKey },
-  ]);
+  const [snapshot] = await loadDecisionSnapshots(
+    db,
+    [{ environment, identity, chain, partnerId, lookalikeKey }],
+    named,
+  );
   return snapshot as DecisionSnapshot;
 }
