@@ -6,9 +6,13 @@ import { foldV1, IDENTITY_KEY_SEPARATOR } from "../fold";
 import { asciiLookalikeFold } from "./asciiLookalikes";
 import { skeleton } from "./skeleton";
 
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
 /** The look-alike form of one raw name or ticker. */
 export function lookalikeText(raw: string): string {
-  return asciiLookalikeFold(foldV1(skeleton(raw.normalize("NFKD"))));
+  // NFKD and the skeleton keep ASCII as it is: most names skip both.
+  const text = ASCII_ONLY.test(raw) ? raw : skeleton(raw.normalize("NFKD"));
+  return asciiLookalikeFold(foldV1(text));
 }
 
 /**
