@@ -206,6 +206,9 @@ describe("api: look-alike advisories", () => {
         [body.requestId],
       );
       expect(rows[0]?.signed).to.not.have.property("advisories");
+      // The answer as received, advisories included, passes the service's own verifier.
+      const verified = await api.call({ method: "POST", path: "/api/v1/decisions/verify", body });
+      expect(verified.body).to.include({ valid: true, reason: "ok" });
     });
 
     it("answers an empty advisories list for a name that looks like nothing protected", async () => {
