@@ -6,12 +6,12 @@ import { foldV1, IDENTITY_KEY_SEPARATOR } from "../fold";
 import { asciiLookalikeFold } from "./asciiLookalikes";
 import { skeleton } from "./skeleton";
 
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** The look-alike form of one raw name or ticker. */
 export function lookalikeText(raw: string): string {
   // NFKD and the skeleton keep ASCII as it is: most names skip both.
-  const text = ASCII_ONLY.test(raw) ? raw : skeleton(raw.normalize("NFKD"));
+  const text = NON_ASCII.test(raw) ? skeleton(raw.normalize("NFKD")) : raw;
   return asciiLookalikeFold(foldV1(text));
 }
 
