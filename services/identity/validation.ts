@@ -111,8 +111,9 @@ export function validationIdentity(request: ValidationRequest): ValidationIdenti
 
 /**
  * Decides on the snapshot of `identity` (validationIdentity), signs and records one validation; returns the
- * signed decision with the snapshot's look-alike advisory beside it (never in the signed or recorded bytes). The signed launchpadId is the caller's own: the snapshot carries the partner the requested
- * id is bound to (403 for another partner's; an unbound sandbox id is claimed).
+ * signed decision with the snapshot's look-alike advisory beside it (never in the signed or recorded bytes).
+ * The signed launchpadId is the caller's own: the snapshot carries the partner the requested id is bound to
+ * (403 for another partner's; an unbound sandbox id is claimed).
  */
 export async function decideLaunch(
   deps: ValidationDeps,
