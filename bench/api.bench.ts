@@ -4,6 +4,14 @@
 // answering a static JSON object (the ceiling of node:http itself). Each server runs in its own process;
 // the load generator runs here with keep-alive connections.
 //
+// Then the look-alike case (docs/lookalikes.md) at 100,000 protected identities (98,000 more generated in
+// SQL): the identity check as served (with the look-alike advisory) against the same steps without it (no
+// look-alike key, so the statement without the look-alike read, named the same way as the check's), both on
+// bare node:http so the advisory's share is the largest it can be. A third of the queries are Cyrillic
+// copies of reserved pairs and get an advisory. Its figure is the median throughput ratio of back-to-back
+// pairs of rounds, with each server's CPU per request beside it (the machine is shared: a neighbour's burst
+// spoils one pair, not the figure).
+//
 // Database: DATABASE_URL when set (a fresh schema, dropped afterwards), else the embedded database.
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -13,8 +21,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../api/app";
 import { foldedHash, foldV1 } from "../core/fold";
+import { DEFAULT_FRESHNESS_BOUND_SECONDS } from "../core/status";
 import { createServices } from "../services";
+import { chainReader, normalizedOrReject } from "../services/identity";
+import { readStaleChains } from "../services/identity/chainReads";
+import type { EvaluationContext } from "../services/identity/evaluation";
+import { evaluate } from "../services/identity/evaluation";
+import { checkIdentity, checkResultOf } from "../services/identity/identityCheck";
+import { snapshotLoader } from "../services/identity/recordLoader";
 import { type Database, openDatabase, quoteIdentifier } from "../storage/database";
+import { isPostgresServer } from "../storage/namedStatements";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
 
@@ -29,7 +45,13 @@ const RESERVATIONS = 2_000;
 /** Keyless checks are counted per client as in production; the limit is set out of reach of one load generator. */
 const UNREACHABLE_LIMIT = 1_000_000_000;
 
-type ServerMode = "express" | "bare-same-work" | "bare-static";
+const LOOKALIKE_MODES = ["check-with-lookalikes", "check-without-lookalikes"] as const;
+/** More, equally short rounds for the look-alike case: its figure is the median ratio of back-to-back pairs. */
+const LOOKALIKE_ROUNDS = 10;
+/** Protected identities in the look-alike case: RESERVATIONS seeded above plus generated ones. */
+const PROTECTED_IDENTITIES = 100_000;
+
+type ServerMode = "express" | "bare-same-work" | "bare-static" | (typeof LOOKALIKE_MODES)[number];
 
 interface Measurement {
   latencies: number[];
@@ -48,7 +70,20 @@ function checkPath(index: number): string {
   return `/api/v1/identity/check?name=${encodeURIComponent(name)}&ticker=BT${index % 97}&chain=hardhat`;
 }
 
-async function load(baseUrl: string, durationMs: number): Promise<Measurement> {
+/** Reserved pairs, free pairs and Cyrillic copies (`е`) of reserved pairs, a third each. */
+function lookalikePath(index: number): string {
+  const pair = index % RESERVATIONS;
+  const kind = index % 3;
+  const name =
+    kind === 0 ? `Bench Token ${pair}` : kind === 1 ? `Free Token ${index}` : `B\u0435nch Token ${pair}`;
+  return `/api/v1/identity/check?name=${encodeURIComponent(name)}&ticker=BT${pair % 97}&chain=hardhat`;
+}
+
+async function load(
+  baseUrl: string,
+  durationMs: number,
+  pathOf: (index: number) => string = checkPath,
+): Promise<Measurement> {
   const url = new URL(baseUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const latencies: number[] = [];
@@ -68,7 +103,7 @@ async function load(baseUrl: string, durationMs: number): Promise<Measurement> {
     while (performance.now() < deadline) {
       counter += 1;
       const started = performance.now();
-      const status = await one(checkPath(counter));
+      const status = await one(pathOf(counter));
       latencies.push(performance.now() - started);
       if (status !== 200) errors += 1;
     }
@@ -118,6 +153,47 @@ async function seed(database: Database): Promise<void> {
   }
 }
 
+/** Protected identities beyond the seeded ones, generated in SQL (their hashes are stand-ins: never looked up). */
+async function seedProtectedIdentities(database: Database): Promise<void> {
+  await database.pool.query(
+    `INSERT INTO chain_reservations (chain, name_hash, ticker_hash, normalized_name, normalized_ticker, launcher,
+       reserved_at, expires_at, duration_seconds, fee_paid, tx_hash, block_number)
+     SELECT 'hardhat', '0x' || md5('n' || n) || md5('m' || n), '0x' || md5('t' || n) || md5('u' || n),
+            'GEN' || translate(n::text, '0123456789', 'ABCDEFGHJK'), 'G' || translate((n % 997)::text, '0123456789', 'ABCDEFGHJK'),
+            '0x' || lpad(to_hex(n), 40, '0'), now(), now() + interval '1 day', 86400, 1, '0x00', 1
+       FROM generate_series(1, $1::int) AS n`,
+    [PROTECTED_IDENTITIES - RESERVATIONS],
+  );
+  await database.pool.query("ANALYZE chain_reservations");
+}
+
+/** The identity check's steps as served (batched reads), with the look-alike read or without it. */
+function lookalikeCaseCheck(database: Database, mode: (typeof LOOKALIKE_MODES)[number], named: boolean) {
+  const readChains = chainReader(undefined, 1_000, Date.now);
+  const load = snapshotLoader(database.pool, () => named);
+  return async (request: { name: string; ticker: string; chain: string }) => {
+    const context: EvaluationContext = {
+      environment: "production",
+      configuredChains: CHAINS,
+      freshnessBoundSeconds: DEFAULT_FRESHNESS_BOUND_SECONDS,
+      now: new Date(),
+    };
+    if (mode === "check-with-lookalikes") {
+      return checkIdentity(load, readChains, context, request, null);
+    }
+    const identity = normalizedOrReject(request.name, request.ticker);
+    const snapshot = await load({
+      environment: "production",
+      identity,
+      chain: request.chain,
+      partnerId: null,
+    });
+    const reads = await readStaleChains(readChains, snapshot, context, identity, request.chain, undefined);
+    const { result, adapter } = evaluate(snapshot, context, request.chain, undefined, reads);
+    return checkResultOf(identity, result, adapter);
+  };
+}
+
 /** Child-process side: serve one mode on a free port and print its URL. */
 async function serve(mode: ServerMode): Promise<void> {
   const { BENCH_DB_URL, BENCH_DB_SCHEMA } = process.env;
@@ -136,7 +212,18 @@ async function serve(mode: ServerMode): Promise<void> {
   } else {
     if (!BENCH_DB_URL || !BENCH_DB_SCHEMA) throw new Error("BENCH_DB_URL and BENCH_DB_SCHEMA are required");
     const database = await openDatabase({ kind: "postgres", url: BENCH_DB_URL, schema: BENCH_DB_SCHEMA });
-    if (mode === "express") {
+    if (mode === "check-with-lookalikes" || mode === "check-without-lookalikes") {
+      const check = lookalikeCaseCheck(database, mode, await isPostgresServer(database.pool));
+      url = await listenOn(async (req, res) => {
+        const query = new URL(req.url ?? "/", "http://bench").searchParams;
+        const result = await check({
+          name: query.get("name") ?? "",
+          ticker: query.get("ticker") ?? "",
+          chain: query.get("chain") ?? "hardhat",
+        });
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(result));
+      });
+    } else if (mode === "express") {
       const app = createApp({
         pool: database.pool,
         startedAt: new Date(),
@@ -171,6 +258,9 @@ async function serve(mode: ServerMode): Promise<void> {
     }
   }
   process.stdout.write(`${JSON.stringify({ url })}\n`);
+  process.on("message", (message) => {
+    if (message === "cpu") process.send?.(process.cpuUsage());
+  });
   process.stdin.on("end", () => process.exit(0));
   process.stdin.resume();
 }
@@ -256,10 +346,95 @@ export async function run(emit: Emit): Promise<void> {
       Number(((throughput.get("express") ?? 0) / (throughput.get(mode) ?? 1)).toFixed(3));
     emit("identity_check.ratio_vs_bare_same_work", ratio("bare-same-work"), "ratio");
     emit("identity_check.ratio_vs_bare_static", ratio("bare-static"), "ratio");
+    for (const server of servers.splice(0)) await stopChildServer(server.child);
+    await lookalikeCase(database, env, servers, emit);
   } finally {
     for (const server of servers) await stopChildServer(server.child);
     await cleanup();
   }
+}
+
+/** Fetches one check and says whether it named a look-alike. */
+async function answersLookalike(baseUrl: string, path: string): Promise<boolean> {
+  const response = await fetch(new URL(path, baseUrl));
+  return "lookalikeOf" in ((await response.json()) as object);
+}
+
+/** CPU seconds (user + system) a server process has used so far; asked over the fork's IPC channel. */
+function serverCpuSeconds(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.once("message", (usage: NodeJS.CpuUsage) => resolve((usage.user + usage.system) / 1e6));
+    child.send("cpu");
+  });
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+async function lookalikeCase(
+  database: Database,
+  env: Record<string, string>,
+  servers: { mode: ServerMode; url: string; child: ChildProcess }[],
+  emit: Emit,
+): Promise<void> {
+  await seedProtectedIdentities(database);
+  for (const mode of LOOKALIKE_MODES)
+    servers.push({ mode, ...(await startChildServer(__filename, mode, env)) });
+  const [withAdvisory, without] = servers;
+  if (withAdvisory === undefined || without === undefined)
+    throw new Error("look-alike servers did not start");
+  // The case measures what it claims: a copy gets its advisory from one server and not from the other.
+  if (
+    !(await answersLookalike(withAdvisory.url, lookalikePath(2))) ||
+    (await answersLookalike(without.url, lookalikePath(2)))
+  ) {
+    throw new Error("the look-alike case's servers do not answer as expected");
+  }
+  for (const server of servers) await load(server.url, WARMUP_MS, lookalikePath);
+  const rounds = new Map<ServerMode, Measurement[]>(LOOKALIKE_MODES.map((mode) => [mode, []]));
+  const cpuPerRequest = new Map<ServerMode, number[]>(LOOKALIKE_MODES.map((mode) => [mode, []]));
+  const pairRatios: number[] = [];
+  for (let round = 0; round < LOOKALIKE_ROUNDS; round += 1) {
+    await database.pool.query("UPDATE chain_checkpoints SET indexed_at = now(), head_seen_at = now()");
+    // Alternate which server goes first, so neither always meets the other's leftovers.
+    const order = round % 2 === 0 ? servers : [...servers].reverse();
+    const rps = new Map<ServerMode, number>();
+    for (const server of order) {
+      const cpuBefore = await serverCpuSeconds(server.child);
+      const measurement = await load(server.url, ROUND_MS, lookalikePath);
+      const cpu = (await serverCpuSeconds(server.child)) - cpuBefore;
+      rounds.get(server.mode)?.push(measurement);
+      cpuPerRequest.get(server.mode)?.push((cpu / measurement.latencies.length) * 1e6);
+      rps.set(server.mode, measurement.latencies.length / measurement.seconds);
+    }
+    // One ratio per pair of back-to-back rounds: a neighbour's burst spoils one pair, not the figure.
+    pairRatios.push((rps.get("check-with-lookalikes") ?? 0) / (rps.get("check-without-lookalikes") ?? 1));
+  }
+  for (const mode of LOOKALIKE_MODES) {
+    const result = combined(rounds.get(mode) ?? []);
+    const rps = result.latencies.length / result.seconds;
+    const p50 = percentile(result.latencies, 0.5);
+    const p99 = percentile(result.latencies, 0.99);
+    const cpu = median(cpuPerRequest.get(mode) ?? []);
+    process.stderr.write(
+      `${mode.padEnd(24)} ${rps.toFixed(0).padStart(6)} req/s  p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms  server CPU ${cpu.toFixed(0)} µs/request  non-200 ${result.errors}  (${PROTECTED_IDENTITIES} protected identities)\n`,
+    );
+    emit(`${mode}.throughput`, Math.round(rps), "req/s");
+    emit(`${mode}.p50`, Number(p50.toFixed(3)), "ms");
+    emit(`${mode}.p99`, Number(p99.toFixed(3)), "ms");
+    emit(`${mode}.server_cpu`, Math.round(cpu), "µs/request");
+    emit(`${mode}.non_200`, result.errors, "responses");
+  }
+  process.stderr.write(
+    `look-alike check / plain check, per pair of rounds: ${pairRatios.map((ratio) => ratio.toFixed(3)).join(" ")}\n`,
+  );
+  emit("identity_check.lookalike_throughput_ratio", Number(median(pairRatios).toFixed(3)), "ratio");
+  emit("identity_check.protected_identities", PROTECTED_IDENTITIES, "identities");
 }
 
 if (process.argv[2] === "--serve") {

@@ -41,6 +41,12 @@ export const checkBody = z.object({
   reservationTx: refusedTransaction("reservationTx"),
 });
 
+const lookalikeSchema = z.object({
+  identityKey: z.string().describe("The identity the asked name looks like."),
+  status: z.enum(["reserved", "protected"]).describe("reserved: a live hold; protected: a live lock."),
+  chain: z.string(),
+});
+
 export const checkResultSchema = z.object({
   normalizedName: z.string(),
   normalizedTicker: z.string(),
@@ -56,6 +62,11 @@ export const checkResultSchema = z.object({
   dataAsOf: z.string().nullable(),
   message: z.string(),
   available: z.boolean(),
+  lookalikeOf: lookalikeSchema
+    .optional()
+    .describe(
+      "Present when the name looks like another identity that is reserved or protected (on the chain asked, else any chain); `message` then ends with a warning. Advisory: the status and decision are unchanged (docs/lookalikes.md).",
+    ),
 });
 
 export const statusQuery = z.object({ key: text(80).describe("Identity key NAME::TICKER in folded form.") });
@@ -112,6 +123,19 @@ export const signedDecisionSchema = z.object({
   signature: z.string(),
   signatureAlg: z.literal("ed25519"),
   keyId: z.string(),
+});
+
+export const validationAnswerSchema = signedDecisionSchema.extend({
+  advisories: z
+    .array(
+      lookalikeSchema.extend({
+        kind: z.literal("lookalike"),
+        message: z.string(),
+      }),
+    )
+    .describe(
+      "UNSIGNED advisories beside the signed decision (not among the signed fields): `lookalike` when the name looks like another identity that is reserved or protected. A launchpad may warn or require review; the signed decision is unchanged. Empty when none.",
+    ),
 });
 
 /** A report's launchpad id: the reporter's own (see validateBody's `launchpad`). */

@@ -2,8 +2,12 @@
 // and sandbox holds (partners). Handlers only gather input and format answers.
 import type { Response } from "express";
 import type { SignedDecision } from "../../core/decision";
-import type { NormalizedIdentity } from "../../core/fold";
-import { type Caller, type IdentityService, validationIdentity } from "../../services/identity";
+import {
+  type Caller,
+  type IdentityService,
+  type ValidationIdentity,
+  validationIdentity,
+} from "../../services/identity";
 import type { PartnerContext } from "../../services/partners";
 import type { SandboxService } from "../../services/sandbox";
 import type { IdempotentResult } from "../platform/idempotency";
@@ -18,10 +22,10 @@ import {
   lockResultSchema,
   sandboxHoldBody,
   sandboxHoldSchema,
-  signedDecisionSchema,
   statusQuery,
   statusSchema,
   validateBody,
+  validationAnswerSchema,
 } from "./decisionSchemas";
 
 const KEEPER_HEADER = "x-service-keeper";
@@ -117,8 +121,8 @@ function registerValidateRoute({ routes, idempotent }: Platform, identity: Ident
       },
       responses: {
         200: {
-          description: "The signed decision.",
-          schema: signedDecisionSchema,
+          description: "The signed decision, with unsigned advisories beside it.",
+          schema: validationAnswerSchema,
           headers: { "RateLimit-Remaining": "Requests left in this minute's window." },
         },
       },
@@ -135,7 +139,7 @@ function registerValidateRoute({ routes, idempotent }: Platform, identity: Ident
       ],
     },
     async ({ body, rawBody, headers, admit, route }) => {
-      let folded: NormalizedIdentity;
+      let folded: ValidationIdentity;
       try {
         folded = validationIdentity(body);
       } catch (error) {

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { ApiError } from "../../core/errors/catalogue";
 import { foldV1 } from "../../core/fold";
+import { lookalikeText } from "../../core/lookalike";
 import {
   type MirrorService,
   type PageCursor,
@@ -30,7 +31,9 @@ export const protectedIdentitiesQuery = z.object({
     .string()
     .max(200)
     .optional()
-    .describe("Filter: the identity key contains this text, folded the same way."),
+    .describe(
+      "Filter: the identity key contains this text, folded the same way, or the identity looks like it (its look-alike key contains the text's look-alike form; such rows have `lookalike: true`).",
+    ),
   chain: z.string().max(64).optional().describe("Only this chain (see GET /v1/chains)."),
   status: z
     .enum(PROTECTION_STATUS_FILTERS)
@@ -52,6 +55,11 @@ const rowSchema = z.object({
     .string()
     .nullable()
     .describe("The launchpad that settled an embedded reservation, or reported the lock or launch."),
+  lookalike: z
+    .boolean()
+    .describe(
+      "True when the row matched `q` only as a look-alike (docs/lookalikes.md): its key does not contain the folded `q`.",
+    ),
 });
 
 const pageSchema = z.object({ rows: z.array(rowSchema), nextCursor: z.string().nullable() });
@@ -86,13 +94,27 @@ function decodeCursor(text: string): PageCursor {
   );
 }
 
+/**
+ * `q` as the folded text the key contains, or the look-alike form the look-alike key contains. A text that
+ * folds to nothing but has a look-alike form (Greek `ΡΕΡΕ`) is searched by look-alike only.
+ */
+function textFilter(q: string | undefined): { contains?: string; lookalikeContains?: string } {
+  if (q === undefined) return {};
+  const folded = foldV1(q);
+  const lookalike = lookalikeText(q);
+  if (lookalike === "") return { contains: folded };
+  return folded === ""
+    ? { lookalikeContains: lookalike }
+    : { contains: folded, lookalikeContains: lookalike };
+}
+
 /** One page of the list as the endpoint answers it (the public web page shows the same). */
 export async function protectedIdentitiesPage(
   mirror: MirrorService,
   input: z.output<typeof protectedIdentitiesQuery>,
 ): Promise<ProtectedIdentitiesPage> {
   const rows = await mirror.protectionPage({
-    contains: input.q === undefined ? undefined : foldV1(input.q),
+    ...textFilter(input.q),
     chain: input.chain,
     statuses: STATUS_FILTERS[input.status] ?? [],
     after: input.cursor === undefined ? undefined : decodeCursor(input.cursor),
@@ -109,6 +131,7 @@ export async function protectedIdentitiesPage(
       since: row.since.toISOString(),
       protectedUntil: row.until?.toISOString() ?? null,
       launchpad: row.launchpad,
+      lookalike: row.lookalike,
     })),
     nextCursor: rows.length > input.limit ? encodeCursor(shown[shown.length - 1] as ProtectionRow) : null,
   };

@@ -58,6 +58,14 @@ function form(view: LookupView) {
 <p class="help" id="lookup-help">Names and tickers are compared after folding: case, spaces, symbols and look-alike digits do not make a new identity. Without a chain, every chain is checked and the most restrictive answer wins.</p>`;
 }
 
+/** A name that looks like another, protected or reserved identity: said apart from the answer, which it does not change. */
+function lookalikeWarning(result: CheckResult) {
+  const copied = result.lookalikeOf;
+  if (copied === undefined) return "";
+  const [name, ticker] = copied.identityKey.split("::");
+  return html`<p class="problem" role="note" id="lookalike" data-field="lookalikeOf">Looks like <a href="/${queryOf({ name, ticker })}"><code>${copied.identityKey}</code></a>, ${copied.status} on ${copied.chain}: a copy in other letters is still a copy.</p>`;
+}
+
 function resultSection(result: CheckResult, input: LookupInput, nowMs: number) {
   const timeline = `/identity${queryOf({ key: result.identityKey })}`;
   const json = `/api/v1/identity/check${queryOf({ ...input })}`;
@@ -81,6 +89,7 @@ function resultSection(result: CheckResult, input: LookupInput, nowMs: number) {
     }
     <dt>Data freshness</dt><dd data-field="dataAsOf">${instant(result.dataAsOf, nowMs, "not known")}, read from the ${result.adapter}</dd>
   </dl>
+  ${lookalikeWarning(result)}
   <p><a href="${timeline}">Timeline of ${result.identityKey}</a> · <a href="${json}">This answer as JSON</a></p>
 </section>`;
 }

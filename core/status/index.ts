@@ -40,6 +40,7 @@ export {
   type ChainFamily,
   isSandboxScenario,
   SANDBOX_DESIGNATED_LAUNCHER,
+  SANDBOX_SCENARIO_KEYS,
   type SandboxChain,
   type SandboxScenario,
   sandboxScenarioRecords,

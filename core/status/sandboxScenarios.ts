@@ -239,6 +239,11 @@ const BY_KEY: ReadonlyMap<string, ScenarioDefinition> = new Map(
   DEFINITIONS.map((definition) => [definition.identityKey, definition]),
 );
 
+/** The identity keys of the seeded scenarios. */
+export const SANDBOX_SCENARIO_KEYS: readonly string[] = DEFINITIONS.map(
+  (definition) => definition.identityKey,
+);
+
 /** Whether `identityKey` is one of the seven seeded scenarios (read-only for every partner). */
 export function isSandboxScenario(identityKey: string): boolean {
   return BY_KEY.has(identityKey);

@@ -5,7 +5,6 @@
 // per statement against ~40 µs per row), so one statement instead of two is most of the reads' saving.
 import type { Pool } from "pg";
 import { ServiceError } from "../../core/errors/serviceError";
-import type { NormalizedIdentity } from "../../core/fold";
 import { batcher } from "../../storage/batcher";
 import type { PartnerContext } from "../partners/admission";
 import { apiKeyEnvironment } from "../partners/apiKeyFormat";
@@ -26,6 +25,7 @@ import {
   snapshotParameter,
   snapshotRows,
 } from "./recordLoader";
+import type { ValidationIdentity } from "./validation";
 
 export interface AdmittedSnapshotRequest {
   attempt: AuthenticationAttempt;
@@ -100,7 +100,7 @@ export function admittedSnapshotLoader(pool: Pool, prepared: () => boolean): Adm
 export async function admitWithSnapshot(
   admit: (authenticator: Authenticator) => Promise<PartnerContext>,
   load: AdmittedSnapshotLoader,
-  identity: NormalizedIdentity,
+  identity: ValidationIdentity,
   chain: string,
   launchpad: string | undefined,
 ): Promise<{ partner: PartnerContext; snapshot: DecisionSnapshot }> {
@@ -111,7 +111,14 @@ export async function admitWithSnapshot(
     // The partner is the key's, read in the same statement; none is known before it runs.
     const answer = await load({
       attempt,
-      snapshot: { environment, identity, chain, launchpad, partnerId: null },
+      snapshot: {
+        environment,
+        identity,
+        chain,
+        launchpad,
+        partnerId: null,
+        lookalikeKey: identity.lookalikeKey,
+      },
     });
     read = { environment, snapshot: answer.snapshot };
     return answer.authentication;

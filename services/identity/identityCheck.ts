@@ -4,11 +4,13 @@ import type { Pool } from "pg";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import { type NormalizedIdentity, normalizeIdentity, parseIdentityKey } from "../../core/fold";
+import { lookalikeKey } from "../../core/lookalike";
 import { type ChainStatus, identityTimeline, type StatusReason, type TimelineEntry } from "../../core/status";
 import { type ChainReader, readStaleChains } from "./chainReads";
 import { type Adapter, decisionRecords, type EvaluationContext, evaluate } from "./evaluation";
 import { auditedTimelineEntries } from "./identityAudit";
 import { normalizedOrReject } from "./identityInput";
+import { type Lookalike, lookalikeMessage, lookalikeOf } from "./lookalikes";
 import type { DecisionSnapshot, SnapshotRequest } from "./recordLoader";
 
 /** Reads one identity's snapshot (batched with concurrent reads, under the data path's bound). */
@@ -36,6 +38,8 @@ export interface CheckResult {
   dataAsOf: string | null;
   message: string;
   available: boolean;
+  /** Another identity, protected or reserved, that the asked name looks like (the message then warns). */
+  lookalikeOf?: Lookalike;
 }
 
 const MESSAGES: Readonly<Record<StatusReason, string>> = {
@@ -105,24 +109,23 @@ function unavailableResult(
  * The check on the host's dataset. In the sandbox `partnerId` (the sandbox key sent, if any) adds that
  * partner's own records to the seeded scenarios; keyless, the scenarios only.
  */
-export function checkIdentity(
+export async function checkIdentity(
   load: SnapshotLoad,
   readChains: ChainReader,
   context: EvaluationContext,
   request: CheckRequest,
   partnerId: string | null,
 ): Promise<CheckResult> {
-  return checkNormalized(
-    load,
-    readChains,
-    context,
-    normalizedOrReject(request.name, request.ticker),
-    request,
-    partnerId,
-  );
+  let identity: NormalizedIdentity;
+  try {
+    identity = normalizedOrReject(request.name, request.ticker);
+  } catch (error) {
+    throw await withLookalike(error, load, context, request, partnerId);
+  }
+  return checkNormalized(load, readChains, context, identity, request, partnerId);
 }
 
-/** The check of an identity already folded (and held to its bounds). */
+/** The check of an identity already folded (and held to its bounds), with its look-alike advisory. */
 export async function checkNormalized(
   load: SnapshotLoad,
   readChains: ChainReader,
@@ -134,14 +137,56 @@ export async function checkNormalized(
   const chain = request.chain ?? null;
   let snapshot: DecisionSnapshot;
   try {
-    snapshot = await load({ environment: context.environment, identity, chain, partnerId });
+    snapshot = await load({
+      environment: context.environment,
+      identity,
+      chain,
+      partnerId,
+      lookalikeKey: lookalikeKey(request.name, request.ticker),
+    });
   } catch {
     // Unreachable, failing or slower than the data path's bound: fail closed with an answer, never hang.
     return unavailableResult(identity, request.chain);
   }
   const reads = await readStaleChains(readChains, snapshot, context, identity, chain, request.launcher);
   const { result, adapter } = evaluate(snapshot, context, chain, request.launcher, reads);
-  return checkResultOf(identity, result, adapter);
+  const answer = checkResultOf(identity, result, adapter);
+  const found = lookalikeOf(snapshot, context, chain);
+  if (found === null) return answer;
+  return { ...answer, message: `${answer.message} ${lookalikeMessage(found)}`, lookalikeOf: found };
+}
+
+/**
+ * A pair that folds out of bounds (Greek `ΡΕΡΕ` folds to nothing) is refused, and the refusal names the
+ * protected identity it looks like, when there is one: copycats use exactly such spellings.
+ */
+export async function withLookalike(
+  error: unknown,
+  load: SnapshotLoad,
+  context: EvaluationContext,
+  request: CheckRequest,
+  partnerId: string | null,
+): Promise<unknown> {
+  if (!(error instanceof ApiError) || error.code !== "invalid_request") return error;
+  const chain = request.chain ?? null;
+  let found: Lookalike | null;
+  try {
+    const snapshot = await load({
+      environment: context.environment,
+      identity: normalizeIdentity(request.name, request.ticker),
+      chain,
+      partnerId,
+      lookalikeKey: lookalikeKey(request.name, request.ticker),
+    });
+    found = lookalikeOf(snapshot, context, chain);
+  } catch {
+    return error; // the refusal stands without its advisory
+  }
+  if (found === null) return error;
+  return new ApiError(error.code, `${error.message} ${lookalikeMessage(found)}`, {
+    ...(error.details as Record<string, unknown>),
+    lookalikeOf: found,
+  });
 }
 
 export interface IdentityStatusView {

@@ -1,9 +1,9 @@
 // The identity context's public face: the identity service (check, status, launch validation, reporting)
 // with the shared data path applied inside, and the input rule a route applies before it admits a caller.
-import type { SignedDecision } from "../../core/decision";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import type { NormalizedIdentity } from "../../core/fold";
+import { lookalikeKey } from "../../core/lookalike";
 import { assertNotSandboxScenario } from "../../core/status";
 import type { DataPath } from "../dataPath";
 import type { PartnerContext } from "../partners/admission";
@@ -19,19 +19,28 @@ import {
   checkNormalized,
   type IdentityStatusView,
   identityStatus,
+  withLookalike,
 } from "./identityCheck";
 import { normalizedOrReject } from "./identityInput";
 import { isValidKeeper, launchReportingEnabled } from "./keeperCredentials";
 import { type DecisionSnapshot, type SnapshotRequest, snapshotLoader } from "./recordLoader";
 import { type LaunchReport, type LockReport, type LockResult, recordLaunch, recordLock } from "./reporting";
-import { type Caller, decideLaunch, type ValidationDeps, type ValidationRequest } from "./validation";
+import {
+  type Caller,
+  decideLaunch,
+  type ValidationAnswer,
+  type ValidationDeps,
+  type ValidationIdentity,
+  type ValidationRequest,
+} from "./validation";
 
 export { chainReader } from "./chainReads";
 export { clearGuardianBlock, GuardianError, placeGuardianBlock } from "./guardian";
 export { DISPUTE_ACTION_PREFIX, identitySubject } from "./identityAudit";
 export type { CheckRequest, CheckResult, IdentityStatusView } from "./identityCheck";
 export { normalizedOrReject } from "./identityInput";
-export type { Caller, ValidationRequest } from "./validation";
+export type { LookalikeAdvisory } from "./lookalikes";
+export type { Caller, ValidationAnswer, ValidationIdentity, ValidationRequest } from "./validation";
 export { validationIdentity } from "./validation";
 
 /** A pair as the partner sent it, before folding. */
@@ -64,16 +73,19 @@ export interface IdentityService {
    */
   admitValidation(
     admit: (authenticator: Authenticator) => Promise<PartnerContext>,
-    identity: NormalizedIdentity,
+    identity: ValidationIdentity,
     request: { chain: string; launchpad?: string | undefined },
   ): Promise<{ partner: PartnerContext; snapshot: DecisionSnapshot }>;
-  /** Decides on the admitted snapshot, signs and records (group commit) one validation. */
+  /**
+   * Decides on the admitted snapshot, signs and records (group commit) one validation; the look-alike advisory
+   * rides beside the signed decision, unsigned.
+   */
   validate(
     caller: Caller,
     request: ValidationRequest,
     identity: NormalizedIdentity,
     snapshot: DecisionSnapshot,
-  ): Promise<SignedDecision>;
+  ): Promise<ValidationAnswer>;
   /** Records a launched event; production callers need launch reporting enabled on their key. */
   reportLaunch(
     caller: Caller,
@@ -121,14 +133,30 @@ export function identityService(
       try {
         identity = normalizedOrReject(request.name, request.ticker);
       } catch (error) {
-        await admit(); // admission answers before the field checks, as on every route
-        throw error;
+        // Admission answers before the field checks, as on every route.
+        const partner = await admit();
+        throw await withLookalike(
+          error,
+          load,
+          data.context(environment),
+          request,
+          partner?.partnerId ?? null,
+        );
       }
       const chain = request.chain ?? null;
       let fused: DecisionSnapshot | undefined;
       const partner = await admit(async (attempt) => {
         const answer = await data.bounded(
-          admittedSnapshots({ attempt, snapshot: { environment, identity, chain, partnerId: null } }),
+          admittedSnapshots({
+            attempt,
+            snapshot: {
+              environment,
+              identity,
+              chain,
+              partnerId: null,
+              lookalikeKey: lookalikeKey(request.name, request.ticker),
+            },
+          }),
         );
         fused = answer.snapshot;
         return answer.authentication;

@@ -7,7 +7,9 @@
 // other. Validations read theirs in their key check's statement (admittedSnapshots), with the partner their
 // `launchpad` id is bound to (services/partners/launchpads), so that check costs no statement.
 // Mirror rows are found through the normalized_name index; the hashes stay the authority (they are the
-// on-chain keys).
+// on-chain keys). The same row reads the reservations and locks of other identities that the request's name
+// looks like (look-alike key, docs/lookalikes.md) through the look-alike indexes, so the advisory costs no
+// statement either.
 import type { Pool, PoolClient } from "pg";
 import type { Environment } from "../../core/environment";
 import type { NormalizedIdentity } from "../../core/fold";
@@ -31,7 +33,43 @@ export interface DecisionSnapshot {
   activeKid: string | null;
   /** The partner the requested launchpad id is bound to in the environment; null when unbound or none asked. */
   launchpadPartner: string | null;
+  /** The request's look-alike key, or null when none was asked. */
+  lookalikeKey: string | null;
+  /** Stored holds and locks of other identities with the same look-alike key, latest expiry first. */
+  lookalikes: LookalikeRecord[];
 }
+
+/** A hold (`reserved`) or lock (`protected`) of an identity whose look-alike key is the request's. */
+export interface LookalikeRecord {
+  identityKey: string;
+  status: "reserved" | "protected";
+  chain: string;
+  expiresAt: Date;
+}
+
+/** Look-alike records read per request: live ones have the latest expiries, so they come first. */
+const LOOKALIKE_LIMIT = 16;
+
+// Holds and locks of other identities with the request's look-alike key, through the look-alike indexes
+// (storage/migrations/0016_lookalikes.sql).
+const LOOKALIKES_COLUMN = `
+  (SELECT json_agg(l) FROM (
+     SELECT normalized_name || '::' || normalized_ticker AS "identityKey", 'reserved' AS status, chain,
+            expires_at AS "expiresAt"
+       FROM chain_reservations
+      WHERE i.environment = 'production' AND lookalike_key = i.lookalike_key
+        AND normalized_name || '::' || normalized_ticker <> i.identity_key
+     UNION ALL
+     SELECT identity_key, 'protected', chain, expires_at
+       FROM identity_locks
+      WHERE environment = i.environment AND lookalike_key = i.lookalike_key AND identity_key <> i.identity_key
+        AND (i.environment = 'production' OR partner_id = i.scoped_partner)
+     UNION ALL
+     SELECT identity_key, 'reserved', chain, expires_at
+       FROM sandbox_holds
+      WHERE i.environment = 'sandbox' AND lookalike_key = i.lookalike_key AND identity_key <> i.identity_key
+        AND partner_id = i.scoped_partner
+     ORDER BY "expiresAt" DESC LIMIT ${LOOKALIKE_LIMIT}) AS l) AS lookalikes`;
 
 // One row per requested identity. Outer columns are always qualified (`i.`): the record
 // tables have columns of the same names. The requests come as one JSON array rather than arrays for unnest:
@@ -39,13 +77,16 @@ export interface DecisionSnapshot {
 // one and Postgres keeps the generic plan instead of planning every batch again (measured: planning was
 // most of the statement's cost). `i.scoped_partner` is the partner whose sandbox records are read; a null
 // partner (a keyless sandbox read) matches no row.
+
 /**
  * The SnapshotRow of each request, reading the requests (snapshotParameter) from `parameter`, e.g. `$1`.
  * `partnerOf(row)` is the SQL of a request row's sandbox partner: by default the request's own `partner_id`.
+ * Without `lookalikes` the statement reads no look-alike records (callers that send no look-alike key).
  */
 export const snapshotRows = (
   parameter: string,
   partnerOf: (row: string) => string = (row) => `${row}.partner_id`,
+  lookalikes = true,
 ) => `
 SELECT
   i.position,
@@ -73,13 +114,15 @@ SELECT
       'indexedNumber', indexed_number, 'indexedBlockTime', indexed_block_time, 'indexedAt', indexed_at) ORDER BY chain)
      FROM chain_checkpoints WHERE i.chain IS NULL OR chain = i.chain) AS checkpoints,
   (SELECT kid FROM signing_keys WHERE environment = i.environment AND status = 'active') AS active_kid,
-  ${launchpadPartnerSql("i.environment", "i.launchpad")} AS launchpad_partner
+  ${launchpadPartnerSql("i.environment", "i.launchpad")} AS launchpad_partner,
+  ${lookalikes ? LOOKALIKES_COLUMN : "NULL AS lookalikes"}
 FROM (SELECT r.*, ${partnerOf("r")} AS scoped_partner
         FROM json_to_recordset(${parameter}::json) AS r(position int, environment text, identity_key text,
           name_hash text, ticker_hash text, chain text, normalized_name text, launchpad text, partner_id text,
-          attempt int)) AS i`;
+          attempt int, lookalike_key text)) AS i`;
 
-const SNAPSHOT_SQL = `${snapshotRows("$1")} ORDER BY i.position`;
+const SNAPSHOT_SQL = `${snapshotRows("$1", undefined, false)} ORDER BY i.position`;
+const SNAPSHOT_WITH_LOOKALIKES_SQL = `${snapshotRows("$1")} ORDER BY i.position`;
 
 type Json<T> = {
   [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
@@ -103,6 +146,7 @@ export interface SnapshotRow {
     | null;
   active_kid: string | null;
   launchpad_partner: string | null;
+  lookalikes: Json<LookalikeRecord>[] | null;
 }
 
 const date = (value: string) => new Date(value);
@@ -144,6 +188,8 @@ export function snapshotOf(row: SnapshotRow, request: SnapshotRequest): Decision
     })),
     activeKid: row.active_kid,
     launchpadPartner: row.launchpad_partner,
+    lookalikeKey: request.lookalikeKey ?? null,
+    lookalikes: (row.lookalikes ?? []).map((record) => ({ ...record, expiresAt: date(record.expiresAt) })),
   };
 }
 
@@ -156,6 +202,8 @@ export interface SnapshotRequest {
   launchpad?: string | undefined;
   /** Sandbox: the partner whose own records are read; null reads none (the seeded scenarios only). */
   partnerId: string | null;
+  /** The look-alike key of the raw pair (core/lookalike) whose look-alikes to read; none when absent. */
+  lookalikeKey?: string | undefined;
 }
 
 /**
@@ -167,7 +215,7 @@ export function snapshotParameter(
   attempts: readonly number[] = [],
 ): string {
   return JSON.stringify(
-    requests.map(({ environment, identity, chain, launchpad, partnerId }, position) => ({
+    requests.map(({ environment, identity, chain, launchpad, partnerId, lookalikeKey }, position) => ({
       position,
       environment,
       identity_key: identity.identityKey,
@@ -178,22 +226,25 @@ export function snapshotParameter(
       launchpad: launchpad ?? null,
       partner_id: partnerId,
       attempt: attempts[position] ?? null,
+      lookalike_key: lookalikeKey ?? null,
     })),
   );
 }
 
 /**
- * The snapshot of each request, in order, in one query (one statement snapshot for the whole batch). `name`
- * makes it a named statement (a Postgres server only: storage/namedStatements).
+ * The snapshot of each request, in order, in one query (one statement snapshot for the whole batch). `named`:
+ * as a named statement, planned once per connection (storage/namedStatements: real Postgres only).
  */
 export async function loadDecisionSnapshots(
   db: Pool | PoolClient,
   requests: readonly SnapshotRequest[],
-  name?: string,
+  named = false,
 ): Promise<DecisionSnapshot[]> {
+  const lookalikes = requests.some((request) => request.lookalikeKey !== undefined);
+  const name = lookalikes ? "identity.snapshot_lookalikes" : "identity.snapshot";
   const { rows } = await db.query<SnapshotRow>({
-    ...(name === undefined ? {} : { name }),
-    text: SNAPSHOT_SQL,
+    ...(named ? { name } : {}),
+    text: lookalikes ? SNAPSHOT_WITH_LOOKALIKES_SQL : SNAPSHOT_SQL,
     values: [snapshotParameter(requests)],
   });
   return rows.map((row, index) => snapshotOf(row, requests[index] as SnapshotRequest));
@@ -208,15 +259,15 @@ export function snapshotLoader(
   pool: Pool,
   prepared: () => boolean,
 ): (request: SnapshotRequest) => Promise<DecisionSnapshot> {
-  return batcher(
-    (requests) => loadDecisionSnapshots(pool, requests, prepared() ? "decisions.snapshots" : undefined),
-    { maxBatch: 256, maxInFlight: 2 },
-  );
+  return batcher((requests) => loadDecisionSnapshots(pool, requests, prepared()), {
+    maxBatch: 256,
+    maxInFlight: 2,
+  });
 }
 
 /**
  * Records, checkpoints (of `chain`, or all when null) and the active kid of `environment`, in one query; in
- * the sandbox, `partnerId`'s own records (null: none).
+ * the sandbox, `partnerId`'s own records (null: none); with `lookalikeKey`, the look-alike records too.
  */
 export async function loadDecisionSnapshot(
   db: Pool | PoolClient,
@@ -224,7 +275,13 @@ export async function loadDecisionSnapshot(
   identity: NormalizedIdentity,
   chain: string | null,
   partnerId: string | null,
+  lookalikeKey?: string,
+  named = false,
 ): Promise<DecisionSnapshot> {
-  const [snapshot] = await loadDecisionSnapshots(db, [{ environment, identity, chain, partnerId }]);
+  const [snapshot] = await loadDecisionSnapshots(
+    db,
+    [{ environment, identity, chain, partnerId, lookalikeKey }],
+    named,
+  );
   return snapshot as DecisionSnapshot;
 }

@@ -7,6 +7,7 @@ import { DecisionFieldError, type SignedDecision } from "../../core/decision";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import type { NormalizedIdentity } from "../../core/fold";
+import { lookalikeKey } from "../../core/lookalike";
 import type { ChainStatus } from "../../core/status";
 import type { DomainEvent } from "../../storage/outbox";
 import { assertLaunchpadOf, assertLaunchpadShape } from "../partners/launchpads";
@@ -15,6 +16,7 @@ import { type ChainReader, readStaleChains } from "./chainReads";
 import type { DecisionRecorder } from "./decisionRecorder";
 import { type EvaluationContext, evaluate } from "./evaluation";
 import { normalizedOrReject } from "./identityInput";
+import { type LookalikeAdvisory, lookalikeAdvisories } from "./lookalikes";
 import type { DecisionSnapshot } from "./recordLoader";
 
 export interface ValidationRequest {
@@ -92,17 +94,26 @@ function checkedNonce(nonce: string | undefined): void {
   }
 }
 
+/** A validation's folded identity with the look-alike key of its raw pair. */
+export interface ValidationIdentity extends NormalizedIdentity {
+  lookalikeKey: string;
+}
+
+/** The answer of a validation: the signed decision and, beside it, unsigned advisories. */
+export type ValidationAnswer = SignedDecision & { advisories: LookalikeAdvisory[] };
+
 /** The folded identity of a validation whose fields pass the checks that need no data; else a 400. */
-export function validationIdentity(request: ValidationRequest): NormalizedIdentity {
+export function validationIdentity(request: ValidationRequest): ValidationIdentity {
   const identity = normalizedOrReject(request.name, request.ticker);
   checkedNonce(request.nonce);
-  return identity;
+  return { ...identity, lookalikeKey: lookalikeKey(request.name, request.ticker) };
 }
 
 /**
  * Decides on the snapshot of `identity` (validationIdentity), signs and records one validation; returns the
- * signed decision. The signed launchpadId is the caller's own: the snapshot carries the partner the requested
- * id is bound to (403 for another partner's; an unbound sandbox id is claimed).
+ * signed decision with the snapshot's look-alike advisory beside it (never in the signed or recorded bytes).
+ * The signed launchpadId is the caller's own: the snapshot carries the partner the requested id is bound to
+ * (403 for another partner's; an unbound sandbox id is claimed).
  */
 export async function decideLaunch(
   deps: ValidationDeps,
@@ -110,7 +121,7 @@ export async function decideLaunch(
   request: ValidationRequest,
   identity: NormalizedIdentity,
   snapshot: DecisionSnapshot,
-): Promise<SignedDecision> {
+): Promise<ValidationAnswer> {
   const context = deps.context(caller.environment);
   const launchpadId = request.launchpad ?? caller.partnerId;
   assertLaunchpadShape(launchpadId, caller.partnerId);
@@ -164,5 +175,5 @@ export async function decideLaunch(
     status: result.status,
     events: validationEvents(decision, result, caller),
   });
-  return decision;
+  return { ...decision, advisories: lookalikeAdvisories(snapshot, context, request.chain) };
 }

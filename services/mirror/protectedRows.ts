@@ -2,7 +2,9 @@
 // reservations (chain_reservations) read `reserved` while live; bonding/milestone locks `protected`; guardian
 // blocks `blocked` until they lapse or a later clear (then `cleared`); launch reports `launched`; lapsed holds
 // and locks `expired`. One row per record, so an identity with a reservation and a lock has two rows. A reservation
-// prepared through an embed and settled by its launchpad carries that launchpad (the embed's stamp).
+// prepared through an embed and settled by its launchpad carries that launchpad (the embed's stamp). A text
+// filter also finds look-alikes: rows whose look-alike key (`lookalike_fold`, docs/lookalikes.md) contains
+// the text's look-alike form, marked `lookalike` when the key itself does not contain the folded text.
 import type { Pool } from "pg";
 
 export const PROTECTION_STATUSES = [
@@ -29,6 +31,8 @@ export interface ProtectionRow {
   status: ProtectionStatus;
   /** The launchpad behind the record: an embed reservation's settling launchpad, a lock's or launch's reporter. */
   launchpad: string | null;
+  /** True when the row matched the text filter only as a look-alike. */
+  lookalike: boolean;
 }
 
 /** Position after the last row of a page (millisecond precision, as the query orders). */
@@ -39,8 +43,10 @@ export interface PageCursor {
 }
 
 export interface ProtectionFilter {
-  /** Folded text that the identity key must contain. */
+  /** Folded text that the identity key must contain (or, with `lookalikeContains`, its look-alike key). */
   contains?: string;
+  /** Look-alike form of the text (core/lookalike) that the identity's look-alike key may contain instead. */
+  lookalikeContains?: string;
   chain?: string;
   statuses: readonly ProtectionStatus[];
   after?: PageCursor;
@@ -81,13 +87,14 @@ const PROTECTION_ROWS = `
 /** One page plus one row more than `limit` when there is a next page. */
 export async function protectionPage(pool: Pool, filter: ProtectionFilter): Promise<ProtectionRow[]> {
   const { rows } = await pool.query<ProtectionRow>(
-    `SELECT * FROM (${PROTECTION_ROWS}) AS rows
+    `SELECT *, ($8::text IS NOT NULL AND ($3::text IS NULL OR identity_key NOT LIKE $3)) AS lookalike
+     FROM (${PROTECTION_ROWS}) AS rows
      WHERE status = ANY($2)
-       AND ($3::text IS NULL OR identity_key LIKE $3)
+       AND (($3::text IS NULL AND $8::text IS NULL) OR identity_key LIKE $3 OR lookalike_fold(identity_key) LIKE $8)
        AND ($4::text IS NULL OR chain = $4 OR (source = 'guardian' AND chain IS NULL))
        AND ($5::timestamptz IS NULL OR (since, source, source_id) < ($5, $6, $7))
      ORDER BY since DESC, source DESC, source_id DESC
-     LIMIT $8`,
+     LIMIT $9`,
     [
       filter.now,
       filter.statuses,
@@ -96,6 +103,7 @@ export async function protectionPage(pool: Pool, filter: ProtectionFilter): Prom
       filter.after?.since ?? null,
       filter.after?.source ?? null,
       filter.after?.sourceId ?? null,
+      filter.lookalikeContains === undefined ? null : `%${escapeLike(filter.lookalikeContains)}%`,
       filter.limit + 1,
     ],
   );

@@ -2632,7 +2632,7 @@ export interface operations {
     getV1ProtectedIdentities: {
         parameters: {
             query?: {
-                /** @description Filter: the identity key contains this text, folded the same way. */
+                /** @description Filter: the identity key contains this text, folded the same way, or the identity looks like it (its look-alike key contains the text's look-alike form; such rows have `lookalike: true`). */
                 q?: string;
                 /** @description Only this chain (see GET /v1/chains). */
                 chain?: string;
@@ -2672,6 +2672,8 @@ export interface operations {
                             protectedUntil: string | null;
                             /** @description The launchpad that settled an embedded reservation, or reported the lock or launch. */
                             launchpad: string | null;
+                            /** @description True when the row matched `q` only as a look-alike (docs/lookalikes.md): its key does not contain the folded `q`. */
+                            lookalike: boolean;
                         }[];
                         nextCursor: string | null;
                         responseVersion: string;
@@ -4339,6 +4341,17 @@ export interface operations {
                         dataAsOf: string | null;
                         message: string;
                         available: boolean;
+                        /** @description Present when the name looks like another identity that is reserved or protected (on the chain asked, else any chain); `message` then ends with a warning. Advisory: the status and decision are unchanged (docs/lookalikes.md). */
+                        lookalikeOf?: {
+                            /** @description The identity the asked name looks like. */
+                            identityKey: string;
+                            /**
+                             * @description reserved: a live hold; protected: a live lock.
+                             * @enum {string}
+                             */
+                            status: "reserved" | "protected";
+                            chain: string;
+                        };
                         responseVersion: string;
                     };
                 };
@@ -4467,6 +4480,17 @@ export interface operations {
                         dataAsOf: string | null;
                         message: string;
                         available: boolean;
+                        /** @description Present when the name looks like another identity that is reserved or protected (on the chain asked, else any chain); `message` then ends with a warning. Advisory: the status and decision are unchanged (docs/lookalikes.md). */
+                        lookalikeOf?: {
+                            /** @description The identity the asked name looks like. */
+                            identityKey: string;
+                            /**
+                             * @description reserved: a live hold; protected: a live lock.
+                             * @enum {string}
+                             */
+                            status: "reserved" | "protected";
+                            chain: string;
+                        };
                         responseVersion: string;
                     };
                 };
@@ -4587,6 +4611,17 @@ export interface operations {
                             dataAsOf: string | null;
                             message: string;
                             available: boolean;
+                            /** @description Present when the name looks like another identity that is reserved or protected (on the chain asked, else any chain); `message` then ends with a warning. Advisory: the status and decision are unchanged (docs/lookalikes.md). */
+                            lookalikeOf?: {
+                                /** @description The identity the asked name looks like. */
+                                identityKey: string;
+                                /**
+                                 * @description reserved: a live hold; protected: a live lock.
+                                 * @enum {string}
+                                 */
+                                status: "reserved" | "protected";
+                                chain: string;
+                            };
                         };
                         chains: {
                             normalizedName: string;
@@ -4606,6 +4641,17 @@ export interface operations {
                             dataAsOf: string | null;
                             message: string;
                             available: boolean;
+                            /** @description Present when the name looks like another identity that is reserved or protected (on the chain asked, else any chain); `message` then ends with a warning. Advisory: the status and decision are unchanged (docs/lookalikes.md). */
+                            lookalikeOf?: {
+                                /** @description The identity the asked name looks like. */
+                                identityKey: string;
+                                /**
+                                 * @description reserved: a live hold; protected: a live lock.
+                                 * @enum {string}
+                                 */
+                                status: "reserved" | "protected";
+                                chain: string;
+                            };
                         }[];
                         timeline: {
                             at: string;
@@ -4706,7 +4752,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The signed decision. */
+            /** @description The signed decision, with unsigned advisories beside it. */
             200: {
                 headers: {
                     /** @description Requests left in this minute's window. */
@@ -4735,6 +4781,20 @@ export interface operations {
                         /** @constant */
                         signatureAlg: "ed25519";
                         keyId: string;
+                        /** @description UNSIGNED advisories beside the signed decision (not among the signed fields): `lookalike` when the name looks like another identity that is reserved or protected. A launchpad may warn or require review; the signed decision is unchanged. Empty when none. */
+                        advisories: {
+                            /** @description The identity the asked name looks like. */
+                            identityKey: string;
+                            /**
+                             * @description reserved: a live hold; protected: a live lock.
+                             * @enum {string}
+                             */
+                            status: "reserved" | "protected";
+                            chain: string;
+                            /** @constant */
+                            kind: "lookalike";
+                            message: string;
+                        }[];
                         responseVersion: string;
                     };
                 };

@@ -70,6 +70,21 @@ describe("api: public web pages over HTTP", () => {
     expect(response.text).to.not.include('id="result"');
   });
 
+  it("a Cyrillic copy of a reserved pair shows the look-alike warning the API answers, linked to the original", async () => {
+    const query = `name=${encodeURIComponent("W\u0435b Pag\u0435 A")}&ticker=weba&chain=hardhat`;
+    const answer = (await api.call({ path: `/api/v1/identity/check?${query}` })).body as {
+      lookalikeOf?: { identityKey: string };
+    };
+    expect(answer.lookalikeOf?.identityKey).to.equal("WEBPAGEA::WEBA");
+    const page = await api.call({ path: `/?${query}` });
+    expect(page.status, page.text).to.equal(200);
+    expect(page.text).to.match(
+      /id="lookalike"[^>]*>Looks like <a href="\/\?name=WEBPAGEA&amp;ticker=WEBA"><code>WEBPAGEA::WEBA<\/code><\/a>, reserved on hardhat/,
+    );
+    const plain = await api.call({ path: "/?name=web+page+a&ticker=weba&chain=hardhat" });
+    expect(plain.text, "the original itself is no look-alike").to.not.include('id="lookalike"');
+  });
+
   it("a submitted check shows the API's answer on the same host: status, decision, protected until, launcher, freshness", async () => {
     const query = "name=web+page+a&ticker=weba&chain=hardhat";
     const page = await api.call({ path: `/?${query}` });

@@ -35,6 +35,8 @@ const snapshot: DecisionSnapshot = {
   ],
   activeKid: null,
   launchpadPartner: null,
+  lookalikeKey: null,
+  lookalikes: [],
 };
 const baseHold = {
   kind: "reservation" as const,
