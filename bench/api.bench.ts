@@ -79,18 +79,10 @@ function lookalikePath(index: number): string {
   return `/api/v1/identity/check?name=${encodeURIComponent(name)}&ticker=BT${pair % 97}&chain=hardhat`;
 }
 
-async function load(
-  baseUrl: string,
-  durationMs: number,
-  pathOf: (index: number) => string = checkPath,
-): Promise<Measurement> {
+/** A GET of `path` on `baseUrl` through `agent`, resolving to the status (0 on a transport error). */
+function getter(baseUrl: string, agent: Agent): (path: string) => Promise<number> {
   const url = new URL(baseUrl);
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const latencies: number[] = [];
-  let errors = 0;
-  let counter = 0;
-  const deadline = performance.now() + durationMs;
-  const one = (path: string) =>
+  return (path) =>
     new Promise<number>((resolve) => {
       const req = request({ host: url.hostname, port: url.port, path, agent }, (res) => {
         res.resume();
@@ -99,6 +91,50 @@ async function load(
       req.on("error", () => resolve(0));
       req.end();
     });
+}
+
+/** Open loop: requests start on a fixed schedule whatever the answers do, so queueing shows in latency. */
+async function openLoop(
+  baseUrl: string,
+  ratePerSecond: number,
+  durationMs: number,
+  pathOf: (index: number) => string = checkPath,
+): Promise<Measurement> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 * CONCURRENCY });
+  const one = getter(baseUrl, agent);
+  const latencies: number[] = [];
+  let errors = 0;
+  const pending: Promise<void>[] = [];
+  const started = performance.now();
+  const total = Math.floor((ratePerSecond * durationMs) / 1000);
+  for (let index = 0; index < total; index += 1) {
+    const wait = started + (index * 1000) / ratePerSecond - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const sent = performance.now();
+    pending.push(
+      one(pathOf(1_000_000 + index)).then((status) => {
+        if (status !== 200) errors += 1;
+        latencies.push(performance.now() - sent);
+      }),
+    );
+  }
+  await Promise.all(pending);
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  return { latencies: latencies.sort((a, b) => a - b), errors, seconds };
+}
+
+async function load(
+  baseUrl: string,
+  durationMs: number,
+  pathOf: (index: number) => string = checkPath,
+): Promise<Measurement> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const one = getter(baseUrl, agent);
+  const latencies: number[] = [];
+  let errors = 0;
+  let counter = 0;
+  const deadline = performance.now() + durationMs;
   const worker = async () => {
     while (performance.now() < deadline) {
       counter += 1;
@@ -346,12 +382,127 @@ export async function run(emit: Emit): Promise<void> {
       Number(((throughput.get("express") ?? 0) / (throughput.get(mode) ?? 1)).toFixed(3));
     emit("identity_check.ratio_vs_bare_same_work", ratio("bare-same-work"), "ratio");
     emit("identity_check.ratio_vs_bare_static", ratio("bare-static"), "ratio");
+    const express = servers.find((server) => server.mode === "express");
+    if (express === undefined) throw new Error("the express server did not start");
+    const halfRate = Math.max(1, Math.round((throughput.get("express") ?? 0) / 2));
+    const small = await scalePoint(database, express.url, halfRate, emit, "small");
     for (const server of servers.splice(0)) await stopChildServer(server.child);
     await lookalikeCase(database, env, servers, emit);
+    for (const server of servers.splice(0)) await stopChildServer(server.child);
+    await scaleCase(database, env, servers, halfRate, small, emit);
   } finally {
     for (const server of servers) await stopChildServer(server.child);
     await cleanup();
   }
+}
+
+/** Identities in the mirror for the scale case: reservations and as many locks, generated in SQL. */
+const SCALE_IDENTITIES = Number(process.env.SCALE_IDENTITIES ?? 1_000_000);
+const SETTLE_MS = 2_000;
+const HALF_RATE_MS = 6_000;
+const LIST_SAMPLES = 10;
+/** The list's default page, a search that matches, and one that matches nothing (the worst case of a scan). */
+const LIST_PATHS = [
+  "/api/v1/protected-identities",
+  "/api/v1/protected-identities?q=BENCHTOKEN1",
+  "/api/v1/protected-identities?q=QQQQQQ",
+];
+
+interface ScalePoint {
+  identities: number;
+  p50: number;
+  p99: number;
+}
+
+/** Checks at a fixed rate (open loop, after settling) and the list's latencies, at the mirror's current size. */
+async function scalePoint(
+  database: Database,
+  baseUrl: string,
+  rate: number,
+  emit: Emit,
+  label: "small" | "large",
+): Promise<ScalePoint> {
+  const { rows } = await database.pool.query<{ n: number }>(
+    "SELECT (SELECT count(*) FROM chain_reservations)::int + (SELECT count(*) FROM identity_locks)::int AS n",
+  );
+  const identities = rows[0]?.n ?? 0;
+  await database.pool.query("UPDATE chain_checkpoints SET indexed_at = now(), head_seen_at = now()");
+  await openLoop(baseUrl, rate, SETTLE_MS);
+  const sample = await openLoop(baseUrl, rate, HALF_RATE_MS);
+  const point = {
+    identities,
+    p50: percentile(sample.latencies, 0.5),
+    p99: percentile(sample.latencies, 0.99),
+  };
+  process.stderr.write(
+    `check at ${rate} req/s (half of its maximum), ${identities} records: p50 ${point.p50.toFixed(2)} ms  p99 ${point.p99.toFixed(2)} ms  non-200 ${sample.errors}\n`,
+  );
+  emit(`identity_check.${label}.records`, identities, "records");
+  emit(`identity_check.${label}.half_rate`, rate, "req/s");
+  emit(`identity_check.${label}.p50_at_half_rate`, Number(point.p50.toFixed(3)), "ms");
+  emit(`identity_check.${label}.p99_at_half_rate`, Number(point.p99.toFixed(3)), "ms");
+  emit(`identity_check.${label}.non_200_at_half_rate`, sample.errors, "responses");
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const get = getter(baseUrl, agent);
+  for (const [index, path] of LIST_PATHS.entries()) {
+    const latencies: number[] = [];
+    for (let sampleIndex = 0; sampleIndex < LIST_SAMPLES; sampleIndex += 1) {
+      const started = performance.now();
+      if ((await get(path)) !== 200) throw new Error(`${path} did not answer 200`);
+      latencies.push(performance.now() - started);
+    }
+    const p50 = median(latencies);
+    process.stderr.write(`  ${path}: median ${p50.toFixed(2)} ms\n`);
+    emit(
+      `protected_identities.${label}.list_${["default", "q_match", "q_none"][index]}_p50`,
+      Number(p50.toFixed(3)),
+      "ms",
+    );
+  }
+  agent.destroy();
+  return point;
+}
+
+/** Reservations and locks generated in SQL (stand-in hashes: never looked up), then the checks and the list again. */
+async function scaleCase(
+  database: Database,
+  env: Record<string, string>,
+  servers: { mode: ServerMode; url: string; child: ChildProcess }[],
+  rate: number,
+  small: ScalePoint,
+  emit: Emit,
+): Promise<void> {
+  const started = performance.now();
+  await database.pool.query(
+    `INSERT INTO chain_reservations (chain, name_hash, ticker_hash, normalized_name, normalized_ticker, launcher,
+       reserved_at, expires_at, duration_seconds, fee_paid, tx_hash, block_number)
+     SELECT 'hardhat', '0x' || md5('sn' || n) || md5('sm' || n), '0x' || md5('st' || n) || md5('su' || n),
+            'SCALE' || translate(n::text, '0123456789', 'ABCDEFGHJK'), 'S' || translate((n % 997)::text, '0123456789', 'ABCDEFGHJK'),
+            '0x' || lpad(to_hex(n), 40, '0'), now() - n * interval '1 second', now() + interval '1 day', 86400, 1, '0x00', 1
+       FROM generate_series(1, $1::int) AS n`,
+    [SCALE_IDENTITIES],
+  );
+  await database.pool.query(
+    `INSERT INTO identity_locks (environment, identity_key, chain, kind, was_reserved, authorized_launcher, applied_at, expires_at)
+     SELECT 'production', 'LOCKED' || translate(n::text, '0123456789', 'ABCDEFGHJK') || '::L' || translate((n % 997)::text, '0123456789', 'ABCDEFGHJK'),
+            'hardhat', 'bonded', false, '0x' || lpad(to_hex(n), 40, '0'), now() - n * interval '1 second', now() + interval '2 days'
+       FROM generate_series(1, $1::int) AS n`,
+    [SCALE_IDENTITIES],
+  );
+  await database.pool.query("ANALYZE chain_reservations");
+  await database.pool.query("ANALYZE identity_locks");
+  process.stderr.write(
+    `scale case: ${2 * SCALE_IDENTITIES} records generated in ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+  );
+  servers.push({ mode: "express", ...(await startChildServer(__filename, "express", env)) });
+  const express = servers[servers.length - 1] as { url: string };
+  await load(express.url, WARMUP_MS);
+  const large = await scalePoint(database, express.url, rate, emit, "large");
+  const ratio = large.p99 / small.p99;
+  process.stderr.write(
+    `check p99 at half rate: ${large.identities} records / ${small.identities} records = ${ratio.toFixed(2)}\n`,
+  );
+  emit("identity_check.p99_ratio_large_to_small", Number(ratio.toFixed(3)), "ratio");
 }
 
 /** Fetches one check and says whether it named a look-alike. */

@@ -5,6 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { type AddressInfo, createServer, type Server, type Socket } from "node:net";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PGLiteSocketHandler, type PGLiteSocketHandlerOptions } from "@electric-sql/pglite-socket";
 import { assertPortFree } from "../net/ports";
 import {
@@ -40,7 +41,8 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     setting: "EMBEDDED_DB_PORT",
   });
   mkdirSync(options.dataDir, { recursive: true });
-  const db = await PGlite.create({ dataDir: options.dataDir });
+  // pg_trgm: the protected list's text search is indexed (storage/migrations/0019).
+  const db = await PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm } });
   // The handler is typed against pglite-socket's own queue class; ours has the same public methods.
   const queryQueue = new SessionQueue(db) as unknown as PGLiteSocketHandlerOptions["queryQueue"];
   const handlers = new Set<PGLiteSocketHandler>();

@@ -67,9 +67,12 @@ const pageSchema = z.object({ rows: z.array(rowSchema), nextCursor: z.string().n
 export type ProtectedIdentitiesPage = z.infer<typeof pageSchema>;
 
 function encodeCursor(row: ProtectionRow): string {
-  const cursor: PageCursor = { since: row.since.toISOString(), source: row.source, sourceId: row.source_id };
+  const cursor: PageCursor = { since: row.since_key, source: row.source, sourceId: row.source_id };
   return Buffer.from(JSON.stringify(cursor)).toString("base64url");
 }
+
+/** The instant a cursor carries: ISO 8601 in UTC, to the microsecond (the database reads it back exactly). */
+const CURSOR_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
 function decodeCursor(text: string): PageCursor {
   try {
@@ -77,6 +80,8 @@ function decodeCursor(text: string): PageCursor {
     if (
       typeof value.source === "string" &&
       typeof value.sourceId === "string" &&
+      typeof value.since === "string" &&
+      CURSOR_INSTANT.test(value.since) &&
       !Number.isNaN(Date.parse(value.since))
     ) {
       return value;

@@ -31,11 +31,13 @@ export interface ProtectionRow {
   status: ProtectionStatus;
   /** The launchpad behind the record: an embed reservation's settling launchpad, a lock's or launch's reporter. */
   launchpad: string | null;
+  /** `since` to the microsecond (ISO 8601, UTC), for the next page's cursor. */
+  since_key: string;
   /** True when the row matched the text filter only as a look-alike. */
   lookalike: boolean;
 }
 
-/** Position after the last row of a page (millisecond precision, as the query orders). */
+/** Position after the last row of a page (its exact instant, `since_key`). */
 export interface PageCursor {
   since: string;
   source: string;
@@ -58,20 +60,23 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
+// Each branch names its instant column as it is indexed (storage/migrations/0019), so a page is a merge of
+// index scans read newest first, and a cursor seeks into them; its key columns (the identity key and the
+// look-alike key) are the trigram-indexed expressions, so `q` is an index read too.
 const PROTECTION_ROWS = `
   SELECT 'reservation' AS source, name_hash || ':' || ticker_hash AS source_id,
-         normalized_name || '::' || normalized_ticker AS identity_key, chain, launcher AS authorized_launcher,
-         date_trunc('milliseconds', reserved_at) AS since, expires_at AS until,
+         normalized_name || '::' || normalized_ticker AS identity_key, lookalike_key, chain,
+         launcher AS authorized_launcher, reserved_at AS since, expires_at AS until,
          CASE WHEN expires_at > $1 THEN 'reserved' ELSE 'expired' END AS status,
          (SELECT r.launchpad FROM reservations r
            WHERE r.partner_ref = chain_reservations.partner_ref AND r.settled_at IS NOT NULL) AS launchpad
   FROM chain_reservations
   UNION ALL
-  SELECT 'lock', id::text, identity_key, chain, authorized_launcher, date_trunc('milliseconds', applied_at), expires_at,
+  SELECT 'lock', id::text, identity_key, lookalike_key, chain, authorized_launcher, applied_at, expires_at,
          CASE WHEN expires_at > $1 THEN 'protected' ELSE 'expired' END, launchpad
   FROM identity_locks WHERE environment = 'production'
   UNION ALL
-  SELECT 'guardian', b.id::text, b.identity_key, b.chain, NULL, date_trunc('milliseconds', b.at), b.expires_at,
+  SELECT 'guardian', b.id::text, b.identity_key, lookalike_fold(b.identity_key), b.chain, NULL, b.at, b.expires_at,
          CASE
            WHEN EXISTS (SELECT 1 FROM guardian_actions c
                         WHERE c.environment = 'production' AND c.kind = 'clear' AND c.identity_key = b.identity_key
@@ -81,18 +86,22 @@ const PROTECTION_ROWS = `
          END, NULL
   FROM guardian_actions b WHERE b.environment = 'production' AND b.kind = 'block'
   UNION ALL
-  SELECT 'launch', id::text, identity_key, chain, launcher, date_trunc('milliseconds', reported_at), NULL, 'launched', launchpad
+  SELECT 'launch', id::text, identity_key, lookalike_fold(identity_key), chain, launcher, reported_at, NULL,
+         'launched', launchpad
   FROM identity_launches WHERE environment = 'production'`;
 
 /** One page plus one row more than `limit` when there is a next page. */
 export async function protectionPage(pool: Pool, filter: ProtectionFilter): Promise<ProtectionRow[]> {
+  // The cursor's instant is the row's exact one (microseconds), as text: a JavaScript Date keeps milliseconds.
   const { rows } = await pool.query<ProtectionRow>(
-    `SELECT *, ($8::text IS NOT NULL AND ($3::text IS NULL OR identity_key NOT LIKE $3)) AS lookalike
+    `SELECT source, source_id, identity_key, chain, authorized_launcher, since, until, status, launchpad,
+            to_char(since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS since_key,
+            ($8::text IS NOT NULL AND ($3::text IS NULL OR identity_key NOT LIKE $3)) AS lookalike
      FROM (${PROTECTION_ROWS}) AS rows
      WHERE status = ANY($2)
-       AND (($3::text IS NULL AND $8::text IS NULL) OR identity_key LIKE $3 OR lookalike_fold(identity_key) LIKE $8)
+       AND (($3::text IS NULL AND $8::text IS NULL) OR identity_key LIKE $3 OR lookalike_key LIKE $8)
        AND ($4::text IS NULL OR chain = $4 OR (source = 'guardian' AND chain IS NULL))
-       AND ($5::timestamptz IS NULL OR (since, source, source_id) < ($5, $6, $7))
+       AND ($5::timestamptz IS NULL OR (since <= $5 AND (since, source, source_id) < ($5, $6, $7)))
      ORDER BY since DESC, source DESC, source_id DESC
      LIMIT $9`,
     [

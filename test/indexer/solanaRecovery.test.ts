@@ -107,7 +107,14 @@ describe("Solana indexer recovery after its database or RPC comes back", functio
     expect(failures[0]).to.match(
       /^Solana indexer pass \(solana-recovery\) failed \(attempt 1\), retrying in \d+ ms: /,
     );
-    expect(lines.some((line) => /resumed after \d+ failed attempts?$/.test(line))).to.equal(true);
+    // The pass that wrote the rows logs its recovery once it returns, which may be after they are visible.
+    const resumed = (line: string) => /resumed after \d+ failed attempts?$/.test(line);
+    expect(
+      await waitFor(
+        async () => lines.some(resumed),
+        (found) => found,
+      ),
+    ).to.equal(true);
   });
 
   it("resumes after the RPC is cut for several passes", async () => {
