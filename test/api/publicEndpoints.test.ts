@@ -311,6 +311,15 @@ describe("api: public endpoints over HTTP", () => {
       expect(statusOf(all, "ROCKET::RKT")).to.deep.equal(["launched"]);
       const onSolana = await allPages("chain=solana&status=blocked");
       expect(onSolana.map((row) => [row.identityKey, row.chain])).to.deep.equal([["VAMPCOIN::VAMP", null]]);
+      // Each single status reads only the sources that can have it, and answers exactly the rows of `all`.
+      for (const status of ["reserved", "protected", "blocked", "expired", "launched", "cleared"]) {
+        const only = await allPages(`status=${status}&limit=50`);
+        expect(
+          only.every((row) => row.status === status),
+          status,
+        ).to.equal(true);
+        expect(only.length, status).to.equal(all.filter((row) => row.status === status).length);
+      }
     });
 
     it("refuses limit above 50, a non-number, a foreign cursor and an unknown status", async () => {
