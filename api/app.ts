@@ -20,7 +20,7 @@ import { readRequestInput } from "./platform/inputRule";
 import { RouteTable } from "./platform/openapi/routeTable";
 import { partnerGuard } from "./platform/partnerAuth";
 import type { Platform } from "./platform/platform";
-import { requestLogging } from "./platform/requestLog";
+import { assignRequestId, requestLogging } from "./platform/requestLog";
 import { responseVersion } from "./platform/responseVersionMiddleware";
 import { securityHeaders } from "./platform/securityHeaders";
 import { registerChainRoutes } from "./routes/chains";
@@ -224,6 +224,7 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
     now: platform.now,
   });
   return (req, res) => {
+    assignRequestId(res);
     if (!direct(req, res)) app(req, res);
   };
 }

@@ -1,9 +1,13 @@
-// The HTTP side of request logs: every answered request of an admitted key carries an X-Request-Id and is
-// handed to the partners service's recorder (batched writes, off the response path) once the answer is sent.
-// Only method, path (no query string), route, status, latency, request id and time: never headers or bodies.
+// Request ids and the HTTP side of request logs. Every answer carries a Request-Id (also in error bodies'
+// details.requestId and in the log lines about the request); an admitted key's answers also carry it as
+// X-Request-Id, as before, and are handed to the partners service's recorder (batched writes, off the
+// response path) once sent. Only method, path (no query string), route, status, latency, request id and
+// time: never headers or bodies.
 import { randomBytes } from "node:crypto";
+import type { ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import type { PartnerContext, RequestLogEntry } from "../../services/partners";
+import { observeRequest } from "../../telemetry/metrics";
 
 declare global {
   namespace Express {
@@ -14,10 +18,26 @@ declare global {
   }
 }
 
-export const REQUEST_ID_HEADER = "X-Request-Id";
+/** On every answer. */
+export const REQUEST_ID_HEADER = "Request-Id";
+/** On the answers of an admitted key, with the same id (the name partners' request logs have used). */
+export const KEYED_REQUEST_ID_HEADER = "X-Request-Id";
 
 export function newRequestId(): string {
   return `req_${randomBytes(8).toString("hex")}`;
+}
+
+/** Gives the request its id, sent as Request-Id whatever the answer. */
+export function assignRequestId(res: ServerResponse): string {
+  const requestId = newRequestId();
+  res.setHeader(REQUEST_ID_HEADER, requestId);
+  return requestId;
+}
+
+/** The id `assignRequestId` gave the request (undefined for an answer given before, by the HTTP server). */
+export function requestIdOf(res: ServerResponse): string | undefined {
+  const id = res.getHeader(REQUEST_ID_HEADER);
+  return typeof id === "string" ? id : undefined;
 }
 
 // Anything shaped like one of our secrets (keys, signing secrets, verification tokens) a caller put in a path.
@@ -56,21 +76,32 @@ export function logEntryOf(
   };
 }
 
-/** Express middleware: records each request whose key was admitted, once its answer is sent; `now` dates it. */
+/**
+ * Express middleware: once each answer is sent, observes its latency by route (telemetry/metrics) and
+ * records it when its key was admitted; `now` dates the log line.
+ */
 export function requestLogging(record: RecordRequest, now: () => number) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = performance.now();
     res.on("finish", () => {
+      const elapsedMs = performance.now() - started;
+      const matched = typeof req.route?.path === "string";
+      const route = matched ? req.route.path : "(no route)";
+      // Labelled like the direct routes (`POST /api/v1/...`): the router's mount point, then the template.
+      observeRequest(
+        matched ? `${req.method} ${req.baseUrl}${route}` : `${req.method} (unmatched)`,
+        res.statusCode,
+        elapsedMs / 1000,
+      );
       const partner = res.locals.partner;
       const requestId = res.locals.requestId;
       if (partner === undefined || requestId === undefined) return;
-      const route = typeof req.route?.path === "string" ? req.route.path : "(no route)";
       record(
         logEntryOf(
           partner,
           { method: req.method, path: pathOf(req.originalUrl), route, requestId },
           res.statusCode,
-          performance.now() - started,
+          elapsedMs,
           new Date(now()),
         ),
       );

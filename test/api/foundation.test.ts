@@ -101,6 +101,7 @@ describe("api: health when the database is down", () => {
       expect(body.error?.details).to.deep.equal({
         database: { ok: false, reason: "unreachable" },
         chains: "unavailable",
+        requestId: response.headers.get("request-id"),
       });
     } finally {
       await api.close();
