@@ -29,7 +29,7 @@ export async function serveApi(options: ServeOptions): Promise<RunningServer> {
   const app = createApp({
     pool,
     startedAt: new Date(),
-    log: lineSink(options.log.child({ component: "http" }), "error"),
+    log: options.log,
     hosts: config.hosts,
     masterKey,
     anonymousRateLimitPerMinute: config.keylessRateLimitPerMinute,

@@ -103,6 +103,13 @@ export function createLogger(options: LoggerOptions): Logger {
       },
       hooks: {
         logMethod(args, method) {
+          // An error alone would lend pino its raw message as the line's message.
+          const [first] = args as unknown[];
+          if (first instanceof Error && args.length === 1) {
+            return method.apply(this, [{ err: first }, scrubSecrets(first.message)] as Parameters<
+              typeof method
+            >);
+          }
           for (let i = 0; i < args.length; i++) {
             const arg = args[i];
             if (typeof arg === "string") args[i] = scrubSecrets(arg);
@@ -123,4 +130,19 @@ export function silentLogger(): Logger {
 /** A plain line sink for the pure layers (core's backoff) and the indexers' internals, at `level`. */
 export function lineSink(logger: Logger, level: "info" | "warn" | "error" = "info"): (line: string) => void {
   return (line) => logger[level](line);
+}
+
+/** A logger whose JSON lines are kept in memory (tests, and diagnosing a role in-process). */
+export function memoryLogger(level: LogLevel = "debug"): {
+  log: Logger;
+  lines(): string[];
+  messages(): string[];
+} {
+  const lines: string[] = [];
+  const log = createLogger({ level, destination: { write: (line: string) => void lines.push(line) } });
+  return {
+    log,
+    lines: () => [...lines],
+    messages: () => lines.map((line) => String((JSON.parse(line) as { msg?: unknown }).msg ?? "")),
+  };
 }

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import type { PartnerContext, RequestLogEntry } from "../../services/partners";
+import type { Logger } from "../../telemetry/log";
 import { observeRequest } from "../../telemetry/metrics";
 
 declare global {
@@ -77,10 +78,11 @@ export function logEntryOf(
 }
 
 /**
- * Express middleware: once each answer is sent, observes its latency by route (telemetry/metrics) and
- * records it when its key was admitted; `now` dates the log line.
+ * Express middleware: once each answer is sent, observes its latency by route (telemetry/metrics), logs it
+ * at debug level, and records it in the partner's request log when its key was admitted (`now` dates that
+ * line). The direct routes (validate, the identity check) log no line per request: they are the hot path.
  */
-export function requestLogging(record: RecordRequest, now: () => number) {
+export function requestLogging(record: RecordRequest, now: () => number, log: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = performance.now();
     res.on("finish", () => {
@@ -93,6 +95,21 @@ export function requestLogging(record: RecordRequest, now: () => number) {
         res.statusCode,
         elapsedMs / 1000,
       );
+      // Headers go through the logger's redaction (Authorization, cookies) and secret scrub like every field.
+      if (log.isLevelEnabled("debug")) {
+        log.debug(
+          {
+            requestId: requestIdOf(res),
+            method: req.method,
+            path: pathOf(req.originalUrl),
+            route,
+            status: res.statusCode,
+            ms: Math.round(elapsedMs * 100) / 100,
+            headers: req.headers,
+          },
+          "request",
+        );
+      }
       const partner = res.locals.partner;
       const requestId = res.locals.requestId;
       if (partner === undefined || requestId === undefined) return;
