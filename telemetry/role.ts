@@ -43,7 +43,7 @@ export async function startRoleTelemetry(
     readiness,
     log: log.child({ component: "probes" }),
   });
-  log.info({ url: probes.url }, `metrics and probes on ${probes.url} (/metrics, /livez, /readyz)`);
+  log.info(`metrics and probes on ${probes.url} (/metrics, /livez, /readyz)`);
   return { log, readiness, probes, close: () => probes.close() };
 }
 
