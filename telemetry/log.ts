@@ -8,8 +8,6 @@ import { prettyStream } from "./pretty";
 export type Logger = PinoLogger;
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
-export const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
-
 const CENSOR = "[redacted]";
 
 // Fields that hold a secret whatever their value looks like, at the top of a record or one level down.
@@ -130,19 +128,4 @@ export function silentLogger(): Logger {
 /** A plain line sink for the pure layers (core's backoff) and the indexers' internals, at `level`. */
 export function lineSink(logger: Logger, level: "info" | "warn" | "error" = "info"): (line: string) => void {
   return (line) => logger[level](line);
-}
-
-/** A logger whose JSON lines are kept in memory (tests, and diagnosing a role in-process). */
-export function memoryLogger(level: LogLevel = "debug"): {
-  log: Logger;
-  lines(): string[];
-  messages(): string[];
-} {
-  const lines: string[] = [];
-  const log = createLogger({ level, destination: { write: (line: string) => void lines.push(line) } });
-  return {
-    log,
-    lines: () => [...lines],
-    messages: () => lines.map((line) => String((JSON.parse(line) as { msg?: unknown }).msg ?? "")),
-  };
 }

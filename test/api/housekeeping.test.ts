@@ -5,8 +5,8 @@ import { expect } from "chai";
 import { createApp } from "../../api/app";
 import { listen, type RunningServer } from "../../api/server";
 import { type Database, openDatabase } from "../../storage/database";
-import { memoryLogger } from "../../telemetry/log";
 import { type FaultProxy, startFaultProxy } from "../support/faultProxy";
+import { memoryLogger } from "../support/logs";
 import { createTestDatabase, type TestDatabase } from "../support/testDatabase";
 import { TEST_HOSTS } from "./support/harness";
 

@@ -1,8 +1,9 @@
 // The logger every role uses: JSON lines at LOG_LEVEL, redaction of secret fields by path, a scrub of
 // secret-shaped strings and registered secrets everywhere (messages, fields, errors), readable terminal lines.
 import { expect } from "chai";
-import { memoryLogger, registerSecret, scrubSecrets } from "../../telemetry/log";
+import { registerSecret, scrubSecrets } from "../../telemetry/log";
 import { prettyLine } from "../../telemetry/pretty";
+import { memoryLogger } from "../support/logs";
 
 const API_KEY = "svc_live_Qm9vT2ZhU2VjcmV0S2V5VGhhdE11c3ROb3RMZWFrMDEyMzQ1";
 const SANDBOX_KEY = "svc_sbx_c2FuZGJveFNlY3JldEtleVRoYXRNdXN0Tm90TGVhazAxMjM0";

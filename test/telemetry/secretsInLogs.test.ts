@@ -4,11 +4,11 @@
 // while the lines about those very requests are there (so the check judges something).
 import { expect } from "chai";
 import type { RouteModule } from "../../api/app";
-import { memoryLogger } from "../../telemetry/log";
 import { registerMasterKey } from "../../telemetry/role";
 import { bearer, issueKey, startTestApi, type TestApi } from "../api/support/harness";
 import { send } from "../api/support/http";
 import { tableLookup } from "../services/webhooks/support";
+import { memoryLogger } from "../support/logs";
 
 describe("telemetry: no secret reaches the logs", function () {
   this.timeout(60_000);
