@@ -11,6 +11,7 @@ import { RATE_WINDOW_SECONDS } from "../services/partners/rateWindow";
 import { pruneRequestLog, REQUEST_LOG_PRUNE_MINUTES } from "../services/partners/requestLog";
 import type { WebhookSettings } from "../services/webhooks";
 import { sharedInFlight } from "../storage/sharedInFlight";
+import { type Logger, lineSink } from "../telemetry/log";
 import { corsLayer } from "./platform/cors";
 import { directRouteListener } from "./platform/directRoutes";
 import { errorHandler, notFound } from "./platform/errors";
@@ -20,7 +21,7 @@ import { readRequestInput } from "./platform/inputRule";
 import { RouteTable } from "./platform/openapi/routeTable";
 import { partnerGuard } from "./platform/partnerAuth";
 import type { Platform } from "./platform/platform";
-import { requestLogging } from "./platform/requestLog";
+import { assignRequestId, requestLogging } from "./platform/requestLog";
 import { responseVersion } from "./platform/responseVersionMiddleware";
 import { securityHeaders } from "./platform/securityHeaders";
 import { registerChainRoutes } from "./routes/chains";
@@ -43,7 +44,8 @@ import { webPages } from "./web/pages";
 export interface ApiDependencies {
   pool: Pool;
   startedAt: Date;
-  log: (message: string) => void;
+  /** The API's logger: failures, and at debug level a line per request of the Express routes. */
+  log: Logger;
   /** Host lists of the three environments; defaults to the configuration defaults. */
   hosts?: HostLists;
   /** Seals the signing secrets of self-serve sandbox keys; without it POST /v1/sandbox/keys answers 503. */
@@ -93,6 +95,7 @@ function housekeeping(
   now: () => number,
   pruneIdempotency: () => Promise<void>,
 ): () => void {
+  const log = deps.log.child({ component: "housekeeping" });
   let lastMinute = 0;
   // One run at a time: on a frozen database a run waits until it thaws, and the next minutes' ticks must not
   // each take more pool connections behind it.
@@ -110,9 +113,9 @@ function housekeeping(
     const minute = Math.floor(now() / (RATE_WINDOW_SECONDS * 1000));
     if (minute !== lastMinute) {
       lastMinute = minute;
-      prune().catch((error: Error) => deps.log(`housekeeping failed: ${error.message}`));
+      prune().catch((error: Error) => log.warn(`housekeeping failed: ${error.message}`));
       if (minute % REQUEST_LOG_PRUNE_MINUTES === 0) {
-        pruneLogs().catch((error: Error) => deps.log(`request log pruning failed: ${error.message}`));
+        pruneLogs().catch((error: Error) => log.warn(`request log pruning failed: ${error.message}`));
       }
     }
   };
@@ -141,7 +144,7 @@ export function createPlatform(deps: ApiDependencies): Platform {
     registries: deps.registries,
     webhooks: deps.webhooks,
     mail: deps.mail,
-    log: deps.log,
+    log: lineSink(deps.log.child({ component: "services" }), "warn"),
   });
   const cors = corsLayer({
     embedOriginAllowed: (origin) => services.reservations.embedOriginAllowed(origin),
@@ -187,6 +190,7 @@ export type ApiHandler = (req: IncomingMessage, res: ServerResponse) => void;
 /** The app; `extraRoutes` lets tests mount fixture routes through the same platform. */
 export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModule[] = []): ApiHandler {
   const platform = createPlatform(deps);
+  const failures = lineSink(deps.log.child({ component: "http" }), "error");
   const hosts = deps.hosts ?? parseConfig({}).hosts;
   const tick = housekeeping(deps, platform.now, idempotency(deps.pool, platform.now).pruneExpired);
   const app = express();
@@ -201,17 +205,23 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
     tick();
     next();
   });
-  app.use(requestLogging(platform.services.partners.recordRequest, platform.now));
+  app.use(
+    requestLogging(
+      platform.services.partners.recordRequest,
+      platform.now,
+      deps.log.child({ component: "http" }),
+    ),
+  );
   app.use(wellKnownAlias);
   app.use("/api", platform.routes.corsRouter);
   app.use(requestInput);
 
   for (const register of [...ROUTE_MODULES, ...extraRoutes, registerOpenApiRoute]) register(platform);
   app.use("/api", platform.routes.router);
-  app.use(webPages(platform, deps.log));
+  app.use(webPages(platform, failures));
 
   app.use(notFound);
-  app.use(errorHandler(deps.log));
+  app.use(errorHandler(failures));
   const direct = directRouteListener({
     routes: platform.routes,
     admitPartner: platform.admitPartner,
@@ -219,11 +229,12 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
     hosts,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     housekeeping: tick,
-    log: deps.log,
+    log: failures,
     recordRequest: platform.services.partners.recordRequest,
     now: platform.now,
   });
   return (req, res) => {
+    assignRequestId(res);
     if (!direct(req, res)) app(req, res);
   };
 }

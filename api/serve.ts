@@ -7,6 +7,7 @@ import type { DeploymentManifest } from "../config/manifest";
 import { prepareDecisionData } from "../services";
 import { createMailer } from "../services/mail";
 import { manifestChains } from "../services/mirror/chainCatalogue";
+import { type Logger, lineSink } from "../telemetry/log";
 import { createApp } from "./app";
 import { listen, type RunningServer } from "./server";
 
@@ -16,7 +17,8 @@ export interface ServeOptions {
   manifest: DeploymentManifest;
   registries: RegistryCatalogue;
   masterKey: Buffer;
-  log: (line: string) => void;
+  /** The role's logger: the app logs its failures, partner mail its files, each as a component. */
+  log: Logger;
 }
 
 /** Signing keys ready (so GET /v1/keys lists keys from the first second), then listening. */
@@ -34,7 +36,10 @@ export async function serveApi(options: ServeOptions): Promise<RunningServer> {
     decisions: { chains },
     registries: options.registries,
     webhooks: { allowLocalReceivers: config.webhooks.allowLocalReceivers },
-    mail: { mailer: createMailer(config.mail, options.log), publicUrl: config.mail.publicUrl },
+    mail: {
+      mailer: createMailer(config.mail, lineSink(options.log.child({ component: "mail" }))),
+      publicUrl: config.mail.publicUrl,
+    },
   });
   return listen(app, config.api.host, config.api.port);
 }

@@ -31,6 +31,7 @@ import { checkIdentity, checkResultOf } from "../services/identity/identityCheck
 import { snapshotLoader } from "../services/identity/recordLoader";
 import { type Database, openDatabase, quoteIdentifier } from "../storage/database";
 import { isPostgresServer } from "../storage/namedStatements";
+import { createLogger } from "../telemetry/log";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
 
@@ -263,7 +264,7 @@ async function serve(mode: ServerMode): Promise<void> {
       const app = createApp({
         pool: database.pool,
         startedAt: new Date(),
-        log: (message) => process.stderr.write(`${message}\n`),
+        log: createLogger({ level: "warn" }),
         masterKey: randomBytes(32),
         anonymousRateLimitPerMinute: UNREACHABLE_LIMIT,
         decisions: { chains: CHAINS },

@@ -20,6 +20,7 @@ import { createSecretBox } from "../core/secrets/secretBox";
 import { createApiKey } from "../services/partners/apiKeyStore";
 import { ensureSigningKeys, listSigningKeys } from "../services/signing/signingKeyStore";
 import { type Database, openDatabase, quoteIdentifier } from "../storage/database";
+import { createLogger } from "../telemetry/log";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
 import { postgresCpuSeconds } from "./support/postgresCpu";
@@ -154,7 +155,7 @@ async function serve(mode: ServerMode): Promise<void> {
           createApp({
             pool: database.pool,
             startedAt: new Date(),
-            log: (message) => process.stderr.write(`${message}\n`),
+            log: createLogger({ level: "warn" }),
             masterKey,
             decisions: { chains: CHAINS },
           }),

@@ -44,6 +44,8 @@ export interface Config {
   webhooks: { allowLocalReceivers: boolean; leaseMs: number };
   /** Partner mail: over SMTP when `smtpUrl` is set, else written as .eml files into `directory`. */
   mail: MailSettings;
+  /** Log level, and the internal address of the metrics and probe server (a role default port when unset). */
+  telemetry: { logLevel: Settings["LOG_LEVEL"]; metricsHost: string; metricsPort: number | undefined };
 }
 
 export interface MailSettings {
@@ -111,6 +113,11 @@ export function parseConfig(env: Record<string, string | undefined>, options: Co
       directory: resolve(dataDir, "mail"),
       from: settings.MAIL_FROM,
       publicUrl: settings.PUBLIC_URL ?? `http://${settings.BASE_URLS[0] ?? `localhost:${settings.PORT}`}`,
+    },
+    telemetry: {
+      logLevel: settings.LOG_LEVEL,
+      metricsHost: settings.METRICS_HOST,
+      metricsPort: settings.METRICS_PORT,
     },
   };
 }

@@ -75,6 +75,13 @@ export const settingsSchema = z.object({
     )
     .optional(),
   MAIL_FROM: z.string().min(3).max(200).default("Identity Protection <no-reply@localhost>"),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      message: "must be one of fatal, error, warn, info, debug, trace, silent",
+    })
+    .default("info"),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   PUBLIC_URL: z
     .string()
     .regex(
@@ -122,6 +129,12 @@ export const SETTING_DOCS: Record<keyof Settings, string> = {
   MAIL_FROM: "Sender of partner mail.",
   PUBLIC_URL:
     "Base URL partners reach the API on, used in the commands partner mail shows. Default: http:// plus the first BASE_URLS host.",
+  LOG_LEVEL:
+    "Lowest level of the log lines every role writes (JSON lines on stderr; readable lines on a terminal): fatal, error, warn, info, debug, trace or silent.",
+  METRICS_HOST:
+    "Internal address of each role's metrics and probe server (/metrics, /livez, /readyz); never the public API's. Keep it off the internet.",
+  METRICS_PORT:
+    "Port of that server. Default per role: 9464 for the API and `npm start`, 9465 the worker, 9466 indexer:evm, 9467 indexer:solana; 0 picks a free port (logged).",
   WEBHOOK_ALLOW_LOCALHOST:
     "Accept webhook receivers on http(s)://localhost, 127.0.0.1 and [::1]. Default: true for the embedded default (no DATABASE_URL), false otherwise; never set it on a hosted service.",
   WEBHOOK_LEASE_MS:

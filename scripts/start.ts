@@ -12,13 +12,16 @@ import { SANDBOX_DESIGNATED_LAUNCHER } from "../core/status/sandboxScenarios";
 import { startEvmIndexer } from "../indexer/evm/run";
 import { startSolanaIndexer } from "../indexer/solana";
 import { type Database, openDatabase } from "../storage/database";
+import { type Logger, lineSink } from "../telemetry/log";
+import { databaseCheck } from "../telemetry/probes";
+import { registerMasterKey, startRoleTelemetry } from "../telemetry/role";
 import { startWorker } from "../worker";
+import { databaseGauges } from "../worker/databaseGauges";
 import { LOCAL_EVM_BLOCK_MS, startLocalnet } from "./localnet";
 
 type Stop = () => Promise<void>;
 type Row = [label: string, value: string];
 
-const log = (line: string) => console.error(line);
 /** Local chains make blocks every few hundred ms; polling faster keeps the mirror within a second. */
 const LOCAL_EVM_POLLING_MS = 200;
 
@@ -29,7 +32,7 @@ interface Chains {
 }
 
 /** The deployment manifest to serve, read once: the configured one, or that of local chains started here. */
-async function chainsOf(config: Config, stops: Stop[]): Promise<Chains> {
+async function chainsOf(config: Config, stops: Stop[], log: Logger): Promise<Chains> {
   if (config.chains.manifestPath) {
     const manifestPath = config.chains.manifestPath;
     return { manifest: readManifest(manifestPath), manifestPath, rows: [] };
@@ -40,7 +43,7 @@ async function chainsOf(config: Config, stops: Stop[]): Promise<Chains> {
     solanaPort: config.chains.localSolanaPort,
     manifestPath,
     evmBlockMs: LOCAL_EVM_BLOCK_MS,
-    log,
+    log: lineSink(log.child({ component: "localnet" })),
   });
   stops.push(() => localnet.stop());
   return {
@@ -60,7 +63,7 @@ async function chainsOf(config: Config, stops: Stop[]): Promise<Chains> {
   };
 }
 
-async function startIndexers(config: Config, database: Database, chains: Chains, stops: Stop[]) {
+async function startIndexers(config: Config, database: Database, chains: Chains, stops: Stop[], log: Logger) {
   const local = config.chains.manifestPath === undefined;
   const evm = await startEvmIndexer({
     databaseUrl: database.url,
@@ -72,7 +75,7 @@ async function startIndexers(config: Config, database: Database, chains: Chains,
     viewsSchema: config.indexers.evmViewsSchema,
     mirrorSchema: config.indexers.mirrorSchema,
     environment: process.env,
-    log,
+    log: lineSink(log.child({ component: "indexer:evm" })),
   });
   stops.push(() => evm.stop());
   for (const entry of chains.manifest.solana) {
@@ -81,7 +84,7 @@ async function startIndexers(config: Config, database: Database, chains: Chains,
       manifestEntry: entry,
       commitment: config.indexers.solanaCommitment,
       pollIntervalMs: config.indexers.solanaPollIntervalMs,
-      log,
+      log: lineSink(log.child({ component: "indexer:solana", chain: entry.chain })),
     });
     stops.push(() => solana.stop());
   }
@@ -91,20 +94,32 @@ async function startIndexers(config: Config, database: Database, chains: Chains,
 async function main(): Promise<void> {
   const config = loadConfig();
   const stops: Stop[] = [];
+  // Every role of this process logs through one logger (readable lines on a terminal, JSON lines otherwise)
+  // and shares one metrics and probe server.
+  const telemetry = await startRoleTelemetry("start", config, { pretty: process.stderr.isTTY === true });
+  const { log, readiness } = telemetry;
+  stops.push(() => telemetry.close());
   const stopAll = async () => {
-    for (const stop of stops.splice(0).reverse()) await stop().catch((error: Error) => log(error.message));
+    for (const stop of stops.splice(0).reverse()) {
+      await stop().catch((error: Error) => log.error({ err: error }, "stopping failed"));
+    }
   };
   const onSignal = () => void stopAll().then(() => process.exit(0));
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
 
   try {
+    const migrations = readiness.step("migrations", "migrating the database");
+    const started = readiness.step("started", "starting the chains, indexers, API and worker");
     const masterKey = resolveMasterKey(config.masterKey, config.dataDir);
+    registerMasterKey(masterKey);
     const database = await openDatabase(config.database);
     stops.push(() => database.close());
+    migrations.done();
+    readiness.check("database", databaseCheck(database.pool));
 
-    const chains = await chainsOf(config, stops);
-    await startIndexers(config, database, chains, stops);
+    const chains = await chainsOf(config, stops, log);
+    await startIndexers(config, database, chains, stops, log);
 
     const registries = registryCatalogue(chains.manifest);
     const api = await serveApi({
@@ -113,14 +128,14 @@ async function main(): Promise<void> {
       manifest: chains.manifest,
       registries,
       masterKey,
-      log,
+      log: log.child({ component: "api" }),
     });
     stops.push(() => api.close());
     const worker = startWorker({
       pool: database.pool,
       registries,
       intervalMs: config.worker.intervalMs,
-      log: (line) => log(`[worker] ${line}`),
+      log: lineSink(log.child({ component: "worker" })),
       webhooks: {
         masterKey,
         allowLocalReceivers: config.webhooks.allowLocalReceivers,
@@ -128,6 +143,8 @@ async function main(): Promise<void> {
       },
     });
     stops.push(() => worker.stop());
+    telemetry.probes.addCollector(databaseGauges(database.pool));
+    started.done();
 
     const port = new URL(api.url).port;
     printScreen([
@@ -148,6 +165,7 @@ async function main(): Promise<void> {
           : "DATABASE_URL",
       ],
       ["Deployment manifest", chains.manifestPath],
+      ["Metrics and probes", `${telemetry.probes.url}/metrics   /livez   /readyz`],
       [
         "Partner mail",
         config.mail.smtpUrl === undefined

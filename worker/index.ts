@@ -10,6 +10,7 @@ import { startPassLoop } from "../core/retry/passLoop";
 import { type ReconcileCounts, reconcilePass } from "../services/reservations/reconcile";
 import { type ChainPostureJobOptions, startChainPostureJob } from "./chainPosture";
 import { startPayoutPlanJob } from "./payoutPlans";
+import { timedPass } from "./timedPass";
 import { startWebhookJob, type WebhookJobOptions } from "./webhooks";
 
 export interface WorkerOptions {
@@ -56,10 +57,10 @@ export function startWorker(options: WorkerOptions): Worker {
     policy: backoffPolicy(options.intervalMs, options.backoff),
   });
   const loop = startPassLoop({
-    pass: async () => {
+    pass: timedPass("reconcile", async () => {
       const summary = describeCounts(await reconcilePass(deps));
       if (summary) options.log(`reconcile: ${summary}`);
-    },
+    }),
     intervalMs: options.intervalMs,
     backoff: failures,
   });

@@ -5,6 +5,7 @@ import type { Pool } from "pg";
 import { backoffPolicy, createBackoff } from "../core/retry/backoff";
 import { startPassLoop } from "../core/retry/passLoop";
 import { buildPayoutPlans, lastCompleteDay } from "../services/revenue";
+import { timedPass } from "./timedPass";
 
 /** How often the job looks for a day to plan. */
 export const PAYOUT_PLAN_INTERVAL_MS = 60_000;
@@ -23,12 +24,12 @@ export interface PayoutPlanJob {
 export function startPayoutPlanJob(options: PayoutPlanJobOptions): PayoutPlanJob {
   const intervalMs = options.intervalMs ?? PAYOUT_PLAN_INTERVAL_MS;
   const loop = startPassLoop({
-    pass: async () => {
+    pass: timedPass("payout_plans", async () => {
       const now = options.now();
       const day = lastCompleteDay(now);
       const built = await buildPayoutPlans(options.pool, day, now);
       if (built > 0) options.log(`payout plans: ${built} built for ${day}`);
-    },
+    }),
     intervalMs,
     backoff: createBackoff({ what: "payout plan pass", log: options.log, policy: backoffPolicy(intervalMs) }),
   });

@@ -11,6 +11,7 @@ import {
   systemLookup,
   webhookDispatcher,
 } from "../services/webhooks";
+import { timedPass } from "./timedPass";
 
 /** Outbox polling: an event waits at most this long for its first attempt when the worker is idle. */
 export const WEBHOOK_POLL_INTERVAL_MS = 250;
@@ -48,9 +49,9 @@ export function startWebhookJob(options: WebhookJobOptions): WebhookJob {
   let loop: PassLoop | undefined;
   dispatcher.onAttemptDone(() => loop?.wake());
   loop = startPassLoop({
-    pass: async () => {
+    pass: timedPass("webhooks", async () => {
       if (await dispatcher.pass()) loop?.wake();
-    },
+    }),
     intervalMs,
     backoff: createBackoff({ what: "webhook pass", log: options.log, policy: backoffPolicy(intervalMs) }),
   });

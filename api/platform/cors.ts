@@ -15,7 +15,7 @@ export type CorsClass = "any-origin" | "embed-origins" | "none";
 /** Request headers a page may send: the JSON body's type. Not Authorization: keys stay on servers. */
 const ALLOWED_REQUEST_HEADERS = new Set(["content-type"]);
 /** Response headers a page may read beyond the CORS-safelisted ones. */
-const EXPOSED_HEADERS = "RateLimit, RateLimit-Policy, RateLimit-Remaining, Retry-After";
+const EXPOSED_HEADERS = "RateLimit, RateLimit-Policy, RateLimit-Remaining, Retry-After, Request-Id";
 /** How long a browser may cache a preflight: Chromium's ceiling for the fixed public policy, less for registered
  * origins, which operators change (the actual request is checked again anyway). */
 const MAX_AGE_SECONDS: Record<Exclude<CorsClass, "none">, number> = {

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ServiceError } from "../../core/errors/serviceError";
 import type { PartnerContext } from "../../services/partners";
 import type { Authenticator } from "../../services/partners/keyAuthentication";
+import { observeRequest } from "../../telemetry/metrics";
 import { ANY_ORIGIN_HEADERS } from "./cors";
 import { errorResponseOf } from "./errors";
 import { type HostLists, hostClassOf, hostEnvironmentOf } from "./hosts";
@@ -16,7 +17,14 @@ import { sendJson } from "./jsonResponse";
 import type { DirectResult, DirectRoute, RouteTable } from "./openapi/routeTable";
 import { isDirectRead, parsed } from "./openapi/routeTable";
 import type { OptionalAdmission, PartnerAdmission } from "./partnerAuth";
-import { logEntryOf, newRequestId, pathOf, REQUEST_ID_HEADER, type RecordRequest } from "./requestLog";
+import {
+  assignRequestId,
+  KEYED_REQUEST_ID_HEADER,
+  logEntryOf,
+  pathOf,
+  type RecordRequest,
+  requestIdOf,
+} from "./requestLog";
 
 export interface DirectRouteOptions {
   routes: RouteTable;
@@ -60,6 +68,7 @@ async function serve(
 ): Promise<void> {
   const headers: Record<string, string> = {};
   const started = performance.now();
+  const requestId = requestIdOf(res) ?? assignRequestId(res);
   let caller: { partner: PartnerContext; requestId: string } | undefined;
   let status = 500;
   try {
@@ -71,8 +80,8 @@ async function serve(
       headers[name] = value;
     };
     const seen = (partner: PartnerContext) => {
-      caller = { partner, requestId: newRequestId() };
-      headers[REQUEST_ID_HEADER] = caller.requestId;
+      caller = { partner, requestId };
+      headers[KEYED_REQUEST_ID_HEADER] = requestId;
     };
     let result: DirectResult;
     if (isDirectRead(direct)) {
@@ -123,10 +132,12 @@ async function serve(
     status = result.status;
     sendJson(res, result.status, result.body, { ...headers, ...result.headers });
   } catch (error) {
-    const refusal = errorResponseOf(error, options.log);
+    const refusal = errorResponseOf(error, options.log, requestId);
     status = refusal.status;
     if (!res.headersSent) sendJson(res, refusal.status, refusal.body, headers);
   }
+  const elapsedMs = performance.now() - started;
+  observeRequest(direct.route, status, elapsedMs / 1000);
   if (caller !== undefined) {
     options.recordRequest(
       logEntryOf(
@@ -138,7 +149,7 @@ async function serve(
           requestId: caller.requestId,
         },
         status,
-        performance.now() - started,
+        elapsedMs,
         new Date(options.now()),
       ),
     );

@@ -10,6 +10,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Request, Response } from "express";
 import type { Pool } from "pg";
 import { ApiError } from "../../core/errors/catalogue";
+import { countIdempotency } from "../../telemetry/metrics";
 
 export interface IdempotentResult {
   status: number;
@@ -153,10 +154,14 @@ export function idempotency(pool: Pool, now: () => number) {
     const claimed = await claim(keyId, route, key, hash);
     if (claimed !== true) {
       if (claimed.request_hash !== hash) {
+        countIdempotency("conflict");
         throw new ApiError("idempotency_key_reused", undefined, { idempotencyKey: key });
       }
-      if (claimed.state === "in_progress")
+      if (claimed.state === "in_progress") {
+        countIdempotency("in_progress");
         throw new ApiError("idempotency_in_progress", undefined, { idempotencyKey: key });
+      }
+      countIdempotency("replayed");
       return {
         status: claimed.response_status ?? 200,
         body: claimed.response_body ?? {},

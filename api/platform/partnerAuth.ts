@@ -23,7 +23,7 @@ import type { PartnerScope } from "../../services/partners/scopes";
 import { AnonymousLimiter } from "./anonymousLimiter";
 import { type HostClass, hostEnvironmentOf } from "./hosts";
 import type { AccessGuard, RouteAccess } from "./openapi/routeTable";
-import { newRequestId, REQUEST_ID_HEADER } from "./requestLog";
+import { assignRequestId, KEYED_REQUEST_ID_HEADER, requestIdOf } from "./requestLog";
 
 declare global {
   namespace Express {
@@ -99,13 +99,13 @@ async function authenticate(
   return call;
 }
 
-/** Puts the caller on the response and gives the request its id (X-Request-Id, and its log line's). */
+/** Puts the caller on the response and sends the request's id as X-Request-Id too (and keeps it for its log line). */
 function callerOnResponse(res: Response): CallerSink {
   return (partner) => {
     res.locals.partner = partner;
-    const requestId = newRequestId();
+    const requestId = requestIdOf(res) ?? assignRequestId(res);
     res.locals.requestId = requestId;
-    res.setHeader(REQUEST_ID_HEADER, requestId);
+    res.setHeader(KEYED_REQUEST_ID_HEADER, requestId);
   };
 }
 

@@ -1,9 +1,15 @@
-// The HTTP side of request logs: every answered request of an admitted key carries an X-Request-Id and is
-// handed to the partners service's recorder (batched writes, off the response path) once the answer is sent.
-// Only method, path (no query string), route, status, latency, request id and time: never headers or bodies.
+// Request ids and the HTTP side of request logs. Every answer carries a Request-Id (also in error bodies'
+// details.requestId and in the log lines about the request); an admitted key's answers also carry it as
+// X-Request-Id, as before, and are handed to the partners service's recorder (batched writes, off the
+// response path) once sent. That partner-visible log keeps only method, path (no query string), route,
+// status, latency, request id and time: never headers or bodies. The service's own debug line per Express
+// request adds the headers, through the logger's redaction (telemetry/log.ts).
 import { randomBytes } from "node:crypto";
+import type { ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import type { PartnerContext, RequestLogEntry } from "../../services/partners";
+import type { Logger } from "../../telemetry/log";
+import { observeRequest } from "../../telemetry/metrics";
 
 declare global {
   namespace Express {
@@ -14,10 +20,39 @@ declare global {
   }
 }
 
-export const REQUEST_ID_HEADER = "X-Request-Id";
+/** On every answer. */
+export const REQUEST_ID_HEADER = "Request-Id";
+/** On the answers of an admitted key, with the same id (the name partners' request logs have used). */
+export const KEYED_REQUEST_ID_HEADER = "X-Request-Id";
+
+// Random hex drawn in blocks: an id per answer (the keyless check included) then costs a slice, not a call
+// into the CSPRNG and an encoding each time.
+const ID_HEX_CHARS = 16;
+const BLOCK_IDS = 512;
+let idBlock = "";
+let idOffset = 0;
 
 export function newRequestId(): string {
-  return `req_${randomBytes(8).toString("hex")}`;
+  if (idOffset === idBlock.length) {
+    idBlock = randomBytes((BLOCK_IDS * ID_HEX_CHARS) / 2).toString("hex");
+    idOffset = 0;
+  }
+  const id = idBlock.slice(idOffset, idOffset + ID_HEX_CHARS);
+  idOffset += ID_HEX_CHARS;
+  return `req_${id}`;
+}
+
+/** Gives the request its id, sent as Request-Id whatever the answer. */
+export function assignRequestId(res: ServerResponse): string {
+  const requestId = newRequestId();
+  res.setHeader(REQUEST_ID_HEADER, requestId);
+  return requestId;
+}
+
+/** The id `assignRequestId` gave the request (undefined for an answer given before, by the HTTP server). */
+export function requestIdOf(res: ServerResponse): string | undefined {
+  const id = res.getHeader(REQUEST_ID_HEADER);
+  return typeof id === "string" ? id : undefined;
 }
 
 // Anything shaped like one of our secrets (keys, signing secrets, verification tokens) a caller put in a path.
@@ -56,21 +91,48 @@ export function logEntryOf(
   };
 }
 
-/** Express middleware: records each request whose key was admitted, once its answer is sent; `now` dates it. */
-export function requestLogging(record: RecordRequest, now: () => number) {
+/**
+ * Express middleware: once each answer is sent, observes its latency by route (telemetry/metrics), logs it
+ * at debug level, and records it in the partner's request log when its key was admitted (`now` dates that
+ * line). The direct routes (validate, the identity check) log no line per request: they are the hot path.
+ */
+export function requestLogging(record: RecordRequest, now: () => number, log: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = performance.now();
     res.on("finish", () => {
+      const elapsedMs = performance.now() - started;
+      const matched = typeof req.route?.path === "string";
+      const route = matched ? req.route.path : "(no route)";
+      // Labelled like the direct routes (`POST /api/v1/...`): the router's mount point, then the template.
+      observeRequest(
+        matched ? `${req.method} ${req.baseUrl}${route}` : `${req.method} (unmatched)`,
+        res.statusCode,
+        elapsedMs / 1000,
+      );
+      // Headers go through the logger's redaction (Authorization, cookies) and secret scrub like every field.
+      if (log.isLevelEnabled("debug")) {
+        log.debug(
+          {
+            requestId: requestIdOf(res),
+            method: req.method,
+            path: pathOf(req.originalUrl),
+            route,
+            status: res.statusCode,
+            ms: Math.round(elapsedMs * 100) / 100,
+            headers: req.headers,
+          },
+          "request",
+        );
+      }
       const partner = res.locals.partner;
       const requestId = res.locals.requestId;
       if (partner === undefined || requestId === undefined) return;
-      const route = typeof req.route?.path === "string" ? req.route.path : "(no route)";
       record(
         logEntryOf(
           partner,
           { method: req.method, path: pathOf(req.originalUrl), route, requestId },
           res.statusCode,
-          performance.now() - started,
+          elapsedMs,
           new Date(now()),
         ),
       );

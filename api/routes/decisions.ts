@@ -10,6 +10,7 @@ import {
 } from "../../services/identity";
 import type { PartnerContext } from "../../services/partners";
 import type { SandboxService } from "../../services/sandbox";
+import { countDecision } from "../../telemetry/metrics";
 import type { IdempotentResult } from "../platform/idempotency";
 import type { Platform } from "../platform/platform";
 import {
@@ -149,10 +150,11 @@ function registerValidateRoute({ routes, idempotent }: Platform, identity: Ident
       const { partner, snapshot } = await identity.admitValidation(admit, folded, body);
       const caller = callerOf(partner);
       const call = { keyId: partner.keyId, route, headers, body: rawBody, replayUntil: decisionExpiry };
-      return idempotent(call, async () => ({
-        status: 200,
-        body: await identity.validate(caller, body, folded, snapshot),
-      }));
+      return idempotent(call, async () => {
+        const decision = await identity.validate(caller, body, folded, snapshot);
+        countDecision(caller.environment, decision.decision, decision.reason);
+        return { status: 200, body: decision };
+      });
     },
   );
 }

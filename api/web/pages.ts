@@ -49,7 +49,7 @@ function shownFields(fields: Record<string, unknown>): Record<string, string> {
 
 /** The message a page shows for a refused request (the API's own wording). */
 function problemOf(error: unknown, log: (message: string) => void): { status: number; message: string } {
-  const { status, body } = errorResponseOf(error, log);
+  const { status, body } = errorResponseOf(error, log, undefined);
   const message = (body as { error?: { message?: string } }).error?.message ?? "The request failed.";
   return { status, message };
 }

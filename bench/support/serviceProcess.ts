@@ -35,7 +35,7 @@ export async function startServiceProcess(
     ["--import", "tsx", join(REPO_ROOT, "scripts/start.ts")],
     {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...env },
+      env: { METRICS_PORT: "0", ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     },

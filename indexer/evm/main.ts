@@ -3,19 +3,27 @@
 import { readManifest } from "../../config/manifest";
 import { roleConfig, startRole, stopOnSignal } from "../../config/role";
 import { openDatabaseWhenReachable } from "../../storage/openWhenReachable";
+import { lineSink } from "../../telemetry/log";
+import { databaseCheck } from "../../telemetry/probes";
+import { startRoleTelemetry } from "../../telemetry/role";
 import { startEvmIndexer } from "./run";
 
 const ROLE = "indexer:evm";
 
 startRole(ROLE, async () => {
   const { config, databaseUrl, manifestPath } = roleConfig(ROLE, process.env, { usesMasterKey: false });
+  const telemetry = await startRoleTelemetry(ROLE, config);
+  const { log, readiness } = telemetry;
+  const migrations = readiness.step("migrations", "migrating the database");
   const manifest = readManifest(manifestPath);
   // Opening migrates (under an advisory lock), so a role started before the API still finds its tables; a
   // database not reachable yet is waited for.
   const database = await openDatabaseWhenReachable(
     { kind: "postgres", url: databaseUrl },
-    { log: (line) => console.error(`[${ROLE}] ${line}`) },
+    { log: lineSink(log.child({ component: "database" }), "warn") },
   );
+  migrations.done();
+  readiness.check("database", databaseCheck(database.pool));
   const indexer = await startEvmIndexer({
     databaseUrl,
     pool: database.pool,
@@ -26,10 +34,12 @@ startRole(ROLE, async () => {
     viewsSchema: config.indexers.evmViewsSchema,
     mirrorSchema: config.indexers.mirrorSchema,
     environment: process.env,
+    log: lineSink(log.child({ component: "ponder" })),
   });
-  console.error(`[${ROLE}] Ponder deployment schema ${indexer.deploymentSchema}, manifest ${manifestPath}`);
+  log.info(`Ponder deployment schema ${indexer.deploymentSchema}, manifest ${manifestPath}`);
   stopOnSignal(async () => {
     await indexer.stop();
     await database.close();
+    await telemetry.close();
   });
 });

@@ -3,12 +3,18 @@
 import { ManifestError, readManifest } from "../../config/manifest";
 import { roleConfig, startRole, stopOnSignal } from "../../config/role";
 import { openDatabaseWhenReachable } from "../../storage/openWhenReachable";
+import { lineSink } from "../../telemetry/log";
+import { databaseCheck } from "../../telemetry/probes";
+import { startRoleTelemetry } from "../../telemetry/role";
 import { startSolanaIndexer } from "./index";
 
 const ROLE = "indexer:solana";
 
 startRole(ROLE, async () => {
   const { config, databaseUrl, manifestPath } = roleConfig(ROLE, process.env, { usesMasterKey: false });
+  const telemetry = await startRoleTelemetry(ROLE, config);
+  const { log, readiness } = telemetry;
+  const migrations = readiness.step("migrations", "migrating the database");
   const entries = readManifest(manifestPath).solana;
   if (entries.length === 0) {
     throw new ManifestError(
@@ -19,8 +25,10 @@ startRole(ROLE, async () => {
   // database not reachable yet is waited for.
   const database = await openDatabaseWhenReachable(
     { kind: "postgres", url: databaseUrl },
-    { log: (line) => console.error(`[${ROLE}] ${line}`) },
+    { log: lineSink(log.child({ component: "database" }), "warn") },
   );
+  migrations.done();
+  readiness.check("database", databaseCheck(database.pool));
   const { pool } = database;
   const indexers = await Promise.all(
     entries.map((manifestEntry) =>
@@ -29,12 +37,14 @@ startRole(ROLE, async () => {
         manifestEntry,
         commitment: config.indexers.solanaCommitment,
         pollIntervalMs: config.indexers.solanaPollIntervalMs,
+        log: lineSink(log.child({ component: "indexer", chain: manifestEntry.chain })),
       }),
     ),
   );
-  console.error(`[${ROLE}] following ${entries.map((entry) => entry.chain).join(", ")}`);
+  log.info(`following ${entries.map((entry) => entry.chain).join(", ")}`);
   stopOnSignal(async () => {
     await Promise.all(indexers.map((indexer) => indexer.stop()));
     await database.close();
+    await telemetry.close();
   });
 });

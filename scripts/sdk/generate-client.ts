@@ -9,6 +9,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 import { Pool } from "pg";
 import { createApp } from "../../api/app";
 import { listen } from "../../api/server";
+import { silentLogger } from "../../telemetry/log";
 
 export const GENERATED_CLIENT = join(__dirname, "..", "..", "sdk", "src", "generated", "openapi.ts");
 
@@ -26,7 +27,7 @@ async function localDocument(): Promise<unknown> {
   // The document is built from the route table; no request here reaches the (never connected) pool.
   const pool = new Pool({ connectionString: "postgres://unused@127.0.0.1:1/unused", max: 1 });
   const server = await listen(
-    createApp({ pool, startedAt: new Date(), log: () => undefined }),
+    createApp({ pool, startedAt: new Date(), log: silentLogger() }),
     "127.0.0.1",
     0,
   );

@@ -10,6 +10,7 @@ import {
   retryDelayMs,
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
 } from "../../core/webhook/deliveryPolicy";
+import { countWebhookAttempt } from "../../telemetry/metrics";
 import { type ClaimedDelivery, claimDueDeliveries, DELIVERY_LEASE_MS, type RecordedAttempt } from "./claims";
 import { signingSecrets } from "./endpointSecrets";
 import { envelopeBody, signedHeaders } from "./envelope";
@@ -120,7 +121,9 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
       outcome = { status: null, error: "the delivery could not be signed; the service will retry" };
     }
     const result = attemptResult(claimed, outcome, startedAt, new Date(now()));
-    if (!(await recorder.record({ claimed, attempt: result }))) {
+    if (await recorder.record({ claimed, attempt: result })) {
+      countWebhookAttempt(result.status === "pending" ? "failed" : result.status);
+    } else {
       log(
         `webhook delivery ${claimed.id}: lease lost before the outcome was recorded; another worker retries it`,
       );

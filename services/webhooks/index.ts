@@ -31,6 +31,7 @@ import { checkedReceiver, type HostLookup, ReceiverRefusedError, systemLookup } 
 
 export { WEBHOOK_ATTEMPT_TIMEOUT_MS, WEBHOOK_RETRY_DELAYS_SECONDS } from "../../core/webhook/deliveryPolicy";
 export { DOMAIN_EVENT_TYPES, type DomainEventType } from "../../storage/outbox";
+export { type OutboxBacklog, readOutboxBacklog } from "./backlog";
 export { DELIVERY_STATUSES, type DeliveryStatus, TEST_EVENT_TYPE } from "./deliveryStore";
 export { type DispatcherOptions, type WebhookDispatcher, webhookDispatcher } from "./dispatcher";
 export type { WebhookOwner } from "./endpointStore";

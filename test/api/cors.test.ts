@@ -111,7 +111,9 @@ describe("api: CORS", () => {
       });
       expect(check.status, check.text).to.equal(200);
       expect(check.headers["access-control-allow-origin"]).to.equal("*");
-      expect(check.headers["access-control-expose-headers"]).to.contain("RateLimit-Remaining");
+      expect(check.headers["access-control-expose-headers"])
+        .to.contain("RateLimit-Remaining")
+        .and.contain("Request-Id");
     });
 
     it("a page also reads the envelope of its bad input (the body rule answers with CORS too)", async () => {

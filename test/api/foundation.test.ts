@@ -4,11 +4,12 @@ import { BODY_LIMIT_BYTES, createApp } from "../../api/app";
 import { RESPONSE_VERSION } from "../../api/platform/responseVersion";
 import { listen, type RunningServer } from "../../api/server";
 import { createPool } from "../../storage/pool";
+import { silentLogger } from "../../telemetry/log";
 import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
 
 async function startApi(pool: Pool): Promise<RunningServer> {
   return listen(
-    createApp({ pool, startedAt: new Date(), log: () => undefined, decisions: { chains: [] } }),
+    createApp({ pool, startedAt: new Date(), log: silentLogger(), decisions: { chains: [] } }),
     "127.0.0.1",
     0,
   );
@@ -101,6 +102,7 @@ describe("api: health when the database is down", () => {
       expect(body.error?.details).to.deep.equal({
         database: { ok: false, reason: "unreachable" },
         chains: "unavailable",
+        requestId: response.headers.get("request-id"),
       });
     } finally {
       await api.close();

@@ -72,6 +72,7 @@ describe("api: health while the database is frozen or cut", () => {
         expect((response.body as { error: { details: unknown } }).error.details).to.deep.equal({
           database: { ok: false, reason: "timeout" },
           chains: "unavailable",
+          requestId: response.headers["request-id"],
         });
       }
     }
@@ -89,6 +90,7 @@ describe("api: health while the database is frozen or cut", () => {
     expect((response.body as { error: { details: unknown } }).error.details).to.deep.equal({
       database: { ok: false, reason: "unreachable" },
       chains: "unavailable",
+      requestId: response.headers["request-id"],
     });
     proxy.restore();
     await expectHealthy();

@@ -6,6 +6,7 @@ import { createApp } from "../../api/app";
 import { listen, type RunningServer } from "../../api/server";
 import { type Database, openDatabase } from "../../storage/database";
 import { type FaultProxy, startFaultProxy } from "../support/faultProxy";
+import { memoryLogger } from "../support/logs";
 import { createTestDatabase, type TestDatabase } from "../support/testDatabase";
 import { TEST_HOSTS } from "./support/harness";
 
@@ -18,7 +19,7 @@ describe("API housekeeping across a database outage", () => {
   let server: RunningServer;
   // One minute past a tenth minute: the first test's ticks never start the request log's retention run.
   let clock = Math.floor(Date.now() / (10 * MINUTE)) * 10 * MINUTE + MINUTE;
-  const lines: string[] = [];
+  const logs = memoryLogger("info");
 
   before(async () => {
     database = await createTestDatabase();
@@ -32,7 +33,7 @@ describe("API housekeeping across a database outage", () => {
     const app = createApp({
       pool: proxied.pool,
       startedAt: new Date(),
-      log: (line) => lines.push(line),
+      log: logs.log,
       hosts: TEST_HOSTS,
       now: () => clock,
     });
@@ -63,13 +64,16 @@ describe("API housekeeping across a database outage", () => {
     );
     proxy.cut();
     await request();
-    await until(() => lines.some((line) => line.startsWith("housekeeping failed")), "the failure logged");
+    await until(
+      () => logs.messages().some((line) => line.startsWith("housekeeping failed")),
+      "the failure logged",
+    );
 
     proxy.restore();
     clock += MINUTE;
     await request();
     await until(async () => (await finishedWindows()) === 0, "the next tick's pruning");
-    expect(lines.filter((line) => line.startsWith("housekeeping failed"))).to.have.length(1);
+    expect(logs.messages().filter((line) => line.startsWith("housekeeping failed"))).to.have.length(1);
   });
 
   it("runs one tick at a time: while the database is frozen, later minutes take no more connections", async () => {

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { createApp } from "../../api/app";
 import { MAX_NESTING_DEPTH } from "../../api/platform/inputRule";
+import { silentLogger } from "../../telemetry/log";
 import { createTestDatabase, type TestDatabase } from "../support/testDatabase";
 import { CHAINS, EVM_OTHER, setCheckpoints } from "./routes/decisions/support";
 import { bearer, expectEnvelope, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "./support/harness";
@@ -216,7 +217,7 @@ describe("api: the input rule holds for headers even when Node's parser lets con
     const app = createApp({
       pool: db.pool,
       startedAt: new Date(),
-      log: () => undefined,
+      log: silentLogger(),
       hosts: TEST_HOSTS,
       decisions: { chains: [] },
     });

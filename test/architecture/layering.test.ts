@@ -10,14 +10,27 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   core: ["core"],
   config: ["core", "config"],
   net: ["core", "net"],
-  storage: ["core", "config", "net", "storage"],
+  // Logs, metrics and the probe server every role shares.
+  telemetry: ["core", "config", "net", "telemetry"],
+  storage: ["core", "config", "net", "telemetry", "storage"],
   contracts: ["core", "contracts"],
   programs: ["core", "programs"],
   chains: ["core", "config", "net", "chains", "contracts", "programs"],
-  services: ["core", "config", "storage", "chains", "services"],
-  api: ["core", "config", "net", "storage", "chains", "services", "api", "contracts", "programs"],
-  indexer: ["core", "config", "storage", "chains", "indexer", "contracts", "programs"],
-  worker: ["core", "config", "storage", "chains", "services", "worker"],
+  services: ["core", "config", "telemetry", "storage", "chains", "services"],
+  api: [
+    "core",
+    "config",
+    "net",
+    "telemetry",
+    "storage",
+    "chains",
+    "services",
+    "api",
+    "contracts",
+    "programs",
+  ],
+  indexer: ["core", "config", "telemetry", "storage", "chains", "indexer", "contracts", "programs"],
+  worker: ["core", "config", "telemetry", "storage", "chains", "services", "worker"],
   // The partner SDK bundles the browser-safe part of core; the examples use the SDK as its package only.
   sdk: ["core", "sdk"],
   examples: ["examples"],
@@ -25,7 +38,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
 /** Packages a layer must never import, whatever it may import of the project. */
 const FORBIDDEN_PACKAGES: Readonly<Record<string, readonly string[]>> = {
   services: ["express", "hono"],
-  core: ["pg", "express"],
+  core: ["pg", "express", "pino", "prom-client"],
   sdk: ["pg", "express", "hono"],
 };
 /** Files that may read process.env: configuration and the role entry points (one per process). */

@@ -14,7 +14,7 @@ const UNREACHABLE_DATABASE = "postgres://nobody@127.0.0.1:1/none";
 function runRole(entry: string, env: Record<string, string>): { status: number | null; stderr: string } {
   const result = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, entry)], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", DATABASE_URL: UNREACHABLE_DATABASE, ...env },
+    env: { PATH: process.env.PATH ?? "", DATABASE_URL: UNREACHABLE_DATABASE, METRICS_PORT: "0", ...env },
     encoding: "utf8",
     timeout: 60_000,
   });

@@ -40,6 +40,7 @@ import { type SolanaIndexer, startSolanaIndexer } from "../../indexer/solana";
 import { type Localnet, startLocalnet } from "../../scripts/localnet";
 import { manifestChains, readCheckpoints } from "../../services/mirror/chainCatalogue";
 import type { ReservationView } from "../../services/reservations/record";
+import { createLogger, silentLogger } from "../../telemetry/log";
 import { startWorker, type Worker } from "../../worker";
 import { bearer, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../api/support/harness";
 import type { HttpResponse } from "../api/support/http";
@@ -345,7 +346,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
         registries,
         decisions: { chains: manifestChains(localnet.manifest) },
         now: clock.nowMs,
-        log,
+        log: options.log === undefined ? silentLogger() : createLogger({ level: "info" }),
         webhooks,
         ...(options.hosts ? { hosts: options.hosts } : {}),
       },

@@ -21,7 +21,7 @@ export interface RoleProcess {
 export function startRoleProcess(entry: string, env: Record<string, string>): RoleProcess {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", join(ROOT, entry)], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: { METRICS_PORT: "0", ...process.env, ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let output = "";

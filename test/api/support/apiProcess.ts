@@ -3,6 +3,7 @@
 import { createApp } from "../../../api/app";
 import { listen } from "../../../api/server";
 import { openDatabase } from "../../../storage/database";
+import { createLogger } from "../../../telemetry/log";
 import { ExecutionCounter, fixtureRoutes } from "./fixtureRoutes";
 import { TEST_HOSTS } from "./harness";
 
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
     {
       pool: database.pool,
       startedAt: new Date(),
-      log: (message) => process.stderr.write(`${message}\n`),
+      log: createLogger({ level: "warn" }),
       hosts: TEST_HOSTS,
       anonymousRateLimitPerMinute: 0,
       decisions: { chains: [] },

@@ -12,6 +12,7 @@ import type { Environment } from "../../../core/environment";
 import { createMailer } from "../../../services/mail";
 import { createApiKey } from "../../../services/partners/apiKeyStore";
 import { PARTNER_SCOPES, type PartnerScope } from "../../../services/partners/scopes";
+import { silentLogger } from "../../../telemetry/log";
 import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
 import { Conformance } from "./conformance";
 import { type HttpRequest, type HttpResponse, send } from "./http";
@@ -67,7 +68,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       {
         pool: db.pool,
         startedAt: new Date(),
-        log: () => undefined,
+        log: silentLogger(),
         hosts: TEST_HOSTS,
         masterKey,
         now: clock.now,

@@ -5,6 +5,7 @@ import { expect } from "chai";
 import { createApp } from "../../../api/app";
 import { listen, type RunningServer } from "../../../api/server";
 import { LOOKUP_SCRIPT_PATH, PAGE_CONTENT_SECURITY_POLICY } from "../../../api/web/assets";
+import { silentLogger } from "../../../telemetry/log";
 import { bearer, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../support/harness";
 import { send } from "../support/http";
 import { insertCheckpoint, insertReservation } from "../support/readModelRows";
@@ -234,7 +235,7 @@ describe("api: public web pages over HTTP", () => {
         createApp({
           pool: api.db.pool,
           startedAt: new Date(),
-          log: () => undefined,
+          log: silentLogger(),
           hosts: TEST_HOSTS,
           anonymousRateLimitPerMinute: 3,
           decisions: { chains: [] },

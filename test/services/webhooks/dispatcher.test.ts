@@ -19,7 +19,9 @@ import { claimDueDeliveries, DELIVERY_LEASE_MS, recordAttempts } from "../../../
 import { fanOutEvents } from "../../../services/webhooks/fanOut";
 import { appendDomainEvents, type DomainEvent } from "../../../storage/outbox";
 import { withTransaction } from "../../../storage/transaction";
+import { metricsRegistry } from "../../../telemetry/metrics";
 import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
+import { sampleValue } from "../../telemetry/support";
 import { ManualClock, Receiver, tableLookup } from "./support";
 
 const stripe = new Stripe("sk_test_independent_verifier_only");
@@ -185,6 +187,15 @@ describe("webhooks: dispatcher", function () {
     const first = clock.ms;
     const attemptTimes: number[] = [];
     const instance = dispatcher();
+    const counted = async () => {
+      const text = await metricsRegistry.metrics();
+      return [
+        sampleValue(text, "webhook_attempts_total", { result: "failed" }) ?? 0,
+        sampleValue(text, "webhook_attempts_total", { result: "dead" }) ?? 0,
+        sampleValue(text, "webhook_dead_letters_total") ?? 0,
+      ];
+    };
+    const countedBefore = await counted();
 
     await run(instance);
     attemptTimes.push(clock.ms);
@@ -206,6 +217,11 @@ describe("webhooks: dispatcher", function () {
       next_attempt_at: null,
     });
     expect(row.last_error).to.equal("answered 500");
+    // The metrics: five failed attempts, then the dead one and its dead letter.
+    const countedAfter = await counted();
+    expect(countedAfter.map((value, index) => value - (countedBefore[index] as number))).to.deep.equal([
+      5, 1, 1,
+    ]);
 
     clock.advance(48 * HOUR);
     await run(instance);

@@ -268,6 +268,7 @@ describe("api: identity check, status lookup, sandbox holds and guardian actions
             expect((response.body as { error: { details: unknown } }).error.details, launcher).to.deep.equal({
               field: "launcher",
               chain,
+              requestId: response.headers["request-id"],
             });
             expect(response.text).to.not.contain(launcher);
           }
