@@ -29,8 +29,12 @@ startRole(ROLE, async () => {
   log(
     `listening on ${server.url} (chains: ${[...manifest.evm, ...manifest.solana].map((entry) => entry.chain).join(", ") || "none"})`,
   );
-  stopOnSignal(async () => {
-    await server.close();
-    await database.close();
-  });
+  stopOnSignal(
+    async () => {
+      await server.close(config.shutdownGraceMs);
+      await database.close();
+    },
+    config.shutdownGraceMs,
+    log,
+  );
 });

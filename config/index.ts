@@ -38,6 +38,8 @@ export interface Config {
     solanaCommitment: Settings["SOLANA_COMMITMENT"];
     solanaPollIntervalMs: number;
   };
+  /** How long a role drains on SIGTERM/SIGINT before it cuts what is left. */
+  shutdownGraceMs: number;
   /** Pause between two reconcile passes of the reservation worker. */
   worker: { intervalMs: number };
   /** Webhook sending: localhost receivers accepted (a locally run service only); the claim lease of a delivery. */
@@ -100,6 +102,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Co
       solanaCommitment: settings.SOLANA_COMMITMENT,
       solanaPollIntervalMs: settings.SOLANA_POLL_INTERVAL_MS,
     },
+    shutdownGraceMs: settings.SHUTDOWN_GRACE_MS,
     worker: { intervalMs: settings.WORKER_INTERVAL_MS },
     webhooks: {
       allowLocalReceivers:

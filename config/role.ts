@@ -34,9 +34,34 @@ export function startRole(role: string, start: () => Promise<void>): void {
   });
 }
 
-/** Stops `stop` on SIGINT/SIGTERM, then exits. */
-export function stopOnSignal(stop: () => Promise<void>): void {
-  const handler = () => void stop().then(() => process.exit(0));
+/**
+ * On SIGINT/SIGTERM runs `stop` (which drains within `graceMs`) and exits 0; a stop that fails, or does not
+ * end within `graceMs` and a margin for closing the database, exits 1. A second signal exits at once.
+ */
+export function stopOnSignal(stop: () => Promise<void>, graceMs: number, log = console.error): void {
+  const handler = (signal: NodeJS.Signals) => {
+    log(`${signal}: draining (at most ${graceMs} ms)`);
+    const onAnother = () => process.exit(1);
+    process.once("SIGINT", onAnother);
+    process.once("SIGTERM", onAnother);
+    setTimeout(() => {
+      log(`did not stop within ${graceMs + STOP_MARGIN_MS} ms; exiting`);
+      process.exit(1);
+    }, graceMs + STOP_MARGIN_MS).unref();
+    stop().then(
+      () => {
+        log("stopped");
+        process.exit(0);
+      },
+      (error: Error) => {
+        log(`stop failed: ${error.message}`);
+        process.exit(1);
+      },
+    );
+  };
   process.once("SIGINT", handler);
   process.once("SIGTERM", handler);
 }
+
+/** Time beyond the drain for closing pools and children. */
+const STOP_MARGIN_MS = 5000;

@@ -115,7 +115,7 @@ async function main(): Promise<void> {
       masterKey,
       log,
     });
-    stops.push(() => api.close());
+    stops.push(() => api.close(config.shutdownGraceMs));
     const worker = startWorker({
       pool: database.pool,
       registries,

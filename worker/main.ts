@@ -31,8 +31,13 @@ startRole(ROLE, async () => {
   log(
     `reconciling reservations on ${chains.join(", ") || "no chains"} every ${config.worker.intervalMs} ms; building daily payout plans; delivering webhooks`,
   );
-  stopOnSignal(async () => {
-    await worker.stop();
-    await database.close();
-  });
+  // stop() lets passes and webhook attempts under way finish; the grace bounds it.
+  stopOnSignal(
+    async () => {
+      await worker.stop();
+      await database.close();
+    },
+    config.shutdownGraceMs,
+    log,
+  );
 });

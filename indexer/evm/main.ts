@@ -28,8 +28,12 @@ startRole(ROLE, async () => {
     environment: process.env,
   });
   console.error(`[${ROLE}] Ponder deployment schema ${indexer.deploymentSchema}, manifest ${manifestPath}`);
-  stopOnSignal(async () => {
-    await indexer.stop();
-    await database.close();
-  });
+  stopOnSignal(
+    async () => {
+      await indexer.stop();
+      await database.close();
+    },
+    config.shutdownGraceMs,
+    (line) => console.error(`[${ROLE}] ${line}`),
+  );
 });

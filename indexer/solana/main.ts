@@ -33,8 +33,12 @@ startRole(ROLE, async () => {
     ),
   );
   console.error(`[${ROLE}] following ${entries.map((entry) => entry.chain).join(", ")}`);
-  stopOnSignal(async () => {
-    await Promise.all(indexers.map((indexer) => indexer.stop()));
-    await database.close();
-  });
+  stopOnSignal(
+    async () => {
+      await Promise.all(indexers.map((indexer) => indexer.stop()));
+      await database.close();
+    },
+    config.shutdownGraceMs,
+    (line) => console.error(`[${ROLE}] ${line}`),
+  );
 });
