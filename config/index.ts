@@ -37,6 +37,8 @@ export interface Config {
     mirrorSchema: string;
     solanaCommitment: Settings["SOLANA_COMMITMENT"];
     solanaPollIntervalMs: number;
+    /** The watchdog's stall time (indexer/watchdog.ts). */
+    stallMs: number;
   };
   /** How long a role drains on SIGTERM/SIGINT before it cuts what is left. */
   shutdownGraceMs: number;
@@ -101,6 +103,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Co
       mirrorSchema: settings.IDENTITY_MIRROR_SCHEMA,
       solanaCommitment: settings.SOLANA_COMMITMENT,
       solanaPollIntervalMs: settings.SOLANA_POLL_INTERVAL_MS,
+      stallMs: settings.INDEXER_STALL_MS,
     },
     shutdownGraceMs: settings.SHUTDOWN_GRACE_MS,
     worker: { intervalMs: settings.WORKER_INTERVAL_MS },

@@ -72,6 +72,7 @@ async function startIndexers(config: Config, database: Database, chains: Chains,
     viewsSchema: config.indexers.evmViewsSchema,
     mirrorSchema: config.indexers.mirrorSchema,
     environment: process.env,
+    stallMs: config.indexers.stallMs,
     log,
   });
   stops.push(() => evm.stop());

@@ -26,6 +26,7 @@ startRole(ROLE, async () => {
     viewsSchema: config.indexers.evmViewsSchema,
     mirrorSchema: config.indexers.mirrorSchema,
     environment: process.env,
+    stallMs: config.indexers.stallMs,
   });
   console.error(`[${ROLE}] Ponder deployment schema ${indexer.deploymentSchema}, manifest ${manifestPath}`);
   stopOnSignal(

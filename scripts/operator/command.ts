@@ -1,7 +1,8 @@
 import type { Pool } from "pg";
 import type { Config } from "../../config";
-import { ServiceError } from "../../core/errors/serviceError";
 import { type FlagSpecs, type Flags, flagHelp, parseFlags } from "./flags";
+
+export { UsageError } from "./flags";
 
 export interface OperatorContext {
   pool: Pool;
@@ -48,11 +49,4 @@ export function commandHelp(command: OperatorCommand): string {
     "",
     ...flagHelp(command.flags),
   ].join("\n");
-}
-
-/** Thrown for bad command-line input: printed with the command's usage, exit code 2. */
-export class UsageError extends ServiceError {
-  constructor(message: string) {
-    super(message);
-  }
 }

@@ -2,8 +2,15 @@
 // malformed option is refused with the list of valid ones), so a typo never silently falls back to a default.
 
 import { type Environment, isEnvironment } from "../../core/environment";
+import { ServiceError } from "../../core/errors/serviceError";
 import type { Actor } from "../../storage/audit";
-import { UsageError } from "./command";
+
+/** Thrown for bad command-line input: printed with the command's usage, exit code 2. */
+export class UsageError extends ServiceError {
+  constructor(message: string) {
+    super(message);
+  }
+}
 
 /** `value` names the argument (`--label <text>`); without it the flag is a bare switch. */
 export interface FlagSpec {
