@@ -1,7 +1,7 @@
 // The stall watchdog: an indexer whose chain head is ahead of its checkpoint while the checkpoint has not moved
 // for `stallMs` is stuck (a hung RPC call, a wedged or stopped Ponder), not slow: its runner restarts it. A
-// checkpoint that moves, or that has caught up with the head, proves progress; so does a restart, which gets a
-// full `stallMs` to show progress before the next one.
+// checkpoint that moves, or that has caught up with the head, proves progress; a restart gets twice the wait of
+// the one before it (up to 16 times `stallMs`) to show progress, until the checkpoint moves again.
 import type { Pool } from "pg";
 import { appendAudit, INDEXER_RESTART_ACTION } from "../storage/audit";
 import { withTransaction } from "../storage/transaction";
@@ -23,21 +23,29 @@ export interface StallWatch {
   restarted(nowMs: number): void;
 }
 
+/** Consecutive restarts without progress double the wait before the next one, up to this many times the stall time. */
+const MAX_BACKOFF_FACTOR = 16;
+
 export function stallWatch(stallMs: number): StallWatch {
   let last: bigint | undefined;
   let progressAt = 0;
+  // A restarted indexer that has not moved yet may still be starting (Ponder waits out its predecessor's lock):
+  // each restart in a row doubles the wait, so a slow start is not killed over and over.
+  let factor = 1;
   return {
     observe(head, indexed, nowMs) {
       if (indexed !== last || indexed >= head) {
+        if (indexed !== last && last !== undefined) factor = 1;
         last = indexed;
         progressAt = nowMs;
         return null;
       }
       const stalled = nowMs - progressAt;
-      return stalled >= stallMs ? stalled : null;
+      return stalled >= stallMs * factor ? stalled : null;
     },
     restarted(nowMs) {
       progressAt = nowMs;
+      factor = Math.min(factor * 2, MAX_BACKOFF_FACTOR);
     },
   };
 }
