@@ -2,6 +2,7 @@
 // transaction's confirmation at the client to its row in chain_reservations), and Solana backfill
 // throughput for 5,000 reservations on each chain. Runs on DATABASE_URL's Postgres, else on the embedded one.
 
+import { readFileSync } from "node:fs";
 import type { Keypair } from "@solana/web3.js";
 import type { Pool } from "pg";
 import { encodeFunctionData } from "viem";
@@ -17,6 +18,21 @@ import type { Emit } from "./run";
 
 const LATENCY_SAMPLES = 30;
 const BACKFILL_RESERVATIONS = 5_000;
+/** The EVM backfill's event count (EVM_BACKFILL_EVENTS): smaller runs show how memory grows with it. */
+const EVM_BACKFILL_EVENTS = Number(process.env.EVM_BACKFILL_EVENTS ?? BACKFILL_RESERVATIONS);
+/** The bench process (which hosts the embedded server) stops the backfill past this RSS instead of dying. */
+const RSS_LIMIT_MB = Number(process.env.BENCH_RSS_LIMIT_MB ?? 4096);
+
+/** Resident set size of a process in MB, from /proc (Linux); undefined once it is gone. */
+function rssMbOf(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -126,17 +142,13 @@ async function seedEvmReservations(chain: HardhatChain, count: number): Promise<
 }
 
 async function evmBackfill(emit: Emit): Promise<void> {
-  if (!process.env.DATABASE_URL) {
-    // A 5,000-event Ponder backfill exhausts the heap of the process hosting the embedded server
-    // (docs/indexers.md, findings): measured on Postgres only.
-    console.error("indexer bench: EVM backfill skipped on the embedded database; set DATABASE_URL.");
-    return;
-  }
+  const embedded = !process.env.DATABASE_URL;
   const [database, chain] = await Promise.all([createTestDatabase(), startHardhatChain()]);
   const deploymentSchema = `evm_bench_backfill_${Date.now().toString(36)}`;
+  const where = embedded ? "embedded" : "postgres";
   try {
-    console.error(`indexer bench: sending ${BACKFILL_RESERVATIONS} EVM reservations for the backfill...`);
-    await seedEvmReservations(chain, BACKFILL_RESERVATIONS);
+    console.error(`indexer bench: sending ${EVM_BACKFILL_EVENTS} EVM reservations for the backfill...`);
+    await seedEvmReservations(chain, EVM_BACKFILL_EVENTS);
     const started = performance.now();
     const indexer = await startEvmIndexer({
       databaseUrl: database.url,
@@ -150,21 +162,52 @@ async function evmBackfill(emit: Emit): Promise<void> {
       pollingIntervalMs: 100,
       log: () => undefined,
     });
-    await indexer.ready;
-    const ready = performance.now();
-    for (;;) {
-      const { rows } = await database.pool.query("SELECT count(*)::int AS n FROM chain_reservations");
-      if (rows[0].n >= BACKFILL_RESERVATIONS) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    // Peak RSS of this process (on the embedded default it hosts the database server) and of Ponder's.
+    let peakSelfMb = 0;
+    let peakPonderMb = 0;
+    const sample = () => {
+      peakSelfMb = Math.max(peakSelfMb, process.memoryUsage().rss / 2 ** 20);
+      const pid = indexer.pid();
+      peakPonderMb = Math.max(peakPonderMb, (pid === undefined ? undefined : rssMbOf(pid)) ?? 0);
+    };
+    const sampler = setInterval(sample, 250);
+    let indexed = 0;
+    try {
+      await indexer.ready;
+      const ready = performance.now();
+      for (;;) {
+        const { rows } = await database.pool.query("SELECT count(*)::int AS n FROM chain_reservations");
+        indexed = rows[0].n;
+        if (indexed >= EVM_BACKFILL_EVENTS) break;
+        if (peakSelfMb > RSS_LIMIT_MB) {
+          console.error(
+            `indexer bench: EVM backfill stopped at ${indexed} of ${EVM_BACKFILL_EVENTS} events: RSS ${Math.round(peakSelfMb)} MB > BENCH_RSS_LIMIT_MB`,
+          );
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const done = performance.now();
+      sample();
+      if (indexed >= EVM_BACKFILL_EVENTS) {
+        emit(
+          `evm_backfill_${where}_events_per_second`,
+          EVM_BACKFILL_EVENTS / ((done - ready) / 1000),
+          "events/s",
+        );
+        emit(
+          `evm_backfill_${where}_events_per_second_incl_ponder_start`,
+          EVM_BACKFILL_EVENTS / ((done - started) / 1000),
+          "events/s",
+        );
+      }
+      emit(`evm_backfill_${where}_events_indexed`, indexed, "events");
+      emit(`evm_backfill_${where}_peak_rss_bench_process`, Math.round(peakSelfMb), "MB");
+      emit(`evm_backfill_${where}_peak_rss_ponder`, Math.round(peakPonderMb), "MB");
+    } finally {
+      clearInterval(sampler);
+      await indexer.stop();
     }
-    const done = performance.now();
-    await indexer.stop();
-    emit("evm_backfill_events_per_second", BACKFILL_RESERVATIONS / ((done - ready) / 1000), "events/s");
-    emit(
-      "evm_backfill_events_per_second_incl_ponder_start",
-      BACKFILL_RESERVATIONS / ((done - started) / 1000),
-      "events/s",
-    );
   } finally {
     await chain.stop();
     for (const schema of [deploymentSchema, `${database.schema}_views`]) {

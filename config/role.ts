@@ -39,11 +39,12 @@ export function startRole(role: string, start: () => Promise<void>): void {
  * end within `graceMs` and a margin for closing the database, exits 1. A second signal exits at once.
  */
 export function stopOnSignal(stop: () => Promise<void>, graceMs: number, log = console.error): void {
+  let stopping = false;
+  // One listener for good: removing it would hand the signal back to its default action for a moment.
   const handler = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
     log(`${signal}: draining (at most ${graceMs} ms)`);
-    const onAnother = () => process.exit(1);
-    process.once("SIGINT", onAnother);
-    process.once("SIGTERM", onAnother);
     setTimeout(() => {
       log(`did not stop within ${graceMs + STOP_MARGIN_MS} ms; exiting`);
       process.exit(1);
@@ -59,8 +60,8 @@ export function stopOnSignal(stop: () => Promise<void>, graceMs: number, log = c
       },
     );
   };
-  process.once("SIGINT", handler);
-  process.once("SIGTERM", handler);
+  process.on("SIGINT", handler);
+  process.on("SIGTERM", handler);
 }
 
 /** Time beyond the drain for closing pools and children. */

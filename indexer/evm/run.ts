@@ -66,6 +66,8 @@ export interface EvmIndexer {
   ready: Promise<void>;
   /** Sends `signal` to the Ponder process without stopping the runner (tests use SIGKILL for a crash). */
   kill(signal: NodeJS.Signals): void;
+  /** The running Ponder process's id (benches sample its memory). */
+  pid(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -234,6 +236,7 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
     kill(signal) {
       child?.kill(signal);
     },
+    pid: () => child?.pid,
     async stop() {
       stopping = true;
       clearTimeout(restartTimer);
