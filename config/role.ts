@@ -26,8 +26,18 @@ export function roleConfig(
   return { config, databaseUrl: config.database.url, manifestPath: manifestPathOf(config) };
 }
 
+/** What SIGINT/SIGTERM do: exit at once until the role has started, then `stopOnSignal`'s drain. */
+let onSignal = (signal: NodeJS.Signals): void => {
+  console.error(`${signal} before the role started: exiting`);
+  process.exit(0);
+};
+
 /** Runs a role's start; a bad configuration or manifest exits 2 with its message, any other failure 1. */
 export function startRole(role: string, start: () => Promise<void>): void {
+  // Listening from the first moment: a listener added only once the role is up was, under a signal sent right
+  // then, sometimes too late (the process died by the signal's default action instead of draining).
+  process.on("SIGINT", (signal) => onSignal(signal));
+  process.on("SIGTERM", (signal) => onSignal(signal));
   start().catch((error: Error) => {
     console.error(`${role} could not start: ${error.message}`);
     process.exit(error instanceof ConfigError || error instanceof ManifestError ? 2 : 1);
@@ -40,8 +50,7 @@ export function startRole(role: string, start: () => Promise<void>): void {
  */
 export function stopOnSignal(stop: () => Promise<void>, graceMs: number, log = console.error): void {
   let stopping = false;
-  // One listener for good: removing it would hand the signal back to its default action for a moment.
-  const handler = (signal: NodeJS.Signals) => {
+  onSignal = (signal) => {
     if (stopping) process.exit(1);
     stopping = true;
     log(`${signal}: draining (at most ${graceMs} ms)`);
@@ -60,8 +69,6 @@ export function stopOnSignal(stop: () => Promise<void>, graceMs: number, log = c
       },
     );
   };
-  process.on("SIGINT", handler);
-  process.on("SIGTERM", handler);
 }
 
 /** Time beyond the drain for closing pools and children. */
