@@ -160,13 +160,27 @@ async function evmBackfill(emit: Emit): Promise<void> {
       deploymentSchema,
       port: await freePort(),
       pollingIntervalMs: 100,
+      restartOnExit: false,
       log: () => undefined,
     });
     // Peak RSS of this process (on the embedded default it hosts the database server) and of Ponder's.
     let peakSelfMb = 0;
+    let overLimit = false;
     let peakPonderMb = 0;
+    // Where this process's memory is: V8's heap, or ArrayBuffers (PGlite's WebAssembly memory is one).
+    let peakHeapMb = 0;
+    let peakArrayBuffersMb = 0;
     const sample = () => {
-      peakSelfMb = Math.max(peakSelfMb, process.memoryUsage().rss / 2 ** 20);
+      const usage = process.memoryUsage();
+      peakSelfMb = Math.max(peakSelfMb, usage.rss / 2 ** 20);
+      peakHeapMb = Math.max(peakHeapMb, usage.heapUsed / 2 ** 20);
+      peakArrayBuffersMb = Math.max(peakArrayBuffersMb, usage.arrayBuffers / 2 ** 20);
+      // Past the limit Ponder is stopped: on the embedded server its open transaction would hold up every
+      // other query (this bench's count included) while the memory grows.
+      if (peakSelfMb > RSS_LIMIT_MB && !overLimit) {
+        overLimit = true;
+        indexer.kill("SIGKILL");
+      }
       const pid = indexer.pid();
       peakPonderMb = Math.max(peakPonderMb, (pid === undefined ? undefined : rssMbOf(pid)) ?? 0);
     };
@@ -179,7 +193,7 @@ async function evmBackfill(emit: Emit): Promise<void> {
         const { rows } = await database.pool.query("SELECT count(*)::int AS n FROM chain_reservations");
         indexed = rows[0].n;
         if (indexed >= EVM_BACKFILL_EVENTS) break;
-        if (peakSelfMb > RSS_LIMIT_MB) {
+        if (overLimit) {
           console.error(
             `indexer bench: EVM backfill stopped at ${indexed} of ${EVM_BACKFILL_EVENTS} events: RSS ${Math.round(peakSelfMb)} MB > BENCH_RSS_LIMIT_MB`,
           );
@@ -203,6 +217,8 @@ async function evmBackfill(emit: Emit): Promise<void> {
       }
       emit(`evm_backfill_${where}_events_indexed`, indexed, "events");
       emit(`evm_backfill_${where}_peak_rss_bench_process`, Math.round(peakSelfMb), "MB");
+      emit(`evm_backfill_${where}_peak_heap_used_bench_process`, Math.round(peakHeapMb), "MB");
+      emit(`evm_backfill_${where}_peak_array_buffers_bench_process`, Math.round(peakArrayBuffersMb), "MB");
       emit(`evm_backfill_${where}_peak_rss_ponder`, Math.round(peakPonderMb), "MB");
     } finally {
       clearInterval(sampler);
