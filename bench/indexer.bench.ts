@@ -1,8 +1,9 @@
 // Indexer speed through the API's read model: mined-to-visible latency p50/p90 per chain (time from the
-// transaction's confirmation at the client to its row in chain_reservations), and Solana backfill
-// throughput for 5,000 reservations on each chain. Runs on DATABASE_URL's Postgres, else on the embedded one.
+// transaction's confirmation at the client to its row in chain_reservations), and backfill throughput for
+// 5,000 reservations on each chain, with the EVM backfill's peak RSS (EVM_BACKFILL_EVENTS, BENCH_RSS_LIMIT_MB).
+// Runs on DATABASE_URL's Postgres, else on the embedded one.
 
-import { readFileSync } from "node:fs";
+import { Worker } from "node:worker_threads";
 import type { Keypair } from "@solana/web3.js";
 import type { Pool } from "pg";
 import { encodeFunctionData } from "viem";
@@ -23,15 +24,31 @@ const EVM_BACKFILL_EVENTS = Number(process.env.EVM_BACKFILL_EVENTS ?? BACKFILL_R
 /** The bench process (which hosts the embedded server) stops the backfill past this RSS instead of dying. */
 const RSS_LIMIT_MB = Number(process.env.BENCH_RSS_LIMIT_MB ?? 4096);
 
-/** Resident set size of a process in MB, from /proc (Linux); undefined once it is gone. */
-function rssMbOf(pid: number): number | undefined {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
-    return kb === undefined ? undefined : Number(kb) / 1024;
-  } catch {
-    return undefined;
-  }
+/**
+ * Peak RSS (MB, from /proc) of this process (which hosts the embedded database server) and of Ponder's,
+ * sampled on a worker thread: the main thread's timers starve while the embedded server is flooded. Past
+ * BENCH_RSS_LIMIT_MB it kills Ponder, so the bench ends instead of the machine running out of memory.
+ */
+function watchMemory(ponderPid: number | undefined) {
+  const shared = new Int32Array(new SharedArrayBuffer(12));
+  const worker = new Worker(
+    `const { workerData: { shared, pids, limitMb } } = require("node:worker_threads");
+     const { readFileSync } = require("node:fs");
+     const rss = (pid) => { try { return Math.round(Number(/VmRSS:\\s+(\\d+)/.exec(readFileSync("/proc/" + pid + "/status", "utf8"))[1]) / 1024); } catch { return 0; } };
+     setInterval(() => {
+       Atomics.store(shared, 0, Math.max(Atomics.load(shared, 0), rss(pids[0])));
+       if (pids[1] !== undefined) Atomics.store(shared, 1, Math.max(Atomics.load(shared, 1), rss(pids[1])));
+       if (Atomics.load(shared, 0) > limitMb && Atomics.exchange(shared, 2, 1) === 0 && pids[1] !== undefined)
+         process.kill(pids[1], "SIGKILL");
+     }, 250);`,
+    { eval: true, workerData: { shared, pids: [process.pid, ponderPid], limitMb: RSS_LIMIT_MB } },
+  );
+  return {
+    selfMb: () => Atomics.load(shared, 0),
+    ponderMb: () => Atomics.load(shared, 1),
+    overLimit: () => Atomics.load(shared, 2) === 1,
+    stop: () => worker.terminate(),
+  };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -163,28 +180,7 @@ async function evmBackfill(emit: Emit): Promise<void> {
       restartOnExit: false,
       log: () => undefined,
     });
-    // Peak RSS of this process (on the embedded default it hosts the database server) and of Ponder's.
-    let peakSelfMb = 0;
-    let overLimit = false;
-    let peakPonderMb = 0;
-    // Where this process's memory is: V8's heap, or ArrayBuffers (PGlite's WebAssembly memory is one).
-    let peakHeapMb = 0;
-    let peakArrayBuffersMb = 0;
-    const sample = () => {
-      const usage = process.memoryUsage();
-      peakSelfMb = Math.max(peakSelfMb, usage.rss / 2 ** 20);
-      peakHeapMb = Math.max(peakHeapMb, usage.heapUsed / 2 ** 20);
-      peakArrayBuffersMb = Math.max(peakArrayBuffersMb, usage.arrayBuffers / 2 ** 20);
-      // Past the limit Ponder is stopped: on the embedded server its open transaction would hold up every
-      // other query (this bench's count included) while the memory grows.
-      if (peakSelfMb > RSS_LIMIT_MB && !overLimit) {
-        overLimit = true;
-        indexer.kill("SIGKILL");
-      }
-      const pid = indexer.pid();
-      peakPonderMb = Math.max(peakPonderMb, (pid === undefined ? undefined : rssMbOf(pid)) ?? 0);
-    };
-    const sampler = setInterval(sample, 250);
+    const peaks = watchMemory(indexer.pid());
     let indexed = 0;
     try {
       await indexer.ready;
@@ -193,16 +189,15 @@ async function evmBackfill(emit: Emit): Promise<void> {
         const { rows } = await database.pool.query("SELECT count(*)::int AS n FROM chain_reservations");
         indexed = rows[0].n;
         if (indexed >= EVM_BACKFILL_EVENTS) break;
-        if (overLimit) {
+        if (peaks.overLimit()) {
           console.error(
-            `indexer bench: EVM backfill stopped at ${indexed} of ${EVM_BACKFILL_EVENTS} events: RSS ${Math.round(peakSelfMb)} MB > BENCH_RSS_LIMIT_MB`,
+            `indexer bench: EVM backfill stopped at ${indexed} of ${EVM_BACKFILL_EVENTS} events: RSS past BENCH_RSS_LIMIT_MB (${RSS_LIMIT_MB} MB)`,
           );
           break;
         }
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       const done = performance.now();
-      sample();
       if (indexed >= EVM_BACKFILL_EVENTS) {
         emit(
           `evm_backfill_${where}_events_per_second`,
@@ -216,12 +211,10 @@ async function evmBackfill(emit: Emit): Promise<void> {
         );
       }
       emit(`evm_backfill_${where}_events_indexed`, indexed, "events");
-      emit(`evm_backfill_${where}_peak_rss_bench_process`, Math.round(peakSelfMb), "MB");
-      emit(`evm_backfill_${where}_peak_heap_used_bench_process`, Math.round(peakHeapMb), "MB");
-      emit(`evm_backfill_${where}_peak_array_buffers_bench_process`, Math.round(peakArrayBuffersMb), "MB");
-      emit(`evm_backfill_${where}_peak_rss_ponder`, Math.round(peakPonderMb), "MB");
+      emit(`evm_backfill_${where}_peak_rss_bench_process`, peaks.selfMb(), "MB");
+      emit(`evm_backfill_${where}_peak_rss_ponder`, peaks.ponderMb(), "MB");
     } finally {
-      clearInterval(sampler);
+      await peaks.stop();
       await indexer.stop();
     }
   } finally {
