@@ -40,9 +40,13 @@ startRole(ROLE, async () => {
   log.info(
     `listening on ${server.url} (chains: ${[...manifest.evm, ...manifest.solana].map((entry) => entry.chain).join(", ") || "none"})`,
   );
-  stopOnSignal(async () => {
-    await server.close();
-    await database.close();
-    await telemetry.close();
-  });
+  stopOnSignal(
+    async () => {
+      await server.close(config.shutdownGraceMs);
+      await database.close();
+      await telemetry.close();
+    },
+    config.shutdownGraceMs,
+    (line) => log.info(line),
+  );
 });

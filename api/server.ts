@@ -40,7 +40,11 @@ function answerUnmetExpectation(_req: IncomingMessage, res: ServerResponse): voi
 
 export interface RunningServer {
   url: string;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections; requests already received are answered (with `Connection: close`) for up to
+   * `graceMs`, then any still open are cut. Without `graceMs` open connections are cut at once.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 export async function listen(
@@ -53,15 +57,39 @@ export async function listen(
   const server: Server = createServer(app);
   server.on("clientError", answerMalformedRequest);
   server.on("checkExpectation", answerUnmetExpectation);
+  const open = new Set<ServerResponse>();
+  let draining = false;
+  let drained = () => {};
+  server.on("request", (_req: IncomingMessage, res: ServerResponse) => {
+    open.add(res);
+    if (draining) res.shouldKeepAlive = false;
+    res.once("close", () => {
+      open.delete(res);
+      if (open.size === 0) drained();
+    });
+  });
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;
   return {
     url: `http://${host}:${actualPort}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
+    close: async (graceMs = 0) => {
+      draining = true;
+      // Keep-alive clients learn from their next answer to reconnect elsewhere.
+      for (const res of open) if (!res.headersSent) res.shouldKeepAlive = false;
+      const closed = new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
+      if (open.size > 0 && graceMs > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+          timer = setTimeout(resolve, graceMs);
+        });
+        clearTimeout(timer);
+      }
+      server.closeAllConnections();
+      await closed;
+    },
   };
 }

@@ -1,7 +1,9 @@
 // Indexer speed through the API's read model: mined-to-visible latency p50/p90 per chain (time from the
-// transaction's confirmation at the client to its row in chain_reservations), and Solana backfill
-// throughput for 5,000 reservations on each chain. Runs on DATABASE_URL's Postgres, else on the embedded one.
+// transaction's confirmation at the client to its row in chain_reservations), and backfill throughput for
+// 5,000 reservations on each chain, with the EVM backfill's peak RSS (EVM_BACKFILL_EVENTS, BENCH_RSS_LIMIT_MB).
+// Runs on DATABASE_URL's Postgres, else on the embedded one.
 
+import { Worker } from "node:worker_threads";
 import type { Keypair } from "@solana/web3.js";
 import type { Pool } from "pg";
 import { encodeFunctionData } from "viem";
@@ -17,6 +19,37 @@ import type { Emit } from "./run";
 
 const LATENCY_SAMPLES = 30;
 const BACKFILL_RESERVATIONS = 5_000;
+/** The EVM backfill's event count (EVM_BACKFILL_EVENTS): smaller runs show how memory grows with it. */
+const EVM_BACKFILL_EVENTS = Number(process.env.EVM_BACKFILL_EVENTS ?? BACKFILL_RESERVATIONS);
+/** The bench process (which hosts the embedded server) stops the backfill past this RSS instead of dying. */
+const RSS_LIMIT_MB = Number(process.env.BENCH_RSS_LIMIT_MB ?? 4096);
+
+/**
+ * Peak RSS (MB, from /proc) of this process (which hosts the embedded database server) and of Ponder's,
+ * sampled on a worker thread: the main thread's timers starve while the embedded server is flooded. Past
+ * BENCH_RSS_LIMIT_MB it kills Ponder, so the bench ends instead of the machine running out of memory.
+ */
+function watchMemory(ponderPid: number | undefined) {
+  const shared = new Int32Array(new SharedArrayBuffer(12));
+  const worker = new Worker(
+    `const { workerData: { shared, pids, limitMb } } = require("node:worker_threads");
+     const { readFileSync } = require("node:fs");
+     const rss = (pid) => { try { return Math.round(Number(/VmRSS:\\s+(\\d+)/.exec(readFileSync("/proc/" + pid + "/status", "utf8"))[1]) / 1024); } catch { return 0; } };
+     setInterval(() => {
+       Atomics.store(shared, 0, Math.max(Atomics.load(shared, 0), rss(pids[0])));
+       if (pids[1] !== undefined) Atomics.store(shared, 1, Math.max(Atomics.load(shared, 1), rss(pids[1])));
+       if (Atomics.load(shared, 0) > limitMb && Atomics.exchange(shared, 2, 1) === 0 && pids[1] !== undefined)
+         process.kill(pids[1], "SIGKILL");
+     }, 250);`,
+    { eval: true, workerData: { shared, pids: [process.pid, ponderPid], limitMb: RSS_LIMIT_MB } },
+  );
+  return {
+    selfMb: () => Atomics.load(shared, 0),
+    ponderMb: () => Atomics.load(shared, 1),
+    overLimit: () => Atomics.load(shared, 2) === 1,
+    stop: () => worker.terminate(),
+  };
+}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -126,17 +159,13 @@ async function seedEvmReservations(chain: HardhatChain, count: number): Promise<
 }
 
 async function evmBackfill(emit: Emit): Promise<void> {
-  if (!process.env.DATABASE_URL) {
-    // A 5,000-event Ponder backfill exhausts the heap of the process hosting the embedded server
-    // (docs/indexers.md, findings): measured on Postgres only.
-    console.error("indexer bench: EVM backfill skipped on the embedded database; set DATABASE_URL.");
-    return;
-  }
+  const embedded = !process.env.DATABASE_URL;
   const [database, chain] = await Promise.all([createTestDatabase(), startHardhatChain()]);
   const deploymentSchema = `evm_bench_backfill_${Date.now().toString(36)}`;
+  const where = embedded ? "embedded" : "postgres";
   try {
-    console.error(`indexer bench: sending ${BACKFILL_RESERVATIONS} EVM reservations for the backfill...`);
-    await seedEvmReservations(chain, BACKFILL_RESERVATIONS);
+    console.error(`indexer bench: sending ${EVM_BACKFILL_EVENTS} EVM reservations for the backfill...`);
+    await seedEvmReservations(chain, EVM_BACKFILL_EVENTS);
     const started = performance.now();
     const indexer = await startEvmIndexer({
       databaseUrl: database.url,
@@ -148,23 +177,46 @@ async function evmBackfill(emit: Emit): Promise<void> {
       deploymentSchema,
       port: await freePort(),
       pollingIntervalMs: 100,
+      restartOnExit: false,
       log: () => undefined,
     });
-    await indexer.ready;
-    const ready = performance.now();
-    for (;;) {
-      const { rows } = await database.pool.query("SELECT count(*)::int AS n FROM chain_reservations");
-      if (rows[0].n >= BACKFILL_RESERVATIONS) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    const peaks = watchMemory(indexer.pid());
+    let indexed = 0;
+    try {
+      await indexer.ready;
+      const ready = performance.now();
+      for (;;) {
+        const { rows } = await database.pool.query("SELECT count(*)::int AS n FROM chain_reservations");
+        indexed = rows[0].n;
+        if (indexed >= EVM_BACKFILL_EVENTS) break;
+        if (peaks.overLimit()) {
+          console.error(
+            `indexer bench: EVM backfill stopped at ${indexed} of ${EVM_BACKFILL_EVENTS} events: RSS past BENCH_RSS_LIMIT_MB (${RSS_LIMIT_MB} MB)`,
+          );
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const done = performance.now();
+      if (indexed >= EVM_BACKFILL_EVENTS) {
+        emit(
+          `evm_backfill_${where}_events_per_second`,
+          EVM_BACKFILL_EVENTS / ((done - ready) / 1000),
+          "events/s",
+        );
+        emit(
+          `evm_backfill_${where}_events_per_second_incl_ponder_start`,
+          EVM_BACKFILL_EVENTS / ((done - started) / 1000),
+          "events/s",
+        );
+      }
+      emit(`evm_backfill_${where}_events_indexed`, indexed, "events");
+      emit(`evm_backfill_${where}_peak_rss_bench_process`, peaks.selfMb(), "MB");
+      emit(`evm_backfill_${where}_peak_rss_ponder`, peaks.ponderMb(), "MB");
+    } finally {
+      await peaks.stop();
+      await indexer.stop();
     }
-    const done = performance.now();
-    await indexer.stop();
-    emit("evm_backfill_events_per_second", BACKFILL_RESERVATIONS / ((done - ready) / 1000), "events/s");
-    emit(
-      "evm_backfill_events_per_second_incl_ponder_start",
-      BACKFILL_RESERVATIONS / ((done - started) / 1000),
-      "events/s",
-    );
   } finally {
     await chain.stop();
     for (const schema of [deploymentSchema, `${database.schema}_views`]) {

@@ -37,7 +37,11 @@ export interface Config {
     mirrorSchema: string;
     solanaCommitment: Settings["SOLANA_COMMITMENT"];
     solanaPollIntervalMs: number;
+    /** The watchdog's stall time (indexer/watchdog.ts). */
+    stallMs: number;
   };
+  /** How long a role drains on SIGTERM/SIGINT before it cuts what is left. */
+  shutdownGraceMs: number;
   /** Pause between two reconcile passes of the reservation worker. */
   worker: { intervalMs: number };
   /** Webhook sending: localhost receivers accepted (a locally run service only); the claim lease of a delivery. */
@@ -101,7 +105,9 @@ export function parseConfig(env: Record<string, string | undefined>, options: Co
       mirrorSchema: settings.IDENTITY_MIRROR_SCHEMA,
       solanaCommitment: settings.SOLANA_COMMITMENT,
       solanaPollIntervalMs: settings.SOLANA_POLL_INTERVAL_MS,
+      stallMs: settings.INDEXER_STALL_MS,
     },
+    shutdownGraceMs: settings.SHUTDOWN_GRACE_MS,
     worker: { intervalMs: settings.WORKER_INTERVAL_MS },
     webhooks: {
       allowLocalReceivers:

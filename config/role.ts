@@ -26,17 +26,50 @@ export function roleConfig(
   return { config, databaseUrl: config.database.url, manifestPath: manifestPathOf(config) };
 }
 
+/** What SIGINT/SIGTERM do: exit at once until the role has started, then `stopOnSignal`'s drain. */
+let onSignal = (signal: NodeJS.Signals): void => {
+  console.error(`${signal} before the role started: exiting`);
+  process.exit(0);
+};
+
 /** Runs a role's start; a bad configuration or manifest exits 2 with its message, any other failure 1. */
 export function startRole(role: string, start: () => Promise<void>): void {
+  // Listening from the first moment: a listener added only once the role is up was, under a signal sent right
+  // then, sometimes too late (the process died by the signal's default action instead of draining).
+  process.on("SIGINT", (signal) => onSignal(signal));
+  process.on("SIGTERM", (signal) => onSignal(signal));
   start().catch((error: Error) => {
     console.error(`${role} could not start: ${error.message}`);
     process.exit(error instanceof ConfigError || error instanceof ManifestError ? 2 : 1);
   });
 }
 
-/** Stops `stop` on SIGINT/SIGTERM, then exits. */
-export function stopOnSignal(stop: () => Promise<void>): void {
-  const handler = () => void stop().then(() => process.exit(0));
-  process.once("SIGINT", handler);
-  process.once("SIGTERM", handler);
+/**
+ * On SIGINT/SIGTERM runs `stop` (which drains within `graceMs`) and exits 0; a stop that fails, or does not
+ * end within `graceMs` and a margin for closing the database, exits 1. A second signal exits at once.
+ */
+export function stopOnSignal(stop: () => Promise<void>, graceMs: number, log = console.error): void {
+  let stopping = false;
+  onSignal = (signal) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    log(`${signal}: draining (at most ${graceMs} ms)`);
+    setTimeout(() => {
+      log(`did not stop within ${graceMs + STOP_MARGIN_MS} ms; exiting`);
+      process.exit(1);
+    }, graceMs + STOP_MARGIN_MS).unref();
+    stop().then(
+      () => {
+        log("stopped");
+        process.exit(0);
+      },
+      (error: Error) => {
+        log(`stop failed: ${error.message}`);
+        process.exit(1);
+      },
+    );
+  };
 }
+
+/** Time beyond the drain for closing pools and children. */
+const STOP_MARGIN_MS = 5000;

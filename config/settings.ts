@@ -65,6 +65,8 @@ export const settingsSchema = z.object({
   SOLANA_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
   KEYLESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
   WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
+  INDEXER_STALL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(300_000),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
   WEBHOOK_ALLOW_LOCALHOST: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
   WEBHOOK_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   SMTP_URL: z
@@ -124,6 +126,10 @@ export const SETTING_DOCS: Record<keyof Settings, string> = {
     "Keyless calls (identity checks, Solana helpers, embed reservations) per client address per minute, counted in each API process (0: off).",
   WORKER_INTERVAL_MS:
     "Pause between two reconcile passes of the worker (confirmations, failures, lapses, expiring notices, expiries).",
+  INDEXER_STALL_MS:
+    "The watchdog: an indexer whose chain head is ahead of its checkpoint while the checkpoint has not moved for this long is restarted (the EVM indexer's Ponder process), audited, and its chain announced degraded (chain.degraded, reason indexer_stalled).",
+  SHUTDOWN_GRACE_MS:
+    "On SIGTERM or SIGINT, how long a role drains: the API answers the requests it has received, the worker finishes its passes and webhook attempts, then the role exits 0. Past it the API cuts the requests still open; a role not stopped 5 s later exits 1.",
   SMTP_URL:
     "Outgoing mail server (smtp:// or smtps://, credentials in the URL) for partner mail: email verification, key rotation notices. Unset: each message is written as an .eml file under DATA_DIR/mail/ and its path is logged.",
   MAIL_FROM: "Sender of partner mail.",

@@ -75,6 +75,7 @@ async function startIndexers(config: Config, database: Database, chains: Chains,
     viewsSchema: config.indexers.evmViewsSchema,
     mirrorSchema: config.indexers.mirrorSchema,
     environment: process.env,
+    stallMs: config.indexers.stallMs,
     log: lineSink(log.child({ component: "indexer:evm" })),
   });
   stops.push(() => evm.stop());
@@ -130,7 +131,7 @@ async function main(): Promise<void> {
       masterKey,
       log: log.child({ component: "api" }),
     });
-    stops.push(() => api.close());
+    stops.push(() => api.close(config.shutdownGraceMs));
     const worker = startWorker({
       pool: database.pool,
       registries,

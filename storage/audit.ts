@@ -17,6 +17,9 @@ export interface AuditEntry {
   at?: Date;
 }
 
+/** The audit action of a watchdog restart of a stalled indexer (indexer/watchdog.ts); subject `chain:<chain>`. */
+export const INDEXER_RESTART_ACTION = "indexer.restarted";
+
 export async function appendAudit(client: PoolClient, entry: AuditEntry): Promise<void> {
   await client.query(
     "INSERT INTO audit_log (actor, action, subject, reason, details, at) VALUES ($1, $2, $3, $4, $5, COALESCE($6, now()))",

@@ -6,6 +6,13 @@
 // `BEGIN` drops it ("unnamed prepared statement does not exist"), another Parse swaps the statement and a
 // query silently answers with another query's rows. So a connection also keeps its turn from its first
 // extended-protocol message until its Sync.
+//
+// PGlite cannot stream COPY FROM STDIN: its backend runs one protocol call at a time, finds no CopyData after
+// the COPY query, loses protocol synchronization and logs a FATAL in a loop that never yields (the process
+// grew ~30 MB/s: the "5,000-event Ponder backfill out of a 6 GB heap" of issue 23; Ponder writes with COPY
+// FROM STDIN on Postgres). So the queue plays the COPY itself: it answers the query with CopyInResponse,
+// keeps the connection's turn while collecting its CopyData, and on CopyDone runs the same COPY from
+// PGlite's `/dev/blob` with the collected data.
 import type { PGlite } from "@electric-sql/pglite";
 
 type OnData = (data: Uint8Array) => void;
@@ -21,12 +28,34 @@ interface QueuedMessage {
 // Frontend message types that leave state in the unnamed statement or portal until the next Sync:
 // Parse, Bind, Describe, Execute, Close, Flush.
 const EXTENDED_QUERY_TYPES = new Set(["P", "B", "D", "E", "C", "H"].map((type) => type.charCodeAt(0)));
+const [QUERY, COPY_DATA, COPY_DONE, COPY_FAIL] = ["Q", "d", "c", "f"].map((type) => type.charCodeAt(0));
+const COPY_FROM_STDIN = /^\s*(COPY\s+.+?\s+FROM\s+)STDIN\b([^;]*);?\s*$/is;
+
+/** One backend message: type byte, int32 length (itself included), body. */
+function backendMessage(type: string, body: Uint8Array): Uint8Array {
+  const message = Buffer.alloc(5 + body.length);
+  message.write(type, 0, "latin1");
+  message.writeInt32BE(4 + body.length, 1);
+  message.set(body, 5);
+  return message;
+}
+
+const cString = (text: string) => Buffer.from(`${text}\0`, "utf8");
+
+interface Copy {
+  handlerId: number;
+  /** The COPY reading PGlite's /dev/blob instead of STDIN. */
+  sql: string;
+  chunks: Uint8Array[];
+}
 
 export class SessionQueue {
   private readonly queue: QueuedMessage[] = [];
   private processing = false;
   /** The connection whose turn it is until its transaction ends or its extended query reaches Sync. */
   private owner: number | null = null;
+  /** The owner's COPY FROM STDIN being collected. */
+  private copy: Copy | null = null;
 
   constructor(private readonly db: PGlite) {}
 
@@ -53,6 +82,7 @@ export class SessionQueue {
   /** A connection that goes away mid-turn must not hold the session: roll back and hand the turn on. */
   async clearTransactionIfNeeded(handlerId: number): Promise<void> {
     if (this.owner !== handlerId) return;
+    this.copy = null;
     if (this.db.isInTransaction()) await this.db.exec("ROLLBACK");
     this.owner = null;
     void this.process();
@@ -74,6 +104,14 @@ export class SessionQueue {
     try {
       for (let queued = this.next(); queued !== undefined; queued = this.next()) {
         const current = queued;
+        if (this.copy !== null || current.message[0] === QUERY) {
+          const copied = await this.playCopy(current);
+          if (copied !== undefined) {
+            this.owner = this.copy === null && !this.db.isInTransaction() ? null : current.handlerId;
+            current.resolve(copied);
+            continue;
+          }
+        }
         let bytes = 0;
         try {
           await this.db.runExclusive(() =>
@@ -94,6 +132,58 @@ export class SessionQueue {
       }
     } finally {
       this.processing = false;
+    }
+  }
+
+  /**
+   * A COPY FROM STDIN's query, CopyData, CopyDone or CopyFail, answered as Postgres would; undefined for any
+   * other message. Returns the bytes answered.
+   */
+  private async playCopy(current: QueuedMessage): Promise<number | undefined> {
+    const type = current.message[0];
+    const body = current.message.subarray(5);
+    const answer = (...messages: Uint8Array[]) => {
+      const bytes = Buffer.concat(messages);
+      current.onData(bytes);
+      return bytes.length;
+    };
+    const readyForQuery = () => backendMessage("Z", Buffer.from(this.db.isInTransaction() ? "T" : "I"));
+    if (this.copy === null) {
+      const match = COPY_FROM_STDIN.exec(Buffer.from(body).toString("utf8").replace(/\0$/, ""));
+      if (match === null) return undefined;
+      this.copy = { handlerId: current.handlerId, sql: `${match[1]}'/dev/blob'${match[2]}`, chunks: [] };
+      // Text format, columns unstated (clients send rows as they are).
+      return answer(backendMessage("G", Buffer.from([0, 0, 0])));
+    }
+    const copy = this.copy;
+    if (type === COPY_DATA) {
+      copy.chunks.push(Buffer.from(body));
+      return 0;
+    }
+    if (type !== COPY_DONE && type !== COPY_FAIL) return undefined;
+    this.copy = null;
+    const failure = (code: string, message: string) =>
+      answer(
+        backendMessage(
+          "E",
+          Buffer.concat([
+            cString("SERROR"),
+            cString("VERROR"),
+            cString(`C${code}`),
+            cString(`M${message}`),
+            Buffer.from([0]),
+          ]),
+        ),
+        readyForQuery(),
+      );
+    if (type === COPY_FAIL) return failure("57014", "COPY from stdin failed: the client sent CopyFail");
+    try {
+      // db.query takes PGlite's own lock (runExclusive around it would wait for itself).
+      const result = await this.db.query(copy.sql, [], { blob: new Blob(copy.chunks) });
+      return answer(backendMessage("C", cString(`COPY ${result.affectedRows ?? 0}`)), readyForQuery());
+    } catch (error) {
+      const { code, message } = error as { code?: string; message?: string };
+      return failure(code ?? "XX000", message ?? String(error));
     }
   }
 }

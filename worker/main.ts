@@ -47,9 +47,14 @@ startRole(ROLE, async () => {
   log.info(
     `reconciling reservations on ${chains.join(", ") || "no chains"} every ${config.worker.intervalMs} ms; building daily payout plans; delivering webhooks`,
   );
-  stopOnSignal(async () => {
-    await worker.stop();
-    await database.close();
-    await telemetry.close();
-  });
+  // stop() lets passes and webhook attempts under way finish; the grace bounds it.
+  stopOnSignal(
+    async () => {
+      await worker.stop();
+      await database.close();
+      await telemetry.close();
+    },
+    config.shutdownGraceMs,
+    (line) => log.info(line),
+  );
 });

@@ -10,6 +10,20 @@ const healthSchema = z.object({
   status: z.enum(["ok", "degraded"]),
   database: z.object({ ok: z.boolean(), latencyMs: z.number() }),
   chains: z.array(chainHealthSchema),
+  watchdog: z
+    .array(
+      z.object({
+        chain: z.string(),
+        posture: z.enum(["healthy", "degraded"]).describe("What chain.degraded last announced."),
+        postureSince: z.string().nullable(),
+        restartsLast24h: z
+          .number()
+          .int()
+          .describe("Restarts of the chain's stalled indexer by the watchdog."),
+        lastRestartAt: z.string().nullable(),
+      }),
+    )
+    .describe("The stall watchdog per chain (docs/operations.md#watchdog)."),
   startedAt: z.string(),
   uptimeSeconds: z.number(),
 });
@@ -41,11 +55,12 @@ export function registerHealthRoutes({ routes, services, startedAt, now }: Platf
     async ({ res }) => {
       const probe = await services.mirror.health();
       if (!probe.ok) throw databaseDown(probe.reason, probe.boundMs);
-      const { chains, latencyMs } = probe;
+      const { chains, watchdog, latencyMs } = probe;
       res.json({
         status: chains.every((chain) => chain.status === "ok") ? "ok" : "degraded",
         database: { ok: true, latencyMs },
         chains,
+        watchdog,
         startedAt: startedAt.toISOString(),
         uptimeSeconds: Math.floor((now() - startedAt.getTime()) / 1000),
       });

@@ -137,7 +137,7 @@ export const WEBHOOK_EVENTS: Readonly<Record<DomainEventType, EventDoc>> = {
       family: z.enum(["evm", "solana"]),
       state: z.enum(["degraded", "recovered"]),
       reason: z
-        .enum(["mirror_behind", "not_indexed"])
+        .enum(["mirror_behind", "not_indexed", "indexer_stalled"])
         .nullable()
         .describe("Why it degraded; null on recovery."),
       since: iso.describe("When the announced state began."),

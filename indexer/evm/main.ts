@@ -35,11 +35,16 @@ startRole(ROLE, async () => {
     mirrorSchema: config.indexers.mirrorSchema,
     environment: process.env,
     log: lineSink(log.child({ component: "ponder" })),
+    stallMs: config.indexers.stallMs,
   });
   log.info(`Ponder deployment schema ${indexer.deploymentSchema}, manifest ${manifestPath}`);
-  stopOnSignal(async () => {
-    await indexer.stop();
-    await database.close();
-    await telemetry.close();
-  });
+  stopOnSignal(
+    async () => {
+      await indexer.stop();
+      await database.close();
+      await telemetry.close();
+    },
+    config.shutdownGraceMs,
+    (line) => log.info(line),
+  );
 });

@@ -18,6 +18,7 @@ import {
 import { startPassLoop } from "../../core/retry/passLoop";
 import { resetChainIfHistoryChanged } from "../chainHistory";
 import { recordHead, setIndexed } from "../checkpoints";
+import { recordIndexerRestart, stallWatch } from "../watchdog";
 import { evmChainsToIndex } from "./chains";
 import { type ChainIdentity, deploymentSchemaName, EVM_APP_DIR } from "./deploymentSchema";
 
@@ -51,6 +52,11 @@ export interface EvmIndexerOptions {
   restartBackoff?: Partial<BackoffPolicy>;
   /** Waits after failed start-up attempts and monitor ticks: from the tick interval doubling to 5 s. */
   backoff?: Partial<BackoffPolicy>;
+  /**
+   * The watchdog (../watchdog.ts): Ponder is killed and restarted when a chain's head is ahead of its
+   * checkpoint and the checkpoint has not moved for this long (INDEXER_STALL_MS). Default 300000.
+   */
+  stallMs?: number;
   log?: (line: string) => void;
 }
 
@@ -60,6 +66,8 @@ export interface EvmIndexer {
   ready: Promise<void>;
   /** Sends `signal` to the Ponder process without stopping the runner (tests use SIGKILL for a crash). */
   kill(signal: NodeJS.Signals): void;
+  /** The running Ponder process's id (benches sample its memory). */
+  pid(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -193,6 +201,7 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
   };
   launch();
 
+  const watches = new Map(deployments.map((entry) => [entry.chain, stallWatch(options.stallMs ?? 300_000)]));
   const monitor = startCheckpointMonitor({
     pool: options.pool,
     deploymentSchema,
@@ -201,6 +210,24 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
     intervalMs: monitorIntervalMs,
     backoff: options.backoff,
     log,
+    observe: async (chain, head, indexed) => {
+      const watch = watches.get(chain);
+      const stalledMs = watch?.observe(head, indexed, Date.now()) ?? null;
+      if (stalledMs === null || stopping) return;
+      log(
+        `watchdog: ${chain} is at ${indexed}, its head at ${head}, and has not moved for ${stalledMs} ms; restarting Ponder`,
+      );
+      // SIGKILL: a stopped or wedged process cannot act on SIGTERM. The exit handler starts a new one.
+      for (const each of watches.values()) each.restarted(Date.now());
+      child?.kill("SIGKILL");
+      await recordIndexerRestart(options.pool, {
+        chain,
+        family: "evm",
+        headNumber: head,
+        indexedNumber: indexed,
+        stalledMs,
+      });
+    },
   });
 
   return {
@@ -209,6 +236,7 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
     kill(signal) {
       child?.kill(signal);
     },
+    pid: () => child?.pid,
     async stop() {
       stopping = true;
       clearTimeout(restartTimer);
@@ -248,6 +276,8 @@ interface MonitorOptions {
   intervalMs: number;
   backoff?: Partial<BackoffPolicy>;
   log: (line: string) => void;
+  /** Each chain's head and checkpoint after every tick (the watchdog). */
+  observe: (chain: string, head: bigint, indexed: bigint) => Promise<void>;
 }
 
 /**
@@ -262,9 +292,11 @@ function startCheckpointMonitor(options: MonitorOptions): { stop(): Promise<void
     policy: backoffPolicy(options.intervalMs, options.backoff),
   });
   const tick = async () => {
+    const heads = new Map<string, bigint>();
     for (const entry of options.deployments) {
       const head = await (options.clients.get(entry.chain) as PublicClient).getBlockNumber({ cacheTime: 0 });
       await recordHead(options.pool, entry.chain, "evm", head);
+      heads.set(entry.chain, head);
     }
     const exists = await options.pool.query("SELECT to_regclass($1) AS oid", [checkpointTable]);
     if (!exists.rows[0]?.oid) return;
@@ -280,6 +312,8 @@ function startCheckpointMonitor(options: MonitorOptions): { stop(): Promise<void
         blockNumber,
         new Date(Number(blockTimestamp) * 1000),
       );
+      const head = heads.get(row.chain_name);
+      if (head !== undefined) await options.observe(row.chain_name, head, blockNumber);
     }
   };
   const loop = startPassLoop({ pass: tick, intervalMs: options.intervalMs, backoff: failures });

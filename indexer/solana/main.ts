@@ -42,9 +42,13 @@ startRole(ROLE, async () => {
     ),
   );
   log.info(`following ${entries.map((entry) => entry.chain).join(", ")}`);
-  stopOnSignal(async () => {
-    await Promise.all(indexers.map((indexer) => indexer.stop()));
-    await database.close();
-    await telemetry.close();
-  });
+  stopOnSignal(
+    async () => {
+      await Promise.all(indexers.map((indexer) => indexer.stop()));
+      await database.close();
+      await telemetry.close();
+    },
+    config.shutdownGraceMs,
+    (line) => log.info(line),
+  );
 });

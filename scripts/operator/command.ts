@@ -1,6 +1,8 @@
 import type { Pool } from "pg";
 import type { Config } from "../../config";
-import { ServiceError } from "../../core/errors/serviceError";
+import { type FlagSpecs, type Flags, flagHelp, parseFlags } from "./flags";
+
+export { UsageError } from "./flags";
 
 export interface OperatorContext {
   pool: Pool;
@@ -15,12 +17,36 @@ export interface OperatorCommand {
   name: string;
   summary: string;
   usage: string;
-  run(args: string[], context: OperatorContext): Promise<void>;
+  /** The options it accepts besides --json and --help; anything else is refused. */
+  flags: FlagSpecs;
+  /** Parses `args` strictly; with --json prints only the result as one JSON document. */
+  run(args: readonly string[], context: OperatorContext): Promise<void>;
 }
 
-/** Thrown for bad command-line input: printed with the command's usage, exit code 2. */
-export class UsageError extends ServiceError {
-  constructor(message: string) {
-    super(message);
-  }
+interface CommandDefinition extends Omit<OperatorCommand, "run"> {
+  /** Prints its text lines with `context.out` and returns what --json prints. */
+  run(flags: Flags, context: OperatorContext): Promise<object>;
+}
+
+export function defineCommand(definition: CommandDefinition): OperatorCommand {
+  return {
+    ...definition,
+    async run(args, context) {
+      const flags = parseFlags(args, definition.flags);
+      const json = flags.get("json") === true;
+      const result = await definition.run(flags, json ? { ...context, out: () => {} } : context);
+      if (json) context.out(JSON.stringify(result, null, 2));
+    },
+  };
+}
+
+/** What `<command> --help` prints: usage, summary and every option. */
+export function commandHelp(command: OperatorCommand): string {
+  return [
+    `Usage: npm run operator -- ${command.usage}`,
+    "",
+    command.summary,
+    "",
+    ...flagHelp(command.flags),
+  ].join("\n");
 }

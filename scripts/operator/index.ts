@@ -1,12 +1,13 @@
 // Operator CLI: `npm run operator -- <command> [--flag value …]`. Commands live in ./commands, one file per
-// area, each exporting `commands: OperatorCommand[]`. It works against the database the configuration names;
+// area, each exporting `commands: OperatorCommand[]` that declare their flags (parsed strictly; --help, --json). It works against the database the configuration names;
 // on the embedded default it connects to the instance already running on DATA_DIR (`npm start`), if any.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, loadConfig } from "../../config";
 import { resolveMasterKey } from "../../config/masterKey";
 import { openDatabase } from "../../storage/database";
-import { type OperatorCommand, UsageError } from "./command";
+import { commandHelp, type OperatorCommand, UsageError } from "./command";
+import { parseFlags } from "./flags";
 
 async function loadCommands(): Promise<OperatorCommand[]> {
   const dir = join(__dirname, "commands");
@@ -24,12 +25,19 @@ function help(commands: OperatorCommand[]): string {
     "Usage: npm run operator -- <command> [options]",
     "",
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    "",
+    "Every command takes --help (its options) and --json (its result as one JSON document).",
   ].join("\n");
 }
 
 async function main(): Promise<number> {
   const commands = await loadCommands();
   const [name, ...args] = process.argv.slice(2);
+  const helpFor = name === "help" ? commands.find((candidate) => candidate.name === args[0]) : undefined;
+  if (helpFor) {
+    console.log(commandHelp(helpFor));
+    return 0;
+  }
   const command = commands.find((candidate) => candidate.name === name);
   if (!command) {
     console.error(
@@ -37,6 +45,25 @@ async function main(): Promise<number> {
     );
     return name && name !== "help" ? 2 : 0;
   }
+  if (args.includes("--help")) {
+    console.log(commandHelp(command));
+    return 0;
+  }
+  try {
+    // Refuse bad options before touching the database.
+    parseFlags(args, command.flags);
+    await runAgainstDatabase(command, args);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\n${commandHelp(command)}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+async function runAgainstDatabase(command: OperatorCommand, args: string[]): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config.database, { joinRunningEmbedded: true });
   try {
@@ -46,13 +73,6 @@ async function main(): Promise<number> {
       masterKey: resolveMasterKey(config.masterKey, config.dataDir),
       out: (line) => console.log(line),
     });
-    return 0;
-  } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`${error.message}\n\nUsage: ${command.usage}`);
-      return 2;
-    }
-    throw error;
   } finally {
     await database.close();
   }

@@ -5,6 +5,7 @@ import { DEFAULT_DATA_PATH_TIMEOUT_MS, withinDataPathBound } from "../../storage
 import { sharedInFlight } from "../../storage/sharedInFlight";
 import { dataPathFailureOf, type UnavailableReason } from "../../storage/unavailable";
 import { type ChainHealth, readChainHealth } from "./chainHealth";
+import { readWatchdogStates, type WatchdogState } from "./chainPosture";
 import { type ProtectionFilter, type ProtectionRow, protectionPage } from "./protectedRows";
 import { type ReservationRow, reservationsOfWallet } from "./reservationRows";
 
@@ -15,6 +16,7 @@ export {
   type PostureChange,
   type PostureOptions,
   sampleChainPostures,
+  type WatchdogState,
 } from "./chainPosture";
 export {
   type PageCursor,
@@ -26,7 +28,7 @@ export {
 
 /** What the health probe found: the chains and the database's latency, or why the database did not answer. */
 export type HealthProbe =
-  | { ok: true; chains: ChainHealth[]; latencyMs: number }
+  | { ok: true; chains: ChainHealth[]; watchdog: WatchdogState[]; latencyMs: number }
   | { ok: false; reason: UnavailableReason; boundMs: number };
 
 export interface MirrorService {
@@ -52,13 +54,19 @@ export function mirrorService(
   const probe = sharedInFlight(async () => {
     const started = performance.now();
     const chains = await readChainHealth(pool, now(), boundMs);
-    return { chains, latencyMs: Math.round((performance.now() - started) * 100) / 100 };
+    const watchdog = await readWatchdogStates(
+      pool,
+      chains.map((chain) => chain.chain),
+      now(),
+      boundMs,
+    );
+    return { chains, watchdog, latencyMs: Math.round((performance.now() - started) * 100) / 100 };
   });
   return {
     chainHealth: () => readChainHealth(pool, now()),
     health: () =>
       withinDataPathBound(probe(), boundMs).then(
-        ({ chains, latencyMs }): HealthProbe => ({ ok: true, chains, latencyMs }),
+        ({ chains, watchdog, latencyMs }): HealthProbe => ({ ok: true, chains, watchdog, latencyMs }),
         // Any failure of the probe means the service cannot vouch for its data: fail closed as unreachable.
         (error: unknown): HealthProbe => ({
           ok: false,

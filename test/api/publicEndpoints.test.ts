@@ -174,6 +174,29 @@ describe("api: public endpoints over HTTP", () => {
       );
       expect((await api.call({ path: "/api/v1/health" })).body).to.include({ status: "ok" });
     });
+
+    it("GET /v1/health shows each chain's announced posture and the watchdog's restarts", async () => {
+      await api.db.pool.query(
+        `INSERT INTO audit_log (actor, action, subject, reason, at) VALUES
+           ('watchdog', 'indexer.restarted', 'chain:hardhat', 'stalled', now() - interval '2 days'),
+           ('watchdog', 'indexer.restarted', 'chain:hardhat', 'stalled', now() - interval '1 hour'),
+           ('ops', 'indexer.other', 'chain:hardhat', 'not a restart', now())`,
+      );
+      await api.db.pool.query(
+        "INSERT INTO chain_postures (chain, state, since, sampled_at) VALUES ('hardhat', 'degraded', now(), now())",
+      );
+      const { body } = await api.call({ path: "/api/v1/health" });
+      const watchdog = (body as { watchdog: Record<string, unknown>[] }).watchdog;
+      expect(
+        watchdog.map(({ postureSince, lastRestartAt, ...rest }) => ({
+          ...rest,
+          restarted: lastRestartAt !== null,
+        })),
+      ).to.deep.equal([
+        { chain: "hardhat", posture: "degraded", restartsLast24h: 1, restarted: true },
+        { chain: "solana", posture: "healthy", restartsLast24h: 0, restarted: false },
+      ]);
+    });
   });
 
   describe("protected identities and wallet reservations (production read model)", () => {

@@ -19,7 +19,12 @@ async function startReplica(env: Record<string, string>): Promise<Replica> {
   const port = await freePort();
   const role = startRoleProcess("api/main.ts", { ...env, PORT: String(port), HOST: "127.0.0.1" });
   await role.printed("listening on");
-  return { url: `http://127.0.0.1:${port}`, stop: () => role.stop() };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      await role.stop();
+    },
+  };
 }
 
 /** Waits until at least `seconds` remain in the current clock minute, so a burst stays in one rate window. */

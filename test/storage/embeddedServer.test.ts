@@ -3,12 +3,17 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
-import { Pool } from "pg";
+import { Pool, type Submittable } from "pg";
 import { PortInUseError } from "../../net/ports";
 import { openDatabase } from "../../storage/database";
 import { startEmbeddedServer } from "../../storage/embeddedServer";
 import { withTransaction } from "../../storage/transaction";
 import { freePort } from "../support/testDatabase";
+
+// pg-copy-streams (what Ponder writes with) ships no types.
+const { from: copyFrom } = require("pg-copy-streams") as {
+  from(sql: string): Submittable & NodeJS.WritableStream;
+};
 
 describe("storage: embedded database", () => {
   let dataDir: string;
@@ -34,6 +39,44 @@ describe("storage: embedded database", () => {
       expect(migrations.rows[0].n).to.be.greaterThan(0);
     } finally {
       await second.close();
+    }
+  });
+
+  it("keeps a COPY FROM STDIN's turn while other connections query (Ponder's writes)", async function () {
+    this.timeout(60_000);
+    const database = await openDatabase({
+      kind: "embedded",
+      dataDir,
+      host: "127.0.0.1",
+      port: await freePort(),
+    });
+    try {
+      await database.pool.query("CREATE TABLE copied (n int)");
+      const copier = await database.pool.connect();
+      const others = Array.from({ length: 4 }, async () => {
+        for (let i = 0; i < 25; i += 1) await database.pool.query("SELECT $1::int AS n", [i]);
+      });
+      try {
+        const stream = copier.query(copyFrom("COPY copied FROM STDIN"));
+        const done = new Promise((resolve, reject) => {
+          stream.on("finish", resolve);
+          stream.on("error", reject);
+        });
+        // Rows in many chunks, with pauses, so the other connections' queries arrive in the middle.
+        for (let chunk = 0; chunk < 20; chunk += 1) {
+          stream.write(`${Array.from({ length: 50 }, (_, k) => chunk * 50 + k).join("\n")}\n`);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        stream.end();
+        await done;
+      } finally {
+        copier.release();
+      }
+      await Promise.all(others);
+      const { rows } = await database.pool.query("SELECT count(*)::int AS n FROM copied");
+      expect(rows[0].n).to.equal(1000);
+    } finally {
+      await database.close();
     }
   });
 

@@ -11,10 +11,10 @@ export interface RoleProcess {
   output(): string;
   /** Resolves once the role printed `line` (rejects if it exits first). */
   printed(line: string): Promise<void>;
-  /** SIGTERM, then resolves once the process has exited. */
-  stop(): Promise<void>;
+  /** SIGTERM, then resolves with the exit code once the process has exited. */
+  stop(): Promise<number | null>;
   /** SIGKILL (a crash: nothing runs on the way out), then resolves once the process has exited. */
-  kill(): Promise<void>;
+  kill(): Promise<number | null>;
 }
 
 /** Starts `entry` (a role's main.ts, relative to the repository) with `env` added to this process's. */
@@ -26,9 +26,9 @@ export function startRoleProcess(entry: string, env: Record<string, string>): Ro
   });
   let output = "";
   const ended = (signal: NodeJS.Signals) =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once("exit", () => resolve());
+    new Promise<number | null>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+      child.once("exit", (code) => resolve(code));
       child.kill(signal);
     });
   child.stderr?.on("data", (chunk: Buffer) => {

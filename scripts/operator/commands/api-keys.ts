@@ -10,8 +10,8 @@ import {
 import { isPartnerScope, PARTNER_SCOPES, type PartnerScope } from "../../../services/partners/scopes";
 import { appendAudit } from "../../../storage/audit";
 import { withTransaction } from "../../../storage/transaction";
-import { type OperatorCommand, UsageError } from "../command";
-import { parseFlags, requiredFlag } from "../flags";
+import { defineCommand, type OperatorCommand, UsageError } from "../command";
+import { ACTOR_FLAGS, optionalFlag, requiredFlag } from "../flags";
 
 export function scopesOf(text: string): PartnerScope[] {
   const scopes = text
@@ -27,7 +27,7 @@ export function scopesOf(text: string): PartnerScope[] {
   return scopes as PartnerScope[];
 }
 
-export function rateLimitOf(value: string | true | undefined): number {
+export function rateLimitOf(value: string | undefined): number {
   if (value === undefined) return PRODUCTION_DEFAULT_RATE_LIMIT;
   const limit = Number(value);
   if (!Number.isInteger(limit) || limit < 1 || limit > PRODUCTION_MAX_RATE_LIMIT) {
@@ -38,19 +38,25 @@ export function rateLimitOf(value: string | true | undefined): number {
   return limit;
 }
 
-const create: OperatorCommand = {
+const create = defineCommand({
   name: "api-keys:create",
   summary: "Provision a production API key (svc_live_) with scopes and a per-minute rate limit.",
   usage:
     "api-keys:create --label <text> --scopes <scope,…> [--partner <partner_id>] [--rate-limit <1-2000, default 300>] --actor <who> --reason <why>",
-  async run(args, { pool, out }) {
-    const flags = parseFlags(args);
+  flags: {
+    label: { value: "text", help: "a name for the key" },
+    scopes: { value: "scope,…", help: PARTNER_SCOPES.join(", ") },
+    partner: { value: "partner_id", help: "the partner it belongs to (default: a new partner)" },
+    "rate-limit": { value: "1-2000", help: `requests per minute (default ${PRODUCTION_DEFAULT_RATE_LIMIT})` },
+    ...ACTOR_FLAGS,
+  },
+  async run(flags, { pool, out }) {
     const label = requiredFlag(flags, "label", "a name for the key, e.g. the partner and purpose");
     const scopes = scopesOf(requiredFlag(flags, "scopes", `one or more of ${PARTNER_SCOPES.join(", ")}`));
-    const rateLimitPerMinute = rateLimitOf(flags.get("rate-limit"));
+    const rateLimitPerMinute = rateLimitOf(optionalFlag(flags, "rate-limit"));
     const actor = requiredFlag(flags, "actor", "who provisions the key (for the audit log)");
     const reason = requiredFlag(flags, "reason", "why (for the audit log)");
-    const partner = flags.get("partner");
+    const partner = optionalFlag(flags, "partner");
     const { record, issued } = await withTransaction(pool, async (client) => {
       const created = await createApiKey(client, {
         environment: "production",
@@ -77,30 +83,31 @@ const create: OperatorCommand = {
     out(
       "The API key is shown once and stored only as a hash: hand it to the partner over a secure channel now.",
     );
+    return { ...record, apiKey: issued.secret };
   },
-};
+});
 
-const list: OperatorCommand = {
+const list = defineCommand({
   name: "api-keys:list",
   summary: "List API keys (never their secrets).",
   usage:
     "api-keys:list [--environment sandbox|production] [--partner <partner_id>] [--all (include revoked)] [--json]",
-  async run(args, { pool, out }) {
-    const flags = parseFlags(args);
-    const environment = flags.get("environment");
+  flags: {
+    environment: { value: "sandbox|production", help: "only this environment's keys" },
+    partner: { value: "partner_id", help: "only this partner's keys" },
+    all: { help: "include revoked keys" },
+  },
+  async run(flags, { pool, out }) {
+    const environment = optionalFlag(flags, "environment");
     if (environment !== undefined && !isEnvironment(environment)) {
       throw new UsageError("--environment must be sandbox or production.");
     }
-    const partner = flags.get("partner");
+    const partner = optionalFlag(flags, "partner");
     const keys = await listApiKeys(pool, {
       ...(environment !== undefined ? { environment } : {}),
       ...(typeof partner === "string" ? { partnerId: partner } : {}),
       includeRevoked: flags.get("all") === true,
     });
-    if (flags.get("json") === true) {
-      out(JSON.stringify(keys, null, 2));
-      return;
-    }
     if (keys.length === 0) out("No keys match.");
     for (const key of keys) {
       const state = key.revokedAt ? `revoked ${key.revokedAt.toISOString()} by ${key.revokedBy}` : "active";
@@ -108,21 +115,23 @@ const list: OperatorCommand = {
         `${key.keyId}  ${key.displayPrefix}  ${key.environment}  ${key.partnerId}  ${key.rateLimitPerMinute}/min  [${key.scopes.join(",")}]  ${key.label || "-"}  ${state}`,
       );
     }
+    return keys;
   },
-};
+});
 
-const revoke: OperatorCommand = {
+const revoke = defineCommand({
   name: "api-keys:revoke",
   summary: "Revoke an API key at once (its next request gets 401 key_revoked).",
   usage: "api-keys:revoke --key <key_id> --actor <who> --reason <why>",
-  async run(args, { pool, out }) {
-    const flags = parseFlags(args);
+  flags: { key: { value: "key_id", help: "the key id from api-keys:list (key_…)" }, ...ACTOR_FLAGS },
+  async run(flags, { pool, out }) {
     const keyId = requiredFlag(flags, "key", "the key id from api-keys:list (key_…), never the secret");
     const actor = requiredFlag(flags, "actor", "who revokes the key (for the audit log)");
     const reason = requiredFlag(flags, "reason", "why (for the audit log)");
     const key = await revokeApiKey(pool, keyId, { actor, reason });
     out(`${key.keyId} revoked at ${key.revokedAt?.toISOString()} by ${key.revokedBy}: ${key.revokedReason}`);
+    return key;
   },
-};
+});
 
 export const commands: OperatorCommand[] = [create, list, revoke];

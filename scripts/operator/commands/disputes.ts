@@ -12,16 +12,10 @@ import {
   operatorDispute,
   reviewDispute,
 } from "../../../services/disputes";
-import { type OperatorCommand, UsageError } from "../command";
-import { actorOf, type Flags, parseFlags, requiredFlag } from "../flags";
+import { defineCommand, type OperatorCommand, UsageError } from "../command";
+import { ACTOR_FLAGS, actorOf, optionalFlag, requiredFlag } from "../flags";
 
 const LIST_LIMIT = 100;
-
-function optionalValue(flags: Flags, name: string): string | undefined {
-  const value = flags.get(name);
-  if (value === true) throw new UsageError(`--${name} needs a value.`);
-  return value;
-}
 
 function summaryLine(dispute: Dispute): string {
   return [
@@ -35,70 +29,82 @@ function summaryLine(dispute: Dispute): string {
   ].join("  ");
 }
 
-const list: OperatorCommand = {
+const list = defineCommand({
   name: "disputes:list",
   summary: "List disputes newest first (--status, --environment, --key filter them).",
   usage:
     "disputes:list [--environment sandbox|production] [--status open|under_review|upheld|rejected|withdrawn] [--key NAME::TICKER]",
-  async run(args, { pool, out }) {
-    const flags = parseFlags(args);
-    const environment = optionalValue(flags, "environment");
+  flags: {
+    environment: { value: "sandbox|production", help: "only this environment's disputes" },
+    status: { value: DISPUTE_STATUSES.join("|"), help: "only disputes in this state" },
+    key: { value: "NAME::TICKER", help: "only disputes about this identity" },
+  },
+  async run(flags, { pool, out }) {
+    const environment = optionalFlag(flags, "environment");
     if (environment !== undefined && !isEnvironment(environment))
       throw new UsageError("--environment must be sandbox or production.");
-    const status = optionalValue(flags, "status");
+    const status = optionalFlag(flags, "status");
     if (status !== undefined && !DISPUTE_STATUSES.includes(status as DisputeStatus))
       throw new UsageError(`--status must be one of ${DISPUTE_STATUSES.join(", ")}.`);
     const rows = await listDisputes(
       pool,
       environment ?? null,
-      { status: status as DisputeStatus | undefined, identityKey: optionalValue(flags, "key") },
+      { status: status as DisputeStatus | undefined, identityKey: optionalFlag(flags, "key") },
       null,
       LIST_LIMIT,
     );
     if (rows.length === 0) out("No disputes.");
     for (const dispute of rows.slice(0, LIST_LIMIT)) out(summaryLine(dispute));
+    return rows.slice(0, LIST_LIMIT);
   },
-};
+});
 
-const show: OperatorCommand = {
+const show = defineCommand({
   name: "disputes:show",
   summary: "Show one dispute in full: statement, evidence, the claimant's wallet and contact.",
   usage: "disputes:show --id dsp_…",
-  async run(args, { pool, out }) {
-    const dispute = await operatorDispute(pool, requiredFlag(parseFlags(args), "id", "the dispute id"));
+  flags: { id: { value: "dsp_…", help: "the dispute id" } },
+  async run(flags, { pool, out }) {
+    const dispute = await operatorDispute(pool, requiredFlag(flags, "id", "the dispute id"));
     out(summaryLine(dispute));
     out(`claimant   ${dispute.claimant.chain} ${dispute.claimant.address} (${dispute.claimant.proof})`);
     out(`contact    ${dispute.contact ?? "-"}`);
     out(`statement  ${dispute.statement}`);
     for (const link of dispute.evidence) out(`evidence   ${link}`);
+    return dispute;
   },
-};
+});
 
-const review: OperatorCommand = {
+const review = defineCommand({
   name: "disputes:review",
   summary: "Take an open dispute under review.",
   usage: "disputes:review --id dsp_… --actor <who> --reason <why>",
-  async run(args, { pool, out }) {
-    const flags = parseFlags(args);
+  flags: { id: { value: "dsp_…", help: "the dispute id" }, ...ACTOR_FLAGS },
+  async run(flags, { pool, out }) {
     const dispute = await reviewDispute(pool, requiredFlag(flags, "id", "the dispute id"), actorOf(flags));
     out(`${dispute.disputeId} is under review.`);
+    return dispute;
   },
-};
+});
 
-const decide: OperatorCommand = {
+const decide = defineCommand({
   name: "disputes:decide",
   summary:
     "Uphold or reject a dispute (upholding a mistaken block clears it; a copycat dispute with --block blocks the identity).",
   usage:
     "disputes:decide --id dsp_… --outcome upheld|rejected [--block [--block-chain <chain>]] --actor <who> --reason <why>",
-  async run(args, { pool, out }) {
-    const flags = parseFlags(args);
+  flags: {
+    id: { value: "dsp_…", help: "the dispute id" },
+    outcome: { value: "upheld|rejected", help: "the verdict" },
+    block: { help: "upholding a copycat dispute: block the identity" },
+    "block-chain": { value: "chain", help: "with --block: only on this chain" },
+    ...ACTOR_FLAGS,
+  },
+  async run(flags, { pool, out }) {
     const verdict = requiredFlag(flags, "outcome", "upheld or rejected");
     if (verdict !== "upheld" && verdict !== "rejected")
       throw new UsageError("--outcome must be upheld or rejected.");
-    if (typeof flags.get("block") === "string")
-      throw new UsageError("--block takes no value; name the chain with --block-chain.");
-    const blockChain = optionalValue(flags, "block-chain");
+    const blockChain = optionalFlag(flags, "block-chain");
     if (blockChain !== undefined && flags.get("block") !== true)
       throw new UsageError("--block-chain goes with --block.");
     const dispute = await decideDispute(
@@ -111,7 +117,8 @@ const decide: OperatorCommand = {
       actorOf(flags),
     );
     out(`${dispute.disputeId} is ${dispute.status}${dispute.outcome ? ` (${dispute.outcome})` : ""}.`);
+    return dispute;
   },
-};
+});
 
 export const commands: OperatorCommand[] = [list, show, review, decide];

@@ -7,16 +7,23 @@ import {
   listEmbedLaunchpads,
   removeEmbedOrigin,
 } from "../../../services/reservations/embedLaunchpads";
-import { type OperatorCommand, UsageError } from "../command";
-import { actorOf, parseFlags, requiredFlag } from "../flags";
+import { defineCommand, type OperatorCommand, UsageError } from "../command";
+import { ACTOR_FLAGS, actorOf, requiredFlag } from "../flags";
 
-const allow: OperatorCommand = {
+const LAUNCHPAD = { value: "id", help: "the public launchpad identifier" };
+const ORIGIN = { value: "https://host[:port]", help: "the web origin of the launchpad's pages" };
+
+const allow = defineCommand({
   name: "embed:allow",
   summary:
     "Allow a launchpad to use the embed reservation endpoints and bind its id to the partner its fees are attributed to (as launchpads:bind).",
   usage: "embed:allow --launchpad <id> --partner <partner_id> --actor <who> --reason <why>",
-  async run(args, { pool, out }) {
-    const flags = parseFlags(args);
+  flags: {
+    launchpad: LAUNCHPAD,
+    partner: { value: "partner_id", help: "the partner its fees are attributed to" },
+    ...ACTOR_FLAGS,
+  },
+  async run(flags, { pool, out }) {
     const launchpad = requiredFlag(flags, "launchpad", "the public launchpad identifier, e.g. moonpad");
     const partnerId = requiredFlag(
       flags,
@@ -30,30 +37,32 @@ const allow: OperatorCommand = {
       throw error;
     }
     out(`Launchpad ${launchpad} may now prepare embedded reservations for partner ${partnerId}.`);
+    return { launchpad, partnerId, allowed: true };
   },
-};
+});
 
-const disable: OperatorCommand = {
+const disable = defineCommand({
   name: "embed:disable",
   summary: "Stop a launchpad's embedded reservations at once.",
   usage: "embed:disable --launchpad <id> --actor <who> --reason <why>",
-  async run(args, { pool, out }) {
-    const flags = parseFlags(args);
+  flags: { launchpad: LAUNCHPAD, ...ACTOR_FLAGS },
+  async run(flags, { pool, out }) {
     const launchpad = requiredFlag(flags, "launchpad", "the launchpad identifier (see embed:list)");
     if (!(await disableEmbedLaunchpad(pool, launchpad, actorOf(flags)))) {
       throw new UsageError(`Launchpad ${launchpad} is not allowed (see embed:list).`);
     }
     out(`Launchpad ${launchpad} disabled.`);
+    return { launchpad, disabled: true };
   },
-};
+});
 
-const originAdd: OperatorCommand = {
+const originAdd = defineCommand({
   name: "embed:origin-add",
   summary:
     "Register a web origin the launchpad's pages are served from: browsers there may call the embed endpoints (CORS).",
   usage: "embed:origin-add --launchpad <id> --origin <https://host[:port]> --actor <who> --reason <why>",
-  async run(args, { pool, out }) {
-    const flags = parseFlags(args);
+  flags: { launchpad: LAUNCHPAD, origin: ORIGIN, ...ACTOR_FLAGS },
+  async run(flags, { pool, out }) {
     const launchpad = requiredFlag(flags, "launchpad", "the launchpad identifier (see embed:list)");
     const origin = requiredFlag(flags, "origin", "the page's origin, e.g. https://app.moonpad.xyz");
     let added: boolean;
@@ -68,35 +77,40 @@ const originAdd: OperatorCommand = {
         ? `Browsers on ${origin} may now call the embed endpoints for launchpad ${launchpad}.`
         : `${origin} was already registered for launchpad ${launchpad}.`,
     );
+    return { launchpad, origin, added };
   },
-};
+});
 
-const originRemove: OperatorCommand = {
+const originRemove = defineCommand({
   name: "embed:origin-remove",
   summary: "Unregister a launchpad's web origin: browsers there lose the embed endpoints at once.",
   usage: "embed:origin-remove --launchpad <id> --origin <https://host[:port]> --actor <who> --reason <why>",
-  async run(args, { pool, out }) {
-    const flags = parseFlags(args);
+  flags: { launchpad: LAUNCHPAD, origin: ORIGIN, ...ACTOR_FLAGS },
+  async run(flags, { pool, out }) {
     const launchpad = requiredFlag(flags, "launchpad", "the launchpad identifier (see embed:list)");
     const origin = requiredFlag(flags, "origin", "the registered origin (see embed:list)");
     if (!(await removeEmbedOrigin(pool, launchpad, origin, actorOf(flags)))) {
       throw new UsageError(`${origin} is not registered for launchpad ${launchpad} (see embed:list).`);
     }
     out(`${origin} unregistered from launchpad ${launchpad}.`);
+    return { launchpad, origin, removed: true };
   },
-};
+});
 
-const list: OperatorCommand = {
+const list = defineCommand({
   name: "embed:list",
   summary: "List allowlisted embed launchpads.",
   usage: "embed:list",
-  async run(_args, { pool, out }) {
-    for (const entry of await listEmbedLaunchpads(pool)) {
+  flags: {},
+  async run(_flags, { pool, out }) {
+    const entries = await listEmbedLaunchpads(pool);
+    for (const entry of entries) {
       out(
         `${entry.launchpad}  ${entry.partnerId ?? "(unbound)"}  ${entry.disabledAt ? `disabled ${entry.disabledAt.toISOString()}` : "active"}  ${entry.origins.length > 0 ? entry.origins.join(",") : "(no origins)"}`,
       );
     }
+    return entries;
   },
-};
+});
 
 export const commands: OperatorCommand[] = [allow, disable, originAdd, originRemove, list];

@@ -10,25 +10,21 @@ import {
   listProductionRequests,
 } from "../../../services/partners/productionAccess";
 import { PARTNER_SCOPES } from "../../../services/partners/scopes";
-import { type OperatorCommand, UsageError } from "../command";
-import { parseFlags, requiredFlag } from "../flags";
+import { defineCommand, type OperatorCommand, UsageError } from "../command";
+import { ACTOR_FLAGS, optionalFlag, requiredFlag } from "../flags";
 import { rateLimitOf, scopesOf } from "./api-keys";
 
-const requests: OperatorCommand = {
+const requests = defineCommand({
   name: "partners:requests",
   summary: "List open partner access requests (public form) and production requests (from partner keys).",
   usage: "partners:requests [--all (include closed and decided)] [--json]",
-  async run(args, { pool, out }) {
-    const flags = parseFlags(args);
+  flags: { all: { help: "include closed and decided requests" } },
+  async run(flags, { pool, out }) {
     const all = flags.get("all") === true;
     const [access, production] = await Promise.all([
       listAccessRequests(pool, all),
       listProductionRequests(pool, all),
     ]);
-    if (flags.get("json") === true) {
-      out(JSON.stringify({ access, production }, null, 2));
-      return;
-    }
     out(`Access requests (${access.length}):`);
     for (const request of access) {
       out(
@@ -41,40 +37,47 @@ const requests: OperatorCommand = {
         `  ${request.requestId}  ${request.status}  ${request.createdAt.toISOString()}  ${request.partnerId}  by ${request.keyId}  ${JSON.stringify(request.message)}`,
       );
     }
+    return { access, production };
   },
-};
+});
 
-const close: OperatorCommand = {
+const close = defineCommand({
   name: "partners:close-request",
   summary: "Close a partner access request once it is answered.",
   usage: "partners:close-request --request <par_…> --actor <who> --reason <why>",
-  async run(args, { pool, out }) {
-    const flags = parseFlags(args);
+  flags: { request: { value: "par_…", help: "the access request id" }, ...ACTOR_FLAGS },
+  async run(flags, { pool, out }) {
     const requestId = requiredFlag(flags, "request", "the access request id from partners:requests (par_…)");
     const actor = requiredFlag(flags, "actor", "who closes it (for the audit log)");
     const reason = requiredFlag(flags, "reason", "how it was answered (for the audit log)");
     const request = await closeAccessRequest(pool, requestId, { actor, reason });
     out(`${request.requestId} closed by ${request.closedBy}`);
+    return request;
   },
-};
+});
 
-const grant: OperatorCommand = {
+const grant = defineCommand({
   name: "partners:grant",
   summary: "Grant a production request: the partner gets production access and a svc_live_ key (shown once).",
   usage:
     "partners:grant --request <prq_…> [--scopes <scope,…> (default all)] [--rate-limit <1-2000, default 300>] [--label <text>] --actor <who> --reason <why>",
-  async run(args, { pool, out }) {
-    const flags = parseFlags(args);
+  flags: {
+    request: { value: "prq_…", help: "the production request id" },
+    scopes: { value: "scope,…", help: `default all: ${PARTNER_SCOPES.join(", ")}` },
+    "rate-limit": { value: "1-2000", help: "requests per minute (default 300)" },
+    label: { value: "text", help: "the key's label (default production)" },
+    ...ACTOR_FLAGS,
+  },
+  async run(flags, { pool, out }) {
     const requestId = requiredFlag(
       flags,
       "request",
       "the production request id from partners:requests (prq_…)",
     );
-    const scopesFlag = flags.get("scopes");
-    if (scopesFlag === true) throw new UsageError("--scopes needs a comma-separated list of scopes.");
+    const scopesFlag = optionalFlag(flags, "scopes");
     const scopes = scopesFlag === undefined ? [...PARTNER_SCOPES] : scopesOf(scopesFlag);
-    const rateLimitPerMinute = rateLimitOf(flags.get("rate-limit"));
-    const label = flags.get("label");
+    const rateLimitPerMinute = rateLimitOf(optionalFlag(flags, "rate-limit"));
+    const label = optionalFlag(flags, "label");
     const actor = requiredFlag(flags, "actor", "who grants production access (for the audit log)");
     const reason = requiredFlag(flags, "reason", "why (for the audit log)");
     const { request, record, issued } = await grantProduction(
@@ -83,7 +86,7 @@ const grant: OperatorCommand = {
         requestId,
         scopes,
         rateLimitPerMinute,
-        label: typeof label === "string" ? label : "production",
+        label: label ?? "production",
       },
       { actor, reason },
     );
@@ -96,15 +99,16 @@ const grant: OperatorCommand = {
     out(
       "The API key is shown once and stored only as a hash: hand it to the partner over a secure channel now.",
     );
+    return { request, key: { ...record, apiKey: issued.secret } };
   },
-};
+});
 
-const decline: OperatorCommand = {
+const decline = defineCommand({
   name: "partners:decline",
   summary: "Decline a production request (the partner may ask again later).",
   usage: "partners:decline --request <prq_…> --actor <who> --reason <why>",
-  async run(args, { pool, out }) {
-    const flags = parseFlags(args);
+  flags: { request: { value: "prq_…", help: "the production request id" }, ...ACTOR_FLAGS },
+  async run(flags, { pool, out }) {
     const requestId = requiredFlag(
       flags,
       "request",
@@ -114,20 +118,22 @@ const decline: OperatorCommand = {
     const reason = requiredFlag(flags, "reason", "why (for the audit log; tell the partner by mail)");
     const request = await declineProduction(pool, requestId, { actor, reason });
     out(`${request.requestId} of ${request.partnerId} declined by ${request.decidedBy}`);
+    return request;
   },
-};
+});
 
-const show: OperatorCommand = {
+const show = defineCommand({
   name: "partners:show",
   summary: "Show a partner's row: contact, verification, environments, split, integration starts, routing.",
   usage: "partners:show --partner <ptn_…>",
-  async run(args, { pool, out }) {
-    const flags = parseFlags(args);
+  flags: { partner: { value: "ptn_…", help: "the partner id" } },
+  async run(flags, { pool, out }) {
     const partnerId = requiredFlag(flags, "partner", "the partner id (ptn_…)");
     const partner = await findPartner(pool, partnerId);
     if (partner === undefined) throw new UsageError(`No partner has id ${partnerId}.`);
     out(JSON.stringify(partner, null, 2));
+    return partner;
   },
-};
+});
 
 export const commands: OperatorCommand[] = [requests, close, grant, decline, show];

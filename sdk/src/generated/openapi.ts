@@ -2169,7 +2169,7 @@ export interface components {
                 /** @enum {string} */
                 state: "degraded" | "recovered";
                 /** @description Why it degraded; null on recovery. */
-                reason: ("mirror_behind" | "not_indexed") | null;
+                reason: ("mirror_behind" | "not_indexed" | "indexer_stalled") | null;
                 /** @description When the announced state began. */
                 since: string;
                 /** @description On recovery: when the degradation began; else null. */
@@ -2269,6 +2269,19 @@ export interface operations {
                             indexedBlockTime: string | null;
                             indexedAt: string | null;
                             secondsSinceIndexed: number | null;
+                        }[];
+                        /** @description The stall watchdog per chain (docs/operations.md#watchdog). */
+                        watchdog: {
+                            chain: string;
+                            /**
+                             * @description What chain.degraded last announced.
+                             * @enum {string}
+                             */
+                            posture: "healthy" | "degraded";
+                            postureSince: string | null;
+                            /** @description Restarts of the chain's stalled indexer by the watchdog. */
+                            restartsLast24h: number;
+                            lastRestartAt: string | null;
                         }[];
                         startedAt: string;
                         uptimeSeconds: number;

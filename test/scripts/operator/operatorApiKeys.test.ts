@@ -95,6 +95,33 @@ describe("operator CLI: api-keys:create, api-keys:list, api-keys:revoke", () => 
     }
   });
 
+  it("--json prints only the result, one JSON document with the one-time key, for scripts", async () => {
+    await command("api-keys:create").run(
+      [
+        "--label",
+        "Scripted",
+        "--scopes",
+        "launch:validate",
+        "--rate-limit",
+        "50",
+        "--actor",
+        "ops",
+        "--reason",
+        "t",
+        "--json",
+      ],
+      context,
+    );
+    expect(lines).to.have.length(1);
+    const created = JSON.parse(lines[0] as string);
+    expect(created).to.include({ label: "Scripted", rateLimitPerMinute: 50 });
+    expect(created.apiKey).to.match(/^svc_live_/);
+    lines = [];
+    await command("api-keys:list").run(["--environment", "production", "--json"], context);
+    const listed = JSON.parse(lines.join("\n")) as { keyId: string; rateLimitPerMinute: number }[];
+    expect(listed.find((key) => key.keyId === created.keyId)?.rateLimitPerMinute).to.equal(50);
+  });
+
   it("lists keys without secrets and revokes one with an audited actor and reason", async () => {
     await command("api-keys:create").run(
       ["--label", "ToRevoke", "--scopes", "launch:validate", "--actor", "ops", "--reason", "test"],

@@ -20,7 +20,7 @@ describe("mirror: chain posture (chain.degraded)", function () {
   });
   after(async () => db?.close());
   beforeEach(async () => {
-    await db.pool.query("TRUNCATE chain_checkpoints, chain_postures, domain_events");
+    await db.pool.query("TRUNCATE chain_checkpoints, chain_postures, domain_events, audit_log");
   });
 
   /** The indexer of `chain` confirmed it is caught up at `indexedAt` (what a running indexer writes). */
@@ -108,6 +108,26 @@ describe("mirror: chain posture (chain.degraded)", function () {
       since: at(4 * MINUTE).toISOString(),
       degradedSince: at(2 * MINUTE).toISOString(),
     });
+  });
+
+  it("a watchdog restart degrades a fresh chain (reason indexer_stalled), which recovers after the dwell", async () => {
+    await indexed("hardhat", T0);
+    expect(await sample(T0)).to.deep.equal([]);
+    await indexed("hardhat", at(MINUTE));
+    await db.pool.query(
+      "INSERT INTO audit_log (actor, action, subject, reason, at) VALUES ('watchdog', 'indexer.restarted', 'chain:hardhat', 'stalled', $1)",
+      [at(MINUTE - 1000)],
+    );
+    // Fresh by the freshness bound, yet degraded: its indexer was restarted since the last sample.
+    expect(await sample(at(MINUTE))).to.deep.equal([{ chain: "hardhat", announced: "degraded" }]);
+    expect((await announced())[0]?.payload).to.include({ state: "degraded", reason: "indexer_stalled" });
+    // The restart is counted once: the next samples are healthy and the dwell runs.
+    await indexed("hardhat", at(2 * MINUTE));
+    expect(await sample(at(2 * MINUTE))).to.deep.equal([]);
+    await indexed("hardhat", at(2 * MINUTE + DWELL));
+    expect(await sample(at(2 * MINUTE + DWELL))).to.deep.equal([
+      { chain: "hardhat", announced: "recovered" },
+    ]);
   });
 
   it("a flapping chain does not flood: one degradation, and no recovery until it holds", async () => {

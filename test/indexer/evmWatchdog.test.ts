@@ -1,0 +1,113 @@
+// The watchdog restarts a stalled Ponder: its process is stopped (SIGSTOP, so it neither exits nor indexes) while
+// the chain keeps making blocks; once the checkpoint has been behind the head, unmoved, for the stall time, the
+// runner kills and restarts it, audits the restart, and a reservation made afterwards reaches the mirror.
+import { expect } from "chai";
+import { readManifest } from "../../config/manifest";
+import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
+import { mirrorService } from "../../services/mirror";
+import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
+import { type HardhatChain, startHardhatChain } from "./support/hardhatChain";
+import { mirrorRows, waitFor } from "./support/readModel";
+
+const CHAIN = "hardhat-watchdog";
+const STALL_MS = 4000;
+
+describe("EVM indexer watchdog: a stopped Ponder is restarted", function () {
+  this.timeout(240_000);
+  let database: TestDatabase;
+  let chain: HardhatChain;
+  let indexer: EvmIndexer | undefined;
+  let miner: NodeJS.Timeout | undefined;
+  const deploymentSchema = `evm_wd_${Date.now().toString(36)}`;
+  const lines: string[] = [];
+
+  before(async () => {
+    [database, chain] = await Promise.all([createTestDatabase(), startHardhatChain(CHAIN)]);
+  });
+
+  after(async () => {
+    clearInterval(miner);
+    indexer?.kill("SIGCONT");
+    await indexer?.stop();
+    await chain?.stop();
+    if (database) {
+      for (const schema of [deploymentSchema, `${database.schema}_views`]) {
+        await database.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      }
+      await database.close();
+    }
+  });
+
+  const logged = (pattern: RegExp) => lines.some((line) => pattern.test(line));
+  const indexedBlock = async () => {
+    const { rows } = await database.pool.query(
+      "SELECT indexed_number FROM chain_checkpoints WHERE chain = $1",
+      [CHAIN],
+    );
+    return BigInt(rows[0]?.indexed_number ?? -1);
+  };
+  const reservationIsMirrored = async (name: string) => {
+    const wallet = chain.wallets[name.length % chain.wallets.length];
+    if (!wallet) throw new Error("no wallet");
+    const { hash, blockNumber } = await chain.reserve(wallet, name, "WDOG");
+    await waitFor(
+      () => mirrorRows(database.pool, CHAIN),
+      (rows) => rows.some((row) => row.tx_hash === hash),
+      90_000,
+    );
+    await waitFor(indexedBlock, (block) => block >= blockNumber, 30_000);
+  };
+
+  it("restarts Ponder once its checkpoint stalls behind a moving head, audits it, and indexes again", async () => {
+    indexer = await startEvmIndexer({
+      databaseUrl: database.url,
+      pool: database.pool,
+      manifest: readManifest(chain.manifestPath),
+      manifestPath: chain.manifestPath,
+      mirrorSchema: database.schema,
+      viewsSchema: `${database.schema}_views`,
+      deploymentSchema,
+      port: await freePort(),
+      pollingIntervalMs: 100,
+      restartBackoff: { initialDelayMs: 200, maxDelayMs: 500 },
+      stallMs: STALL_MS,
+      log: (line) => lines.push(line),
+    });
+    await indexer.ready;
+    await reservationIsMirrored("before the stall");
+    expect(logged(/^watchdog: /), "a healthy Ponder was restarted").to.equal(false);
+
+    indexer.kill("SIGSTOP");
+    const stoppedAt = Date.now();
+    miner = setInterval(() => void chain.rpc("evm_mine").catch(() => undefined), 300);
+    await waitFor(
+      async () =>
+        logged(
+          /^watchdog: hardhat-watchdog is at \d+, its head at \d+, and has not moved for \d+ ms; restarting Ponder$/,
+        ),
+      (done) => done,
+      60_000,
+    );
+    expect(Date.now() - stoppedAt).to.be.at.least(STALL_MS);
+    await waitFor(
+      async () => logged(/^Ponder failed \(attempt \d+\), retrying in \d+ ms: exited \(SIGKILL\)$/),
+      (done) => done,
+    );
+    clearInterval(miner);
+    await reservationIsMirrored("after the restart").catch((error) => {
+      console.log(lines.join("\n"));
+      throw error;
+    });
+
+    const { rows } = await database.pool.query<{ actor: string; details: { stalledMs: number } }>(
+      "SELECT actor, details FROM audit_log WHERE action = 'indexer.restarted' AND subject = $1",
+      [`chain:${CHAIN}`],
+    );
+    expect(rows.length).to.be.at.least(1);
+    expect(rows[0]?.actor).to.equal("watchdog");
+    expect(rows[0]?.details.stalledMs).to.be.at.least(STALL_MS);
+    const health = await mirrorService(database.pool, Date.now).health();
+    if (!health.ok) throw new Error("health probe failed");
+    expect(health.watchdog.find((state) => state.chain === CHAIN)?.restartsLast24h).to.equal(rows.length);
+  });
+});
