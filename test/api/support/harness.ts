@@ -12,7 +12,7 @@ import type { Environment } from "../../../core/environment";
 import { createMailer } from "../../../services/mail";
 import { createApiKey } from "../../../services/partners/apiKeyStore";
 import { PARTNER_SCOPES, type PartnerScope } from "../../../services/partners/scopes";
-import { silentLogger } from "../../../telemetry/log";
+import { recordSecret, recordSecretsIn, suiteLog } from "../../support/suiteLogs";
 import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
 import { Conformance } from "./conformance";
 import { type HttpRequest, type HttpResponse, send } from "./http";
@@ -58,6 +58,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const db = options.db ?? (await createTestDatabase());
   const clock = new SettableClock();
   const masterKey = randomBytes(32);
+  recordSecret(masterKey.toString("base64"));
+  recordSecret(masterKey.toString("hex"));
   const mailDir = mkdtempSync(join(tmpdir(), "svc-test-mail-"));
   const mailer = createMailer(
     { smtpUrl: undefined, directory: mailDir, from: "Test <test@localhost>" },
@@ -68,7 +70,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       {
         pool: db.pool,
         startedAt: new Date(),
-        log: silentLogger(),
+        // Every line of the run is checked for the run's secrets after the last test (support/suiteLogs.ts).
+        log: suiteLog,
         hosts: TEST_HOSTS,
         masterKey,
         now: clock.now,
@@ -94,6 +97,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     mailDir,
     async call(request) {
       const response = await send(server.url, request);
+      recordSecretsIn(response.body);
       if (request.path.startsWith("/api/") && response.status !== 404) {
         conformance.check(
           request.method ?? "GET",
@@ -125,6 +129,7 @@ export async function issueKey(
     createdBy: "test",
     ...(options.partnerId ? { partnerId: options.partnerId } : {}),
   });
+  recordSecret(issued.secret);
   return { secret: issued.secret, keyId: record.keyId, partnerId: record.partnerId };
 }
 
