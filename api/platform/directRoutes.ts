@@ -60,6 +60,16 @@ class UnadmittedAnswerError extends ServiceError {
   }
 }
 
+/** The validated input; when it is invalid the caller is admitted first, as on the Express routes. */
+async function validatedAfterAdmission<T>(validate: () => T, admit: () => Promise<unknown>): Promise<T> {
+  try {
+    return validate();
+  } catch (error) {
+    await admit();
+    throw error;
+  }
+}
+
 async function serve(
   options: DirectRouteOptions,
   direct: DirectRoute,
@@ -98,13 +108,10 @@ async function serve(
         admitted = true;
         return partner;
       };
-      let query: unknown;
-      try {
-        query = parsed(direct.spec, direct.spec.query, queryParametersOf(req.url) ?? {}, "query");
-      } catch (error) {
-        await admit(); // as on the Express routes, admission answers before the field checks
-        throw error;
-      }
+      const query = await validatedAfterAdmission(
+        () => parsed(direct.spec, direct.spec.query, queryParametersOf(req.url) ?? {}, "query"),
+        admit,
+      );
       result = await direct.handler({ query, environment: hostEnvironmentOf(hostClass), admit });
     } else {
       const admit = async (authenticator?: Authenticator) => {
@@ -119,13 +126,10 @@ async function serve(
         admitted = true;
         return partner;
       };
-      let body: unknown;
-      try {
-        body = parsed(direct.spec, direct.spec.body, rawBody ?? {}, "body");
-      } catch (error) {
-        await admit(); // as on the Express routes, admission answers before the field checks
-        throw error;
-      }
+      const body = await validatedAfterAdmission(
+        () => parsed(direct.spec, direct.spec.body, rawBody ?? {}, "body"),
+        admit,
+      );
       result = await direct.handler({ body, rawBody, headers: req.headers, admit, route: direct.route });
     }
     if (!admitted) throw new UnadmittedAnswerError(direct.route);

@@ -3,7 +3,7 @@
 // may withdraw theirs with a fresh proof. Operators decide with the operator CLI (disputes:*). docs/disputes.md.
 import { z } from "zod";
 import { ApiError } from "../../core/errors/catalogue";
-import { DISPUTE_REASONS, DISPUTE_STATUSES, type Dispute } from "../../services/disputes";
+import { DISPUTE_PAGE_MAX, DISPUTE_REASONS, DISPUTE_STATUSES, type Dispute } from "../../services/disputes";
 import type { Platform } from "../platform/platform";
 import {
   challengeJson,
@@ -15,7 +15,6 @@ import {
 } from "./walletProofSchemas";
 
 const TAG = "Disputes";
-const PAGE_SIZE_MAX = 50;
 const PAGE_SIZE_DEFAULT = 20;
 const DISPUTE_ID = /^dsp_[0-9a-f]{32}$/;
 
@@ -61,7 +60,7 @@ const listQuery = z.object({
   status: z.enum(DISPUTE_STATUSES).optional(),
   chain: z.string().max(64).optional(),
   cursor: z.string().max(128).optional().describe("The nextCursor of the previous page."),
-  limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+  limit: z.coerce.number().int().min(1).max(DISPUTE_PAGE_MAX).default(PAGE_SIZE_DEFAULT),
 });
 
 const disputeSchema = z.object({

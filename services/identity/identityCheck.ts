@@ -116,16 +116,20 @@ export async function checkIdentity(
   request: CheckRequest,
   partnerId: string | null,
 ): Promise<CheckResult> {
+  const lookalike = lookalikeKey(request.name, request.ticker);
   let identity: NormalizedIdentity;
   try {
     identity = normalizedOrReject(request.name, request.ticker);
   } catch (error) {
-    throw await withLookalike(error, load, context, request, partnerId);
+    throw await withLookalike(error, load, context, request, partnerId, lookalike);
   }
-  return checkNormalized(load, readChains, context, identity, request, partnerId);
+  return checkNormalized(load, readChains, context, identity, request, partnerId, lookalike);
 }
 
-/** The check of an identity already folded (and held to its bounds), with its look-alike advisory. */
+/**
+ * The check of an identity already folded (and held to its bounds), with its look-alike advisory;
+ * `lookalike` is the request's look-alike key (core/lookalike).
+ */
 export async function checkNormalized(
   load: SnapshotLoad,
   readChains: ChainReader,
@@ -133,6 +137,7 @@ export async function checkNormalized(
   identity: NormalizedIdentity,
   request: CheckRequest,
   partnerId: string | null,
+  lookalike: string,
 ): Promise<CheckResult> {
   const chain = request.chain ?? null;
   let snapshot: DecisionSnapshot;
@@ -142,7 +147,7 @@ export async function checkNormalized(
       identity,
       chain,
       partnerId,
-      lookalikeKey: lookalikeKey(request.name, request.ticker),
+      lookalikeKey: lookalike,
     });
   } catch {
     // Unreachable, failing or slower than the data path's bound: fail closed with an answer, never hang.
@@ -166,6 +171,7 @@ export async function withLookalike(
   context: EvaluationContext,
   request: CheckRequest,
   partnerId: string | null,
+  lookalike: string,
 ): Promise<unknown> {
   if (!(error instanceof ApiError) || error.code !== "invalid_request") return error;
   const chain = request.chain ?? null;
@@ -176,7 +182,7 @@ export async function withLookalike(
       identity: normalizeIdentity(request.name, request.ticker),
       chain,
       partnerId,
-      lookalikeKey: lookalikeKey(request.name, request.ticker),
+      lookalikeKey: lookalike,
     });
     found = lookalikeOf(snapshot, context, chain);
   } catch {

@@ -129,6 +129,7 @@ export function identityService(
     },
     async checkAdmitted(admit, environment, request) {
       await data.run(nothing).catch(ignore); // start-up; the check answers regardless
+      const lookalike = lookalikeKey(request.name, request.ticker);
       let identity: NormalizedIdentity;
       try {
         identity = normalizedOrReject(request.name, request.ticker);
@@ -141,6 +142,7 @@ export function identityService(
           data.context(environment),
           request,
           partner?.partnerId ?? null,
+          lookalike,
         );
       }
       const chain = request.chain ?? null;
@@ -154,7 +156,7 @@ export function identityService(
               identity,
               chain,
               partnerId: null,
-              lookalikeKey: lookalikeKey(request.name, request.ticker),
+              lookalikeKey: lookalike,
             },
           }),
         );
@@ -169,6 +171,7 @@ export function identityService(
         identity,
         request,
         partner?.partnerId ?? null,
+        lookalike,
       );
     },
     status(environment, identityKey) {
