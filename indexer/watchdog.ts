@@ -94,10 +94,10 @@ export function indexerWatchdog(options: IndexerWatchdogOptions): IndexerWatchdo
       }
       const stalledMs = watch.observe(head, indexed, Date.now());
       if (stalledMs === null || stopped) return;
+      for (const each of watches.values()) each.restarted(Date.now());
       options.log(
         `watchdog: ${chain} is at ${indexed}, its head at ${head}, and has not moved for ${stalledMs} ms; restarting ${options.restarts}`,
       );
-      for (const each of watches.values()) each.restarted(Date.now());
       options.restart();
       countIndexerRestart(chain, options.family);
       await recordIndexerRestart(options.pool, {
