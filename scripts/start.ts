@@ -151,6 +151,7 @@ async function main(): Promise<void> {
         masterKey,
         allowLocalReceivers: config.webhooks.allowLocalReceivers,
         leaseMs: config.webhooks.leaseMs,
+        drainMs: config.shutdownGraceMs,
       },
     });
     stops.push(() => worker.stop());
