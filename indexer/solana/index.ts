@@ -16,7 +16,7 @@ import { resetChainIfHistoryChanged } from "../chainHistory";
 import { recordHead, recordIndexed } from "../checkpoints";
 import { indexerWatchdog } from "../watchdog";
 import { applyTransactions, type ProgramTransaction } from "./apply";
-import { DEFAULT_RETRY, type RpcCall, type RpcRetryPolicy, solanaRpc } from "./rpc";
+import { DEFAULT_RETRY, RpcAbandonedError, type RpcCall, type RpcRetryPolicy, solanaRpc } from "./rpc";
 
 /** What the indexer needs of a manifest's Solana entry. */
 export type IndexedProgram = Pick<
@@ -315,7 +315,11 @@ async function syncOnce(context: PassContext): Promise<void> {
     lastBlockTime = ready.at(-1)?.blockTime ?? lastBlockTime;
     if (served !== -1) return;
   }
-  const blockTime = await rpc<number | null>("getBlockTime", [head]).catch(() => lastBlockTime);
+  const blockTime = await rpc<number | null>("getBlockTime", [head]).catch((error: unknown) => {
+    // An abandoned pass records nothing more.
+    if (error instanceof RpcAbandonedError) throw error;
+    return lastBlockTime;
+  });
   await recordIndexed(
     pool,
     chain,

@@ -110,13 +110,14 @@ describe("Solana indexer watchdog: a hung loop is restarted; readiness follows t
     // The loop hangs on a call; the head keeps moving.
     proxy.hold(["getSlot"]);
     const abandonedBefore = proxy.counts().abandoned;
-    const stalledAt = await indexedSlot();
     const during = await chain.reserve(chain.newLauncher(), "during the stall", "WDSD");
     await waitFor(
       async () => watchdogLines().length,
       (count) => count > linesBefore,
       60_000,
     );
+    // Unmoved since the stall began, and from here on: the abandoned pass writes nothing more.
+    const stalledAt = await indexedSlot();
     expect(watchdogLines().at(-1)).to.match(
       /^watchdog: solana-watchdog is at \d+, its head at \d+, and has not moved for \d+ ms; restarting the Solana loop$/,
     );
