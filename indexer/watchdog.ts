@@ -9,7 +9,7 @@ import { withTransaction } from "../storage/transaction";
 import { countIndexerRestart } from "../telemetry/metrics";
 import type { ChainFamily } from "./checkpoints";
 
-export interface IndexerStall {
+interface IndexerStall {
   chain: string;
   family: ChainFamily;
   headNumber: bigint;
@@ -124,7 +124,7 @@ export function indexerWatchdog(options: IndexerWatchdogOptions): IndexerWatchdo
  * Audits a restart. The worker's chain posture job reads it: the chain is announced degraded (chain.degraded,
  * reason indexer_stalled) and recovers like any other once healthy for the dwell; /v1/health counts them.
  */
-export async function recordIndexerRestart(pool: Pool, stall: IndexerStall): Promise<void> {
+async function recordIndexerRestart(pool: Pool, stall: IndexerStall): Promise<void> {
   await withTransaction(pool, (client) =>
     appendAudit(client, {
       actor: "watchdog",
