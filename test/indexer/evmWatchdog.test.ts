@@ -7,7 +7,9 @@ import { expect } from "chai";
 import { readManifest } from "../../config/manifest";
 import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
 import { mirrorService } from "../../services/mirror";
+import { metricsRegistry } from "../../telemetry/metrics";
 import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
+import { sampleValue } from "../telemetry/support";
 import { type HardhatChain, startHardhatChain } from "./support/hardhatChain";
 import { mirrorRows, waitFor } from "./support/readModel";
 
@@ -129,5 +131,11 @@ describe("EVM indexer watchdog: a stopped Ponder is restarted", function () {
     const health = await mirrorService(database.pool, Date.now).health();
     if (!health.ok) throw new Error("health probe failed");
     expect(health.watchdog.find((state) => state.chain === CHAIN)?.restartsLast24h).to.equal(rows.length);
+    expect(
+      sampleValue(await metricsRegistry.metrics(), "indexer_watchdog_restarts_total", {
+        chain: CHAIN,
+        family: "evm",
+      }),
+    ).to.equal(rows.length);
   });
 });
