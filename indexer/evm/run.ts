@@ -65,7 +65,7 @@ export interface EvmIndexer {
   /** Resolves once Ponder's HTTP server answers /health. */
   ready: Promise<void>;
   /**
-   * Null while indexing runs (the Ponder process started by the runner answers /health and no watchdog restart
+   * Null while indexing runs (the Ponder process now running has answered /health, and no watchdog restart
    * awaits progress); otherwise what it waits for. The role's readiness.
    */
   indexing(): string | null;
