@@ -34,7 +34,7 @@ describe("worker: SIGTERM with a webhook attempt in flight", function () {
   let folder: string;
   let server: Server;
   let env: Record<string, string>;
-  let partnerId = "";
+  const partnerId = "partner_stop_webhook";
   const arrivals: Arrival[] = [];
   /** While true the receiver holds every request open; otherwise it answers 200 at once. */
   let holding = true;
@@ -60,7 +60,6 @@ describe("worker: SIGTERM with a webhook attempt in flight", function () {
     const service = webhooksService(db.pool, createSecretBox(parseMasterKey(masterKey)), Date.now, {
       allowLocalReceivers: true,
     });
-    partnerId = "partner_stop_webhook";
     await service.create({ partnerId, environment: "production" }, { url: `http://127.0.0.1:${port}/hook` });
     env = {
       DATABASE_URL: roleDatabaseUrl(db),
