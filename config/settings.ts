@@ -127,7 +127,7 @@ export const SETTING_DOCS: Record<keyof Settings, string> = {
   WORKER_INTERVAL_MS:
     "Pause between two reconcile passes of the worker (confirmations, failures, lapses, expiring notices, expiries).",
   INDEXER_STALL_MS:
-    "The watchdog: an indexer whose chain head is ahead of its checkpoint while the checkpoint has not moved for this long is restarted (the EVM indexer's Ponder process), audited, and its chain announced degraded (chain.degraded, reason indexer_stalled).",
+    "The watchdog: an indexer whose chain head is ahead of its checkpoint while the checkpoint has not moved for this long is restarted (the EVM indexer's Ponder process, the Solana indexer's loop), audited, and its chain announced degraded (chain.degraded, reason indexer_stalled).",
   SHUTDOWN_GRACE_MS:
     "On SIGTERM or SIGINT, how long a role drains: the API answers the requests it has received, the worker finishes its passes and webhook attempts, then the role exits 0. Past it the API cuts the requests still open; a role not stopped 5 s later exits 1.",
   SMTP_URL:

@@ -13,7 +13,7 @@ import { startEvmIndexer } from "../indexer/evm/run";
 import { startSolanaIndexer } from "../indexer/solana";
 import { type Database, openDatabase } from "../storage/database";
 import { type Logger, lineSink } from "../telemetry/log";
-import { databaseCheck } from "../telemetry/probes";
+import { databaseCheck, type Readiness } from "../telemetry/probes";
 import { registerMasterKey, startRoleTelemetry } from "../telemetry/role";
 import { startWorker } from "../worker";
 import { databaseGauges } from "../worker/databaseGauges";
@@ -63,7 +63,14 @@ async function chainsOf(config: Config, stops: Stop[], log: Logger): Promise<Cha
   };
 }
 
-async function startIndexers(config: Config, database: Database, chains: Chains, stops: Stop[], log: Logger) {
+async function startIndexers(
+  config: Config,
+  database: Database,
+  chains: Chains,
+  stops: Stop[],
+  log: Logger,
+  readiness: Readiness,
+) {
   const local = config.chains.manifestPath === undefined;
   const evm = await startEvmIndexer({
     databaseUrl: database.url,
@@ -85,10 +92,13 @@ async function startIndexers(config: Config, database: Database, chains: Chains,
       manifestEntry: entry,
       commitment: config.indexers.solanaCommitment,
       pollIntervalMs: config.indexers.solanaPollIntervalMs,
+      stallMs: config.indexers.stallMs,
       log: lineSink(log.child({ component: "indexer:solana", chain: entry.chain })),
     });
     stops.push(() => solana.stop());
+    readiness.condition(`indexing ${entry.chain}`, () => solana.indexing());
   }
+  readiness.condition("indexing evm", () => evm.indexing());
   await evm.ready;
 }
 
@@ -120,7 +130,7 @@ async function main(): Promise<void> {
     readiness.check("database", databaseCheck(database.pool));
 
     const chains = await chainsOf(config, stops, log);
-    await startIndexers(config, database, chains, stops, log);
+    await startIndexers(config, database, chains, stops, log, readiness);
 
     const registries = registryCatalogue(chains.manifest);
     const api = await serveApi({
@@ -141,6 +151,7 @@ async function main(): Promise<void> {
         masterKey,
         allowLocalReceivers: config.webhooks.allowLocalReceivers,
         leaseMs: config.webhooks.leaseMs,
+        drainMs: config.shutdownGraceMs,
       },
     });
     stops.push(() => worker.stop());

@@ -59,6 +59,13 @@ const passDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
+const indexerRestarts = new Counter({
+  name: "indexer_watchdog_restarts_total",
+  help: "Restarts of a stalled indexer (Ponder, or the Solana loop) by the watchdog, by chain and family.",
+  labelNames: ["chain", "family"] as const,
+  registers: [metricsRegistry],
+});
+
 // Label children looked up once: on the hot path an observation is a Map read and two additions.
 const requestChildren = new Map<string, ReturnType<typeof requestDuration.labels>>();
 const rateLimitedChildren = new Map<string, ReturnType<typeof rateLimited.labels>>();
@@ -102,6 +109,10 @@ export function countIdempotency(outcome: "replayed" | "conflict" | "in_progress
 export function countWebhookAttempt(result: "succeeded" | "failed" | "dead"): void {
   webhookAttempts.labels(result).inc();
   if (result === "dead") webhookDeadLetters.inc();
+}
+
+export function countIndexerRestart(chain: string, family: "evm" | "solana"): void {
+  indexerRestarts.labels(chain, family).inc();
 }
 
 /** Times one pass of `job`: the returned function ends it. */

@@ -32,6 +32,17 @@ export class Readiness {
     this.checks.set(name, probe);
   }
 
+  /**
+   * A condition the role keeps in memory (an indexing loop running): unready while `pending()` names what it
+   * waits for, ready while it returns null. Read at each probe, like a check.
+   */
+  condition(name: string, pending: () => string | null): void {
+    this.check(name, async () => {
+      const waiting = pending();
+      if (waiting !== null) throw new Error(waiting);
+    });
+  }
+
   async state(): Promise<{ ready: boolean; checks: Record<string, string> }> {
     const checks: Record<string, string> = {};
     for (const [name, pending] of this.steps) checks[name] = pending ?? "ok";

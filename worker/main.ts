@@ -41,13 +41,14 @@ startRole(ROLE, async () => {
       masterKey,
       allowLocalReceivers: config.webhooks.allowLocalReceivers,
       leaseMs: config.webhooks.leaseMs,
+      drainMs: config.shutdownGraceMs,
     },
   });
   const chains = [...manifest.evm, ...manifest.solana].map((entry) => entry.chain);
   log.info(
     `reconciling reservations on ${chains.join(", ") || "no chains"} every ${config.worker.intervalMs} ms; building daily payout plans; delivering webhooks`,
   );
-  // stop() lets passes and webhook attempts under way finish; the grace bounds it.
+  // stop() lets passes and webhook attempts under way finish; attempts get at most the grace, then keep their lease.
   stopOnSignal(
     async () => {
       await worker.stop();

@@ -1,6 +1,7 @@
 // The webhook job of the worker: dispatcher passes (services/webhooks/dispatcher.ts) in a pass loop. A pass
 // that leaves work behind, and every finished attempt, wakes the loop at once; otherwise it polls the outbox
-// every WEBHOOK_POLL_INTERVAL_MS. stop() lets the attempts under way finish (each is bounded by its timeout).
+// every WEBHOOK_POLL_INTERVAL_MS. stop() lets the attempts under way finish (each is bounded by its timeout) for at
+// most `drainMs`; an attempt still under way then keeps its lease and is re-sent by a worker once it runs out.
 import type { Pool } from "pg";
 import { backoffPolicy, createBackoff } from "../core/retry/backoff";
 import { type PassLoop, startPassLoop } from "../core/retry/passLoop";
@@ -29,6 +30,8 @@ export interface WebhookJobOptions {
   /** Concurrency bounds and transport (defaults in services/webhooks/dispatcher.ts). */
   tuning?: Pick<DispatcherOptions, "maxInFlight" | "perEndpoint" | "transport" | "timeoutMs">;
   pollIntervalMs?: number;
+  /** How long stop() waits for attempts under way (the role's SHUTDOWN_GRACE_MS); until they end without it. */
+  drainMs?: number;
 }
 
 export interface WebhookJob {
@@ -59,7 +62,12 @@ export function startWebhookJob(options: WebhookJobOptions): WebhookJob {
   return {
     async stop() {
       await running.stop();
-      await dispatcher.settle();
+      const left = await dispatcher.settle(options.drainMs);
+      if (left > 0) {
+        options.log(
+          `${left} webhook ${left === 1 ? "attempt" : "attempts"} still under way after ${options.drainMs} ms left to ${left === 1 ? "its lease" : "their leases"}: a worker re-sends ${left === 1 ? "it" : "them"} once the lease runs out`,
+        );
+      }
     },
   };
 }

@@ -18,7 +18,7 @@ import {
 import { startPassLoop } from "../../core/retry/passLoop";
 import { resetChainIfHistoryChanged } from "../chainHistory";
 import { recordHead, setIndexed } from "../checkpoints";
-import { recordIndexerRestart, stallWatch } from "../watchdog";
+import { indexerWatchdog } from "../watchdog";
 import { evmChainsToIndex } from "./chains";
 import { type ChainIdentity, deploymentSchemaName, EVM_APP_DIR } from "./deploymentSchema";
 
@@ -64,6 +64,11 @@ export interface EvmIndexer {
   deploymentSchema: string;
   /** Resolves once Ponder's HTTP server answers /health. */
   ready: Promise<void>;
+  /**
+   * Null while indexing runs (the Ponder process now running has answered /health, and no watchdog restart
+   * awaits progress); otherwise what it waits for. The role's readiness.
+   */
+  indexing(): string | null;
   /** Sends `signal` to the Ponder process without stopping the runner (tests use SIGKILL for a crash). */
   kill(signal: NodeJS.Signals): void;
   /** The running Ponder process's id (benches sample its memory). */
@@ -148,7 +153,14 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
     policy: backoffPolicy(1000, options.restartBackoff),
   });
 
+  // Whether the current Ponder process has answered /health; a new process starts unanswered.
+  let reporting = false;
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
   const launch = () => {
+    reporting = false;
     child = spawn(
       process.execPath,
       [
@@ -191,7 +203,16 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
     child.stdout?.on("data", forward);
     child.stderr?.on("data", forward);
     healthyTimer = setTimeout(() => restarts.succeeded(), HEALTHY_RUN_MS);
+    const launched = child;
+    const isCurrent = () =>
+      !stopping && child === launched && launched.exitCode === null && launched.signalCode === null;
+    void waitForHealth(port, () => !isCurrent()).then(() => {
+      if (!isCurrent()) return;
+      reporting = true;
+      markReady();
+    });
     child.once("exit", (code, signal) => {
+      reporting = false;
       clearTimeout(healthyTimer);
       if (stopping) return;
       const exit = `exited (${signal ?? `code ${code}`})`;
@@ -201,7 +222,15 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
   };
   launch();
 
-  const watches = new Map(deployments.map((entry) => [entry.chain, stallWatch(options.stallMs ?? 300_000)]));
+  const watchdog = indexerWatchdog({
+    pool: options.pool,
+    family: "evm",
+    stallMs: options.stallMs ?? 300_000,
+    restarts: "Ponder",
+    // SIGKILL: a stopped or wedged process cannot act on SIGTERM. The exit handler starts a new one.
+    restart: () => child?.kill("SIGKILL"),
+    log,
+  });
   const monitor = startCheckpointMonitor({
     pool: options.pool,
     deploymentSchema,
@@ -210,35 +239,24 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
     intervalMs: monitorIntervalMs,
     backoff: options.backoff,
     log,
-    observe: async (chain, head, indexed) => {
-      const watch = watches.get(chain);
-      const stalledMs = watch?.observe(head, indexed, Date.now()) ?? null;
-      if (stalledMs === null || stopping) return;
-      log(
-        `watchdog: ${chain} is at ${indexed}, its head at ${head}, and has not moved for ${stalledMs} ms; restarting Ponder`,
-      );
-      // SIGKILL: a stopped or wedged process cannot act on SIGTERM. The exit handler starts a new one.
-      for (const each of watches.values()) each.restarted(Date.now());
-      child?.kill("SIGKILL");
-      await recordIndexerRestart(options.pool, {
-        chain,
-        family: "evm",
-        headNumber: head,
-        indexedNumber: indexed,
-        stalledMs,
-      });
-    },
+    observe: (chain, head, indexed) => watchdog.observe(chain, head, indexed),
   });
 
   return {
     deploymentSchema,
-    ready: waitForHealth(port, () => stopping),
+    ready,
+    indexing() {
+      if (!reporting) return "Ponder has not answered /health yet";
+      return watchdog.restarting();
+    },
     kill(signal) {
       child?.kill(signal);
     },
     pid: () => child?.pid,
     async stop() {
       stopping = true;
+      watchdog.stop();
+      markReady(); // as before: a runner stopped first leaves no caller waiting
       clearTimeout(restartTimer);
       clearTimeout(healthyTimer);
       await monitor.stop();
@@ -259,7 +277,8 @@ async function stopChild(child: ChildProcess | undefined): Promise<void> {
 async function waitForHealth(port: number, cancelled: () => boolean): Promise<void> {
   while (!cancelled()) {
     try {
-      const response = await fetch(`http://127.0.0.1:${port}/health`);
+      // Bounded: a stopped (SIGSTOP) Ponder accepts the connection and never answers.
+      const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1000) });
       if (response.ok) return;
     } catch {
       // Not listening yet.

@@ -2,7 +2,9 @@
 // JSON-RPC. It backfills from the program's deployment and follows the head with getSignaturesForAddress
 // cursors and getTransaction, only ever at the configured commitment, and resumes from its cursor after
 // a crash. A failed pass (RPC or database down) is retried with bounded backoff (core/retry/backoff.ts)
-// for as long as it takes. A websocket logsSubscribe, when available, only wakes it up early.
+// for as long as it takes. A websocket logsSubscribe, when available, only wakes it up early. With `stallMs`,
+// the watchdog (../watchdog.ts) samples the head and the checkpoint; a loop whose pass hangs is restarted: the
+// pass's RPC calls are abandoned (an AbortSignal) and a new loop starts.
 import type { Pool } from "pg";
 import WebSocket from "ws";
 import { type RegistryEvent, registryEventDecoder } from "../../chains/solana/events";
@@ -12,8 +14,9 @@ import { startPassLoop } from "../../core/retry/passLoop";
 import { withTransaction } from "../../storage/transaction";
 import { resetChainIfHistoryChanged } from "../chainHistory";
 import { recordHead, recordIndexed } from "../checkpoints";
+import { indexerWatchdog } from "../watchdog";
 import { applyTransactions, type ProgramTransaction } from "./apply";
-import { type RpcCall, type RpcRetryPolicy, solanaRpc } from "./rpc";
+import { DEFAULT_RETRY, RpcAbandonedError, type RpcCall, type RpcRetryPolicy, solanaRpc } from "./rpc";
 
 /** What the indexer needs of a manifest's Solana entry. */
 export type IndexedProgram = Pick<
@@ -33,6 +36,12 @@ export interface SolanaIndexerOptions {
   retry?: RpcRetryPolicy;
   /** Waits after failed passes: from the poll interval doubling to max(poll interval, 5 s). */
   backoff?: Partial<BackoffPolicy>;
+  /**
+   * The watchdog: the loop is restarted when the head (sampled every min(poll interval, 1 s)) is ahead of the
+   * checkpoint and the checkpoint has not moved for this long (INDEXER_STALL_MS). None without it: the role
+   * always sets it; tests of the loop alone leave it out, so no sampling meets the RPC faults they script.
+   */
+  stallMs?: number;
   log?: (line: string) => void;
 }
 
@@ -44,6 +53,11 @@ export interface SolanaIndexer {
   caughtUp: Promise<void>;
   /** Runs one pass now and resolves when it is done (tests and benches use it to wait). */
   sync(): Promise<void>;
+  /**
+   * Null while indexing runs (the current loop has completed a pass, and no watchdog restart awaits progress);
+   * otherwise what it waits for. The role's readiness.
+   */
+  indexing(): string | null;
   stop(): Promise<void>;
 }
 
@@ -70,11 +84,6 @@ export async function startSolanaIndexer(options: SolanaIndexerOptions): Promise
   const log = options.log ?? ((line: string) => process.stderr.write(`[indexer:solana] ${line}\n`));
   const rpc = solanaRpc(entry.rpcUrl, options.retry);
   const decode = registryEventDecoder(entry.programId);
-  const failures = createBackoff({
-    what: `Solana indexer pass (${entry.chain})`,
-    log,
-    policy: backoffPolicy(pollIntervalMs, options.backoff),
-  });
   let markCaughtUp: () => void = () => undefined;
   let abandonCatchUp: (error: Error) => void = () => undefined;
   const caughtUp = new Promise<void>((resolve, reject) => {
@@ -87,9 +96,11 @@ export async function startSolanaIndexer(options: SolanaIndexerOptions): Promise
   // Identifying the chain belongs to the first pass that succeeds, so an RPC or a database that is down
   // at start is retried like any pass instead of ending the role.
   let identified = false;
-  const pass = async () => {
+  const pass = async (run: PassState) => {
+    run.signal.throwIfAborted();
+    const call: RpcCall = (method, params) => rpc(method, params, run.signal);
     if (!identified) {
-      const genesis = await rpc<string>("getGenesisHash", []);
+      const genesis = await call<string>("getGenesisHash", []);
       await resetChainIfHistoryChanged(
         pool,
         entry.chain,
@@ -97,31 +108,152 @@ export async function startSolanaIndexer(options: SolanaIndexerOptions): Promise
       );
       identified = true;
     }
-    await syncOnce({ pool, rpc, chain: entry.chain, programId: entry.programId, commitment, decode });
+    await syncOnce({ pool, rpc: call, chain: entry.chain, programId: entry.programId, commitment, decode });
+    run.passed = true;
     markCaughtUp();
   };
-  // Passes never overlap, and a failed pass never stops the ones queued after it.
+  // Passes never overlap (not even an abandoned loop's with its successor's), and a failed pass never stops
+  // the ones queued after it.
   let running: Promise<void> = Promise.resolve();
-  const runPass = () => {
-    const next = running.then(pass);
+  const runPass = (run: PassState) => {
+    const next = running.then(() => pass(run));
     running = next.catch(() => undefined);
     return next;
   };
 
-  const loop = startPassLoop({ pass: runPass, intervalMs: pollIntervalMs, backoff: failures });
+  const startLoop = (): LoopRun => {
+    const controller = new AbortController();
+    const state: PassState = { signal: controller.signal, passed: false };
+    const loop = startPassLoop({
+      pass: () =>
+        runPass(state).catch((error: unknown) => {
+          // An abandoned pass did not fail: its loop is over.
+          if (!state.signal.aborted) throw error;
+        }),
+      intervalMs: pollIntervalMs,
+      backoff: createBackoff({
+        what: `Solana indexer pass (${entry.chain})`,
+        log,
+        policy: backoffPolicy(pollIntervalMs, options.backoff),
+      }),
+    });
+    return {
+      state,
+      wake: loop.wake,
+      stop(why) {
+        const stopped = loop.stop();
+        controller.abort(new Error(why));
+        return stopped;
+      },
+    };
+  };
+  let current = startLoop();
+
+  const watchdog =
+    options.stallMs === undefined
+      ? undefined
+      : indexerWatchdog({
+          pool,
+          family: "solana",
+          stallMs: options.stallMs,
+          restarts: "the Solana loop",
+          restart: () => {
+            // The hung pass's calls are abandoned; its successor's first pass waits for it to end.
+            void current.stop("the watchdog restarted the Solana loop");
+            current = startLoop();
+          },
+          log,
+        });
+  const monitor =
+    watchdog &&
+    startStallMonitor({
+      pool,
+      entry,
+      commitment,
+      // One attempt per sample: a head the RPC does not give now is sampled again at the next tick.
+      rpc: solanaRpc(entry.rpcUrl, { ...(options.retry ?? DEFAULT_RETRY), attempts: 1 }),
+      intervalMs: Math.min(pollIntervalMs, 1000),
+      backoff: options.backoff,
+      log,
+      observe: (head, indexed) => watchdog.observe(entry.chain, head, indexed),
+    });
   // A log notification cuts a poll pause short, never a backoff.
-  const hint = entry.wsUrl ? subscribeToProgramLogs(entry.wsUrl, entry.programId, loop.wake) : undefined;
+  const hint = entry.wsUrl
+    ? subscribeToProgramLogs(entry.wsUrl, entry.programId, () => current.wake())
+    : undefined;
 
   return {
     caughtUp,
-    sync: runPass,
+    sync: () => runPass(current.state),
+    indexing() {
+      if (!current.state.passed) return "the indexing loop has not completed a pass yet";
+      return watchdog?.restarting() ?? null;
+    },
     async stop() {
+      watchdog?.stop();
+      await monitor?.stop();
       hint?.close();
-      await loop.stop();
+      // A pass commits batch by batch with its cursor: abandoning its RPC calls loses nothing.
+      await current.stop("the Solana indexer is stopping");
       await running;
       abandonCatchUp(new Error(`The Solana indexer of "${entry.chain}" was stopped before it caught up.`));
     },
   };
+}
+
+/** What the passes of one loop share: its signal (aborted when the watchdog abandons it), whether one completed. */
+interface PassState {
+  signal: AbortSignal;
+  passed: boolean;
+}
+
+/** One indexing loop. */
+interface LoopRun {
+  state: PassState;
+  wake(): void;
+  /** Ends the loop, abandoning the RPC calls of its pass under way (`why` is their error). */
+  stop(why: string): Promise<void>;
+}
+
+interface StallMonitorOptions {
+  pool: Pool;
+  entry: IndexedProgram;
+  commitment: Commitment;
+  rpc: RpcCall;
+  intervalMs: number;
+  backoff?: Partial<BackoffPolicy>;
+  log: (line: string) => void;
+  observe: (head: bigint, indexed: bigint) => Promise<void>;
+}
+
+/**
+ * Beside the loop, so a hung pass cannot stop it: every interval the head slot (recorded, so the lag shows the
+ * stall) and how far the indexer has got: its checkpoint, or the cursor a long backfill pass moves batch by
+ * batch before the pass ends and records the checkpoint (the deploy slot before either exists).
+ */
+function startStallMonitor(options: StallMonitorOptions): { stop(): Promise<void> } {
+  const { pool, entry } = options;
+  const loop = startPassLoop({
+    pass: async () => {
+      const head = BigInt(await options.rpc<number>("getSlot", [{ commitment: options.commitment }]));
+      await recordHead(pool, entry.chain, "solana", head);
+      // GREATEST skips what does not exist yet.
+      const { rows } = await pool.query<{ indexed: string }>(
+        `SELECT GREATEST((SELECT indexed_number FROM chain_checkpoints WHERE chain = $1),
+                         (SELECT slot FROM solana_cursors WHERE chain = $1), $2::bigint) AS indexed`,
+        [entry.chain, entry.deploySlot],
+      );
+      const indexed = BigInt(rows[0]?.indexed ?? entry.deploySlot);
+      await options.observe(head, indexed);
+    },
+    intervalMs: options.intervalMs,
+    backoff: createBackoff({
+      what: `Solana watchdog (${entry.chain})`,
+      log: options.log,
+      policy: backoffPolicy(options.intervalMs, options.backoff),
+    }),
+  });
+  return { stop: () => loop.stop() };
 }
 
 interface PassContext {
@@ -183,7 +315,11 @@ async function syncOnce(context: PassContext): Promise<void> {
     lastBlockTime = ready.at(-1)?.blockTime ?? lastBlockTime;
     if (served !== -1) return;
   }
-  const blockTime = await rpc<number | null>("getBlockTime", [head]).catch(() => lastBlockTime);
+  const blockTime = await rpc<number | null>("getBlockTime", [head]).catch((error: unknown) => {
+    // An abandoned pass records nothing more.
+    if (error instanceof RpcAbandonedError) throw error;
+    return lastBlockTime;
+  });
   await recordIndexed(
     pool,
     chain,

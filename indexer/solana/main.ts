@@ -1,5 +1,6 @@
 // `npm run indexer:solana`: the Solana indexer as a production role, one indexer per manifest entry.
-// Settings (config/settings.ts): DATABASE_URL, DEPLOYMENT_MANIFEST, SOLANA_COMMITMENT, SOLANA_POLL_INTERVAL_MS.
+// Settings (config/settings.ts): DATABASE_URL, DEPLOYMENT_MANIFEST, SOLANA_COMMITMENT, SOLANA_POLL_INTERVAL_MS,
+// INDEXER_STALL_MS.
 import { ManifestError, readManifest } from "../../config/manifest";
 import { roleConfig, startRole, stopOnSignal } from "../../config/role";
 import { openDatabaseWhenReachable } from "../../storage/openWhenReachable";
@@ -37,10 +38,15 @@ startRole(ROLE, async () => {
         manifestEntry,
         commitment: config.indexers.solanaCommitment,
         pollIntervalMs: config.indexers.solanaPollIntervalMs,
+        stallMs: config.indexers.stallMs,
         log: lineSink(log.child({ component: "indexer", chain: manifestEntry.chain })),
       }),
     ),
   );
+  // Ready once every loop has completed a pass, and not while the watchdog restarts one.
+  for (const [index, indexer] of indexers.entries()) {
+    readiness.condition(`indexing ${entries[index]?.chain}`, () => indexer.indexing());
+  }
   log.info(`following ${entries.map((entry) => entry.chain).join(", ")}`);
   stopOnSignal(
     async () => {

@@ -1,6 +1,8 @@
 // A minimal Solana JSON-RPC client for the indexer: every call retries with exponential backoff on
 // 429, 5xx, timeouts and dropped connections, because hosted RPC providers and busy nodes do all of these.
+import { setTimeout as sleep } from "node:timers/promises";
 import { ServiceError } from "../../core/errors/serviceError";
+
 export interface RpcRetryPolicy {
   attempts: number;
   initialDelayMs: number;
@@ -37,20 +39,30 @@ export class RpcUnavailableError extends ServiceError {
 
 class RetryableError extends ServiceError {}
 
-export type RpcCall = <T>(method: string, params: unknown[]) => Promise<T>;
+/** The caller abandoned the call (the watchdog restarting a hung loop): never retried. */
+export class RpcAbandonedError extends ServiceError {
+  constructor(method: string, cause: unknown) {
+    super(`${method} abandoned: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/** A call; `signal` abandons it, its retries and the wait between them at once. */
+export type RpcCall = <T>(method: string, params: unknown[], signal?: AbortSignal) => Promise<T>;
 
 export function solanaRpc(url: string, policy: RpcRetryPolicy = DEFAULT_RETRY): RpcCall {
   let id = 0;
-  const once = async <T>(method: string, params: unknown[]): Promise<T> => {
+  const once = async <T>(method: string, params: unknown[], signal?: AbortSignal): Promise<T> => {
     let response: Response;
+    const timeout = AbortSignal.timeout(policy.timeoutMs);
     try {
       response = await fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
-        signal: AbortSignal.timeout(policy.timeoutMs),
+        signal: signal === undefined ? timeout : AbortSignal.any([timeout, signal]),
       });
     } catch (error) {
+      if (signal?.aborted) throw new RpcAbandonedError(method, signal.reason);
       throw new RetryableError((error as Error).message);
     }
     if (response.status === 429 || response.status >= 500) {
@@ -65,16 +77,20 @@ export function solanaRpc(url: string, policy: RpcRetryPolicy = DEFAULT_RETRY): 
     if (body.error) throw new SolanaRpcError(method, body.error.code, body.error.message);
     return body.result as T;
   };
-  return async <T>(method: string, params: unknown[]): Promise<T> => {
+  return async <T>(method: string, params: unknown[], signal?: AbortSignal): Promise<T> => {
     let delay = policy.initialDelayMs;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await once<T>(method, params);
+        return await once<T>(method, params, signal);
       } catch (error) {
         if (!(error instanceof RetryableError)) throw error;
         if (attempt >= policy.attempts) throw new RpcUnavailableError(method, error.message);
         // Full jitter: many indexers backing off together do not hit the provider in lockstep.
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * delay));
+        try {
+          await sleep(Math.random() * delay, undefined, { signal });
+        } catch (aborted) {
+          throw new RpcAbandonedError(method, signal?.reason ?? aborted);
+        }
         delay = Math.min(delay * 2, policy.maxDelayMs);
       }
     }

@@ -41,8 +41,12 @@ export interface DispatcherOptions {
 export interface WebhookDispatcher {
   /** Fans out, claims what the free slots allow and starts those attempts. True when more work may be waiting. */
   pass(): Promise<boolean>;
-  /** Resolves once every attempt under way has been recorded. */
-  settle(): Promise<void>;
+  /**
+   * Resolves once every attempt under way has been recorded, or once `withinMs` (real time) has passed: with the
+   * number of attempts still under way then. Those keep their lease, so another worker re-sends them when it runs
+   * out; nothing is lost.
+   */
+  settle(withinMs?: number): Promise<number>;
   /** `listener` runs after each recorded attempt (a slot is free again). */
   onAttemptDone(listener: () => void): void;
 }
@@ -156,8 +160,19 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
       for (const delivery of claimed) start(delivery);
       return fanned.events === fanOutBatch || (free > 0 && claimed.length === free);
     },
-    async settle() {
-      while (inFlight.size > 0) await Promise.all(inFlight.values());
+    async settle(withinMs = Number.POSITIVE_INFINITY) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeUp = new Promise<"time up">((resolve) => {
+        if (Number.isFinite(withinMs)) timer = setTimeout(() => resolve("time up"), withinMs);
+      });
+      try {
+        while (inFlight.size > 0) {
+          if ((await Promise.race([Promise.all(inFlight.values()), timeUp])) === "time up") break;
+        }
+      } finally {
+        clearTimeout(timer);
+      }
+      return inFlight.size;
     },
     onAttemptDone(listener) {
       listeners.push(listener);

@@ -17,6 +17,7 @@ import { PARTNER_SCOPES } from "../../services/partners/scopes";
 import { send } from "../api/support/http";
 import { type RoleProcess, roleDatabaseUrl, startRoleProcess } from "../support/roleProcess";
 import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
+import { get } from "../telemetry/support";
 import { type ChainDriver, DAY, evmDriver, solanaDriver, uniquePair, waitUntil } from "./support";
 
 interface Role extends RoleProcess {
@@ -112,6 +113,27 @@ describe("e2e: the production roles as separate processes on one Postgres", func
 
   const call = (replica: string, method: string, path: string, body?: unknown) =>
     send(replica, { method, path: `/api/v1${path}`, headers: { authorization: `Bearer ${secret}` }, body });
+
+  it("each indexer role is ready once its indexing runs (Ponder answering, the Solana loop past a pass)", async () => {
+    for (const [name, check] of [
+      ["indexer:evm", "indexing"],
+      ["indexer:solana", "indexing solana"],
+    ] as const) {
+      const output = roles.find((role) => role.name === name)?.output() ?? "";
+      const probes = /metrics and probes on (http:\/\/[^ ]+) \(/.exec(output)?.[1];
+      expect(probes, output).to.be.a("string");
+      const ready = await waitUntil(
+        () => get(`${probes}/readyz`),
+        (answer) => answer.status === 200,
+        `${name} ready`,
+        60_000,
+      );
+      expect(JSON.parse(ready.text)).to.deep.equal({
+        ready: true,
+        checks: { migrations: "ok", database: "ok", [check]: "ok" },
+      });
+    }
+  });
 
   for (const family of ["evm", "solana"] as const) {
     it(`${family}: prepared on one replica, confirmed by the worker, decided on the other`, async () => {

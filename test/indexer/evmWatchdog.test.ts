@@ -1,11 +1,15 @@
 // The watchdog restarts a stalled Ponder: its process is stopped (SIGSTOP, so it neither exits nor indexes) while
 // the chain keeps making blocks; once the checkpoint has been behind the head, unmoved, for the stall time, the
-// runner kills and restarts it, audits the restart, and a reservation made afterwards reaches the mirror.
+// runner kills and restarts it, audits the restart, and a reservation made afterwards reaches the mirror. The
+// indexer's readiness (the role's /readyz) is pending until Ponder answers, and from the restart until the
+// checkpoint moves again.
 import { expect } from "chai";
 import { readManifest } from "../../config/manifest";
 import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
 import { mirrorService } from "../../services/mirror";
+import { metricsRegistry } from "../../telemetry/metrics";
 import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
+import { sampleValue } from "../telemetry/support";
 import { type HardhatChain, startHardhatChain } from "./support/hardhatChain";
 import { mirrorRows, waitFor } from "./support/readModel";
 
@@ -38,6 +42,12 @@ describe("EVM indexer watchdog: a stopped Ponder is restarted", function () {
     }
   });
 
+  /** The indexer's readiness at each watchdog line, read as the line is logged. */
+  const indexingAtRestart: Array<string | null> = [];
+  const log = (line: string) => {
+    lines.push(line);
+    if (line.startsWith("watchdog: ")) indexingAtRestart.push(indexer?.indexing() ?? "no indexer");
+  };
   const logged = (pattern: RegExp) => lines.some((line) => pattern.test(line));
   const indexedBlock = async () => {
     const { rows } = await database.pool.query(
@@ -71,9 +81,11 @@ describe("EVM indexer watchdog: a stopped Ponder is restarted", function () {
       pollingIntervalMs: 100,
       restartBackoff: { initialDelayMs: 200, maxDelayMs: 500 },
       stallMs: STALL_MS,
-      log: (line) => lines.push(line),
+      log,
     });
+    expect(indexer.indexing()).to.equal("Ponder has not answered /health yet");
     await indexer.ready;
+    expect(indexer.indexing()).to.equal(null);
     await reservationIsMirrored("before the stall");
     expect(logged(/^watchdog: /), "a healthy Ponder was restarted").to.equal(false);
 
@@ -93,11 +105,21 @@ describe("EVM indexer watchdog: a stopped Ponder is restarted", function () {
       async () => logged(/^Ponder failed \(attempt \d+\), retrying in \d+ ms: exited \(SIGKILL\)$/),
       (done) => done,
     );
+    expect(indexingAtRestart[0]).to.match(
+      /^restarted by the watchdog; waiting for the checkpoint of hardhat-watchdog to move$/,
+    );
     clearInterval(miner);
     await reservationIsMirrored("after the restart").catch((error) => {
       console.log(lines.join("\n"));
       throw error;
     });
+
+    expect(
+      await waitFor(
+        async () => indexer?.indexing(),
+        (state) => state === null,
+      ),
+    ).to.equal(null);
 
     const { rows } = await database.pool.query<{ actor: string; details: { stalledMs: number } }>(
       "SELECT actor, details FROM audit_log WHERE action = 'indexer.restarted' AND subject = $1",
@@ -109,5 +131,11 @@ describe("EVM indexer watchdog: a stopped Ponder is restarted", function () {
     const health = await mirrorService(database.pool, Date.now).health();
     if (!health.ok) throw new Error("health probe failed");
     expect(health.watchdog.find((state) => state.chain === CHAIN)?.restartsLast24h).to.equal(rows.length);
+    expect(
+      sampleValue(await metricsRegistry.metrics(), "indexer_watchdog_restarts_total", {
+        chain: CHAIN,
+        family: "evm",
+      }),
+    ).to.equal(rows.length);
   });
 });

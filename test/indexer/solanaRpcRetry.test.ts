@@ -3,7 +3,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import { RpcUnavailableError, SolanaRpcError, solanaRpc } from "../../indexer/solana/rpc";
+import { RpcAbandonedError, RpcUnavailableError, SolanaRpcError, solanaRpc } from "../../indexer/solana/rpc";
 
 type Reply = { status: number; body?: unknown } | "hang" | "drop";
 
@@ -72,6 +72,25 @@ describe("Solana indexer RPC client retries", () => {
       (error) => {
         expect(error).to.be.instanceOf(SolanaRpcError);
         expect((error as SolanaRpcError).code).to.equal(-32602);
+      },
+    );
+    expect(requests).to.equal(1);
+  });
+
+  it("abandons a hung call when its signal is aborted, without retrying it", async () => {
+    script = ["hang"];
+    const controller = new AbortController();
+    // A timeout far beyond the test's: only the signal can end the call.
+    const call = solanaRpc(url, { ...policy, timeoutMs: 600_000 })("getSlot", [], controller.signal);
+    while (requests === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort(new Error("the watchdog restarted the Solana loop"));
+    await call.then(
+      () => expect.fail("should have been abandoned"),
+      (error) => {
+        expect(error).to.be.instanceOf(RpcAbandonedError);
+        expect((error as Error).message).to.equal(
+          "getSlot abandoned: the watchdog restarted the Solana loop",
+        );
       },
     );
     expect(requests).to.equal(1);

@@ -25,8 +25,10 @@ describe("indexer watchdog: stall detection", () => {
     watch.restarted(8000);
     expect(watch.observe(13n, 10n, 11_999)).to.equal(null);
     expect(watch.observe(13n, 10n, 12_000)).to.equal(4000);
+    expect(watch.awaitingProgress(), "restarted, not moved yet").to.equal(true);
     // Progress: back to the plain stall time.
     expect(watch.observe(14n, 11n, 12_500)).to.equal(null);
+    expect(watch.awaitingProgress()).to.equal(false);
     expect(watch.observe(15n, 11n, 13_500)).to.equal(1000);
   });
 });
