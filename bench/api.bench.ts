@@ -58,7 +58,12 @@ const LOOKALIKE_ROUNDS = 10;
 /** Protected identities in the look-alike case: RESERVATIONS seeded above plus generated ones. */
 const PROTECTED_IDENTITIES = 100_000;
 
-type ServerMode = "express" | "bare-same-work" | "bare-static" | (typeof LOOKALIKE_MODES)[number];
+type ServerMode =
+  | "express"
+  | "bare-same-work"
+  | "bare-static"
+  | "embedded-database"
+  | (typeof LOOKALIKE_MODES)[number];
 
 interface Measurement {
   latencies: number[];
@@ -312,7 +317,18 @@ async function serve(mode: ServerMode): Promise<void> {
     return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
   };
   let url: string;
-  if (mode === "bare-static") {
+  if (mode === "embedded-database") {
+    const dataDir = mkdtempSync(join(tmpdir(), "svc-bench-"));
+    const embedded = await openDatabase({
+      kind: "embedded",
+      dataDir,
+      host: "127.0.0.1",
+      port: await freePort(),
+    });
+    process.on("exit", () => rmSync(dataDir, { recursive: true, force: true }));
+    process.stdin.on("end", () => void embedded.close().finally(() => process.exit(0)));
+    url = embedded.url;
+  } else if (mode === "bare-static") {
     const body = JSON.stringify({ status: "available", decision: "allow", available: true });
     url = await listenOn((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" }).end(body);
@@ -369,7 +385,7 @@ async function serve(mode: ServerMode): Promise<void> {
   process.on("message", (message) => {
     if (message === "cpu") process.send?.(process.cpuUsage());
   });
-  process.stdin.on("end", () => process.exit(0));
+  if (mode !== "embedded-database") process.stdin.on("end", () => process.exit(0));
   process.stdin.resume();
 }
 
@@ -387,41 +403,34 @@ interface BenchSchema {
   schema: string;
 }
 
-/** The bench's database server (DATABASE_URL, else an embedded one) and fresh schemas on it, dropped at the end. */
-async function openBenchServer(): Promise<{
-  openSchema: () => Promise<BenchSchema>;
-  cleanup: () => Promise<void>;
-}> {
-  let url = process.env.DATABASE_URL;
-  let closeServer = async () => {};
-  if (url === undefined) {
-    const dataDir = mkdtempSync(join(tmpdir(), "svc-bench-"));
-    const embedded = await openDatabase({
-      kind: "embedded",
-      dataDir,
-      host: "127.0.0.1",
-      port: await freePort(),
-    });
-    url = embedded.url;
-    closeServer = async () => {
-      await embedded.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    };
-  }
-  const serverUrl = url;
-  const opened: BenchSchema[] = [];
+/**
+ * Fresh schemas for the bench, dropped at the end: on DATABASE_URL, else each on its own embedded server
+ * (the embedded server has one session for all its connections, so one schema per server) in a process of
+ * its own.
+ */
+function benchSchemas(): { openSchema: () => Promise<BenchSchema>; cleanup: () => Promise<void> } {
+  const cleanups: (() => Promise<void>)[] = [];
   return {
     openSchema: async () => {
       const schema = `bench_${randomBytes(4).toString("hex")}`;
-      opened.push({ database: await openDatabase({ kind: "postgres", url: serverUrl, schema }), schema });
-      return opened[opened.length - 1] as BenchSchema;
-    },
-    cleanup: async () => {
-      for (const { database, schema } of opened) {
+      let url = process.env.DATABASE_URL;
+      if (url === undefined) {
+        // Its own process, as the servers have: in the load generator's, its statements would hold up the
+        // load generator's clock and sockets and show in every latency.
+        const server = await startChildServer(__filename, "embedded-database", {});
+        cleanups.push(() => stopChildServer(server.child));
+        url = server.url;
+      }
+      const database = await openDatabase({ kind: "postgres", url, schema });
+      cleanups.push(async () => {
         await database.pool.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`);
         await database.close();
-      }
-      await closeServer();
+      });
+      return { database, schema };
+    },
+    cleanup: async () => {
+      // Each schema before the server it is on.
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
     },
   };
 }
@@ -434,7 +443,7 @@ async function refresh(database: Database): Promise<void> {
 type Running = { mode: ServerMode; url: string; child: ChildProcess };
 
 export async function run(emit: Emit): Promise<void> {
-  const { openSchema, cleanup } = await openBenchServer();
+  const { openSchema, cleanup } = benchSchemas();
   process.stderr.write(
     `api bench on ${process.env.DATABASE_URL ? "Postgres (DATABASE_URL)" : "the embedded database"}: ${CONCURRENCY} connections, ${ROUNDS} rounds of ${ROUND_MS / 1000} s per server\n`,
   );
