@@ -9,8 +9,8 @@ import { ServiceError } from "../core/errors/serviceError";
 export interface BatchOptions {
   /** Largest batch per call of `run`; a longer queue is sent in several batches. */
   maxBatch: number;
-  /** Batches running at once; more calls wait for one of them to finish. */
-  maxInFlight: number;
+  /** Batches running at once, read at every flush; more calls wait for one of them to finish. */
+  maxInFlight: number | (() => number);
 }
 
 /** Answers one batch: `outputs[i]` belongs to `inputs[i]`. */
@@ -33,6 +33,8 @@ export function batcher<I, O>(run: BatchRun<I, O>, options: BatchOptions): (inpu
   const queue: Pending<I, O>[] = [];
   let inFlight = 0;
   let scheduled = false;
+  const maxInFlight =
+    typeof options.maxInFlight === "number" ? () => options.maxInFlight as number : options.maxInFlight;
 
   async function send(batch: Pending<I, O>[]): Promise<void> {
     inFlight += 1;
@@ -52,7 +54,7 @@ export function batcher<I, O>(run: BatchRun<I, O>, options: BatchOptions): (inpu
 
   function flush(): void {
     scheduled = false;
-    while (queue.length > 0 && inFlight < options.maxInFlight) {
+    while (queue.length > 0 && inFlight < maxInFlight()) {
       void send(queue.splice(0, options.maxBatch));
     }
   }
@@ -60,7 +62,7 @@ export function batcher<I, O>(run: BatchRun<I, O>, options: BatchOptions): (inpu
   return (input) =>
     new Promise<O>((resolve, reject) => {
       queue.push({ input, resolve, reject });
-      if (!scheduled && inFlight < options.maxInFlight) {
+      if (!scheduled && inFlight < maxInFlight()) {
         scheduled = true;
         setImmediate(flush);
       }

@@ -21,3 +21,12 @@ export function namedStatementsOn(pool: Pool): () => Promise<boolean> {
     return answer;
   };
 }
+
+/**
+ * Batches a hot path keeps in flight: two on a Postgres server (one per core of a small database server);
+ * one on the embedded server, which runs one statement at a time, so a second batch in flight would only
+ * split the next one in two and double its statements.
+ */
+export function batchesInFlight(postgresServer: boolean): number {
+  return postgresServer ? 2 : 1;
+}

@@ -6,6 +6,7 @@
 import type { Pool } from "pg";
 import { ServiceError } from "../../core/errors/serviceError";
 import { batcher } from "../../storage/batcher";
+import { batchesInFlight } from "../../storage/namedStatements";
 import type { PartnerContext } from "../partners/admission";
 import { apiKeyEnvironment } from "../partners/apiKeyFormat";
 import {
@@ -87,7 +88,7 @@ export function admittedSnapshotLoader(pool: Pool, prepared: () => boolean): Adm
         snapshot: snapshotOf(snapshots[index] as SnapshotRow, request.snapshot),
       }));
     },
-    { maxBatch: 256, maxInFlight: 2 },
+    { maxBatch: 256, maxInFlight: () => batchesInFlight(prepared()) },
   );
 }
 

@@ -6,6 +6,7 @@
 import type { Pool } from "pg";
 import type { SignedDecision } from "../../core/decision";
 import { batcher } from "../../storage/batcher";
+import { batchesInFlight } from "../../storage/namedStatements";
 import type { DomainEvent } from "../../storage/outbox";
 
 export interface DecisionRecord {
@@ -77,7 +78,7 @@ export function decisionRecorder(pool: Pool, prepared: () => boolean = () => fal
       });
       return rows.map(() => undefined);
     },
-    { maxBatch: MAX_BATCH, maxInFlight: 2 },
+    { maxBatch: MAX_BATCH, maxInFlight: () => batchesInFlight(prepared()) },
   );
   return { record: (record) => write(rowOf(record)) };
 }

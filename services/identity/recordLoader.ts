@@ -22,6 +22,7 @@ import type {
   LockRecord,
 } from "../../core/status";
 import { batcher } from "../../storage/batcher";
+import { batchesInFlight } from "../../storage/namedStatements";
 import type { CheckpointedChain } from "../mirror/chainCatalogue";
 import { launchpadPartnerSql } from "../partners/launchpads";
 
@@ -261,7 +262,7 @@ export function snapshotLoader(
 ): (request: SnapshotRequest) => Promise<DecisionSnapshot> {
   return batcher((requests) => loadDecisionSnapshots(pool, requests, prepared()), {
     maxBatch: 256,
-    maxInFlight: 2,
+    maxInFlight: () => batchesInFlight(prepared()),
   });
 }
 

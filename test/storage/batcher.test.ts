@@ -47,6 +47,22 @@ describe("api platform: batcher (concurrent calls share one batch)", () => {
     expect(await Promise.all([...later, third])).to.deep.equal(["answer 2", "answer 3", "answer 4"]);
   });
 
+  it("reads a maxInFlight function at every flush (one batch at a time until it allows two)", async () => {
+    const gated = gatedRun();
+    let allowed = 1;
+    const load = batcher(gated.run, { maxBatch: 1, maxInFlight: () => allowed });
+    const answers = Promise.all([1, 2, 3].map(load));
+    await turn();
+    expect(gated.batches).to.deep.equal([[1]]);
+    allowed = 2;
+    gated.releaseAll();
+    await turn();
+    await turn();
+    expect(gated.batches).to.deep.equal([[1], [2], [3]]);
+    gated.releaseAll();
+    expect(await answers).to.deep.equal(["answer 1", "answer 2", "answer 3"]);
+  });
+
   it("splits a queue longer than maxBatch into several batches", async () => {
     const gated = gatedRun();
     const load = batcher(gated.run, { maxBatch: 2, maxInFlight: 3 });
