@@ -519,11 +519,15 @@ const SETTLE_MS = 2_000;
 const SCALE_ROUNDS = 6;
 const SCALE_ROUND_MS = 3_000;
 const LIST_SAMPLES = 10;
-/** The list's default page, a search that matches, and one that matches nothing (the worst case of a scan). */
+/**
+ * The list's default page, a search that matches, one that matches nothing, and a chain without records (the
+ * worst cases of a scan).
+ */
 const LIST_PATHS = [
   "/api/v1/protected-identities",
   "/api/v1/protected-identities?q=BENCHTOKEN1",
   "/api/v1/protected-identities?q=QQQQQQ",
+  "/api/v1/protected-identities?chain=solana-localnet",
 ];
 
 async function recordCount(database: Database): Promise<number> {
@@ -547,7 +551,7 @@ async function listLatencies(baseUrl: string, emit: Emit, label: "small" | "larg
     const p50 = median(latencies);
     process.stderr.write(`  ${label} ${path}: median ${p50.toFixed(2)} ms\n`);
     emit(
-      `protected_identities.${label}.list_${["default", "q_match", "q_none"][index]}_p50`,
+      `protected_identities.${label}.list_${["default", "q_match", "q_none", "chain_none"][index]}_p50`,
       Number(p50.toFixed(3)),
       "ms",
     );

@@ -139,19 +139,19 @@ function protectionRows(statuses: readonly ProtectionStatus[]): string {
     .join("\n  UNION ALL\n");
 }
 
-/** One page plus one row more than `limit` when there is a next page. */
-export async function protectionPage(pool: Pool, filter: ProtectionFilter): Promise<ProtectionRow[]> {
-  // The cursor's instant is the row's exact one (microseconds), as text: a JavaScript Date keeps milliseconds.
-  const { rows } = await pool.query<ProtectionRow>(
-    // `typed` names every parameter's type, whichever branches use them.
-    `WITH typed AS (SELECT $1::timestamptz AS now, $2::text[] AS statuses)
+/** The statement of a page: one page plus one row more than `limit` when there is a next page. */
+export function protectionPageQuery(filter: ProtectionFilter): { text: string; values: unknown[] } {
+  return {
+    // `typed` names every parameter's type, whichever branches use them. The cursor's instant is the row's
+    // exact one (microseconds), as text: a JavaScript Date keeps milliseconds.
+    text: `WITH typed AS (SELECT $1::timestamptz AS now, $2::text[] AS statuses)
      SELECT source, source_id, identity_key, chain, authorized_launcher, since, until, status, launchpad,
             to_char(since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS since_key,
             ($8::text IS NOT NULL AND ($3::text IS NULL OR identity_key NOT LIKE $3)) AS lookalike
      FROM (${protectionRows(filter.statuses)}) AS rows
      ORDER BY since DESC, source DESC, source_id DESC
      LIMIT $9`,
-    [
+    values: [
       filter.now,
       filter.statuses,
       filter.contains === undefined ? null : `%${escapeLike(filter.contains)}%`,
@@ -162,6 +162,11 @@ export async function protectionPage(pool: Pool, filter: ProtectionFilter): Prom
       filter.lookalikeContains === undefined ? null : `%${escapeLike(filter.lookalikeContains)}%`,
       filter.limit + 1,
     ],
-  );
+  };
+}
+
+/** One page plus one row more than `limit` when there is a next page. */
+export async function protectionPage(pool: Pool, filter: ProtectionFilter): Promise<ProtectionRow[]> {
+  const { rows } = await pool.query<ProtectionRow>(protectionPageQuery(filter));
   return rows;
 }
