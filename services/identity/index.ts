@@ -9,7 +9,7 @@ import type { DataPath } from "../dataPath";
 import type { PartnerContext } from "../partners/admission";
 import type { Authenticator } from "../partners/keyAuthentication";
 import type { ActiveSigners } from "../signing/activeSigner";
-import { admittedSnapshotLoader, admitWithSnapshot } from "./admittedSnapshots";
+import { admitWithSnapshot, decisionStatements } from "./admittedSnapshots";
 import type { ChainReader } from "./chainReads";
 import { decisionRecorder } from "./decisionRecorder";
 import {
@@ -112,13 +112,14 @@ export function identityService(
   readChains: ChainReader,
 ): IdentityService {
   const { pool } = data;
-  const admittedSnapshots = admittedSnapshotLoader(pool, data.prepared);
+  const statements = decisionStatements(pool, data.prepared);
+  const admittedSnapshots = statements.admit;
   const snapshots = snapshotLoader(pool, data.prepared);
   const load = (request: SnapshotRequest) => data.bounded(snapshots(request));
   const validation: ValidationDeps = {
     pool,
     signers,
-    recorder: decisionRecorder(pool, data.prepared),
+    recorder: decisionRecorder(statements.record),
     readChains,
     context: data.context,
   };
