@@ -1,6 +1,7 @@
 // The webhook job of the worker: dispatcher passes (services/webhooks/dispatcher.ts) in a pass loop. A pass
-// that leaves work behind, and every finished attempt, wakes the loop at once; otherwise it polls the outbox
-// every WEBHOOK_POLL_INTERVAL_MS. stop() lets the attempts under way finish (each is bounded by its timeout).
+// that leaves outbox events behind, and a claimed queue running low while more may be due, wake the loop at
+// once; otherwise it polls the outbox every WEBHOOK_POLL_INTERVAL_MS. stop() gives back the claims not sent
+// yet and lets the attempts under way finish (each is bounded by its timeout).
 import type { Pool } from "pg";
 import { backoffPolicy, createBackoff } from "../core/retry/backoff";
 import { type PassLoop, startPassLoop } from "../core/retry/passLoop";
@@ -47,7 +48,7 @@ export function startWebhookJob(options: WebhookJobOptions): WebhookJob {
   });
   const intervalMs = options.pollIntervalMs ?? WEBHOOK_POLL_INTERVAL_MS;
   let loop: PassLoop | undefined;
-  dispatcher.onAttemptDone(() => loop?.wake());
+  dispatcher.onRefillWanted(() => loop?.wake());
   loop = startPassLoop({
     pass: timedPass("webhooks", async () => {
       if (await dispatcher.pass()) loop?.wake();
@@ -59,7 +60,7 @@ export function startWebhookJob(options: WebhookJobOptions): WebhookJob {
   return {
     async stop() {
       await running.stop();
-      await dispatcher.settle();
+      await dispatcher.stop();
     },
   };
 }

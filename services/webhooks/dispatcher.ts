@@ -1,8 +1,11 @@
 // The webhook worker job, in Svix's shape: prepare (fan the outbox out into deliveries, claim the due ones),
 // dispatch (check the receiver again, sign, POST to the checked address), handle the outcome (success, the next
-// retry of the fixed schedule, or dead). A pass only starts attempts: they run beside the loop, bounded per
-// endpoint and overall, so one slow receiver holds its own slots and never the others'. The clock is a
-// dependency so tests walk the retry schedule without waiting.
+// retry of the fixed schedule, or dead). A pass claims ahead: up to `claimAhead` times the per-endpoint bound
+// of each endpoint's deliveries go into that endpoint's queue in memory, so a receiver's answer frees its slot
+// for the next queued delivery at once instead of after a claim statement. Attempts run beside the loop,
+// bounded per endpoint and overall, so one slow receiver holds its own slots and never the others'. The clock
+// is a dependency so tests walk the retry schedule without waiting.
+import { randomBytes } from "node:crypto";
 import type { Pool } from "pg";
 import type { SecretBox } from "../../core/secrets/secretBox";
 import {
@@ -11,7 +14,13 @@ import {
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
 } from "../../core/webhook/deliveryPolicy";
 import { countWebhookAttempt } from "../../telemetry/metrics";
-import { type ClaimedDelivery, claimDueDeliveries, DELIVERY_LEASE_MS, type RecordedAttempt } from "./claims";
+import {
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  DELIVERY_LEASE_MS,
+  type RecordedAttempt,
+  releaseLeases,
+} from "./claims";
 import { signingSecrets } from "./endpointSecrets";
 import { envelopeBody, signedHeaders } from "./envelope";
 import { fanOutEvents } from "./fanOut";
@@ -30,6 +39,8 @@ export interface DispatcherOptions {
   maxInFlight?: number;
   /** Attempts in flight to one endpoint, over all workers. Default 4. */
   perEndpoint?: number;
+  /** Deliveries claimed ahead per send slot (per endpoint and overall). Default 4. */
+  claimAhead?: number;
   /** Outbox events fanned out per pass. Default 500. */
   fanOutBatch?: number;
   timeoutMs?: number;
@@ -39,16 +50,25 @@ export interface DispatcherOptions {
 }
 
 export interface WebhookDispatcher {
-  /** Fans out, claims what the free slots allow and starts those attempts. True when more work may be waiting. */
+  /** Fans out, claims what the queues have room for and starts attempts. True when the outbox has more. */
   pass(): Promise<boolean>;
-  /** Resolves once every attempt under way has been recorded. */
+  /** Resolves once every claimed delivery has been sent and its outcome recorded. */
   settle(): Promise<void>;
-  /** `listener` runs after each recorded attempt (a slot is free again). */
-  onAttemptDone(listener: () => void): void;
+  /** Gives back the claimed deliveries not sent yet, then resolves once the attempts under way are recorded. */
+  stop(): Promise<void>;
+  /** `listener` runs when a queue ran low while more deliveries may be due: a pass now would refill it. */
+  onRefillWanted(listener: () => void): void;
 }
 
 export const DEFAULT_MAX_IN_FLIGHT = 32;
 export const DEFAULT_PER_ENDPOINT = 4;
+export const DEFAULT_CLAIM_AHEAD = 4;
+/**
+ * Attempts sent whose outcomes are not recorded yet, at most, per slot: a slot is free once its receiver
+ * answers, while the outcome waits for its group commit; past this many, sending waits for the commits. So a
+ * worker killed at any moment leaves at most 2 x maxInFlight attempts sent and unrecorded.
+ */
+export const UNRECORDED_PER_SLOT = 2;
 const DEFAULT_FAN_OUT_BATCH = 500;
 
 function failureText(outcome: AttemptOutcome): string | null {
@@ -84,12 +104,32 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
   const transport = options.transport ?? createTransport();
   const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const perEndpoint = options.perEndpoint ?? DEFAULT_PER_ENDPOINT;
+  const claimAhead = options.claimAhead ?? DEFAULT_CLAIM_AHEAD;
   const fanOutBatch = options.fanOutBatch ?? DEFAULT_FAN_OUT_BATCH;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
   const leaseMs = options.leaseMs ?? DELIVERY_LEASE_MS;
-  const inFlight = new Map<string, Promise<void>>();
   const recorder = outcomeRecorder(pool);
   const listeners: Array<() => void> = [];
+  const holder = randomBytes(8).toString("hex");
+  const maxHeld = claimAhead * maxInFlight;
+  const maxHeldPerEndpoint = claimAhead * perEndpoint;
+
+  /** Claimed, not sent yet, per endpoint; an endpoint moves to the back after each send (round robin). */
+  const queues = new Map<string, Array<{ claimed: ClaimedDelivery; claimedAt: number }>>();
+  /** Every lease held: queued, sending, or sent and waiting for its outcome's commit. */
+  const held = new Map<string, ClaimedDelivery>();
+  const heldPerEndpoint = new Map<string, number>();
+  const sendingPerEndpoint = new Map<string, number>();
+  let sending = 0;
+  let unrecorded = 0;
+  /** Endpoints whose last claim filled their room, and whether it filled the claim's limit: more may be due. */
+  const mayHaveMore = new Set<string>();
+  let claimFilled = false;
+  const running = new Set<Promise<void>>();
+  let stopped = false;
+
+  const add = (counts: Map<string, number>, key: string, by: number) =>
+    counts.set(key, (counts.get(key) ?? 0) + by);
 
   async function send(claimed: ClaimedDelivery, startedAt: Date): Promise<AttemptOutcome> {
     try {
@@ -106,21 +146,41 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
       return await postToReceiver(transport, target, body, headers, timeoutMs);
     } catch (error) {
       if (error instanceof ReceiverRefusedError) return { status: null, error: error.message };
-      throw error;
+      // E.g. a secret sealed under a master key this worker lacks: nothing is sent unsigned.
+      log(`webhook delivery ${claimed.id} could not be prepared: ${(error as Error).message}`);
+      return { status: null, error: "the delivery could not be signed; the service will retry" };
+    }
+  }
+
+  function release(claimed: ClaimedDelivery): void {
+    held.delete(claimed.id);
+    add(heldPerEndpoint, claimed.endpointId, -1);
+  }
+
+  function track(work: Promise<void>): void {
+    const tracked = work.finally(() => running.delete(tracked));
+    running.add(tracked);
+  }
+
+  function wantRefill(endpointId: string): void {
+    const queued = queues.get(endpointId)?.length ?? 0;
+    if ((mayHaveMore.has(endpointId) && queued <= perEndpoint) || (claimFilled && held.size <= maxHeld / 2)) {
+      for (const listener of listeners) listener();
     }
   }
 
   async function attempt(claimed: ClaimedDelivery): Promise<void> {
     const startedAt = new Date(now());
-    let outcome: AttemptOutcome;
+    let result: RecordedAttempt;
     try {
-      outcome = await send(claimed, startedAt);
-    } catch (error) {
-      // E.g. a secret sealed under a master key this worker lacks: nothing is sent unsigned.
-      log(`webhook delivery ${claimed.id} could not be prepared: ${(error as Error).message}`);
-      outcome = { status: null, error: "the delivery could not be signed; the service will retry" };
+      result = attemptResult(claimed, await send(claimed, startedAt), startedAt, new Date(now()));
+    } finally {
+      // The receiver answered (or the attempt ended without one): its slot takes the next queued delivery.
+      sending--;
+      add(sendingPerEndpoint, claimed.endpointId, -1);
+      pump();
+      wantRefill(claimed.endpointId);
     }
-    const result = attemptResult(claimed, outcome, startedAt, new Date(now()));
     if (await recorder.record({ claimed, attempt: result })) {
       countWebhookAttempt(result.status === "pending" ? "failed" : result.status);
     } else {
@@ -131,35 +191,90 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
   }
 
   function start(claimed: ClaimedDelivery): void {
-    const running = attempt(claimed)
-      .catch((error: Error) =>
-        log(`webhook delivery ${claimed.id}: ${error.message} (its lease runs out, then it is retried)`),
-      )
-      .finally(() => {
-        inFlight.delete(claimed.id);
-        for (const listener of listeners) listener();
-      });
-    inFlight.set(claimed.id, running);
+    sending++;
+    unrecorded++;
+    add(sendingPerEndpoint, claimed.endpointId, 1);
+    track(
+      attempt(claimed)
+        .catch((error: Error) =>
+          log(`webhook delivery ${claimed.id}: ${error.message} (its lease runs out, then it is retried)`),
+        )
+        .finally(() => {
+          unrecorded--;
+          release(claimed);
+          pump();
+        }),
+    );
+  }
+
+  /** Starts queued deliveries while the bounds allow, one endpoint after another. */
+  function pump(): void {
+    const stale: ClaimedDelivery[] = [];
+    for (const [endpointId, queue] of queues) {
+      if (stopped || sending >= maxInFlight || unrecorded >= UNRECORDED_PER_SLOT * maxInFlight) break;
+      if ((sendingPerEndpoint.get(endpointId) ?? 0) >= perEndpoint) continue;
+      const next = queue.shift();
+      queues.delete(endpointId);
+      if (next === undefined) continue;
+      if (queue.length > 0) queues.set(endpointId, queue);
+      // Sent only while at least half its lease is left, so the attempt ends before the lease does.
+      if (now() - next.claimedAt > leaseMs / 2) {
+        stale.push(next.claimed);
+        release(next.claimed);
+      } else start(next.claimed);
+    }
+    if (stale.length > 0) {
+      track(
+        releaseLeases(pool, stale).catch((error: Error) =>
+          log(`${stale.length} stale webhook claims not released (their leases run out): ${error.message}`),
+        ),
+      );
+    }
   }
 
   return {
     async pass() {
       const at = new Date(now());
       const fanned = await fanOutEvents(pool, at, fanOutBatch);
-      const free = maxInFlight - inFlight.size;
+      if (stopped) return false;
+      const limit = maxHeld - held.size;
       const claimed = await claimDueDeliveries(pool, at, {
-        limit: free,
+        holder,
+        limit,
         perEndpoint,
+        aheadPerEndpoint: maxHeldPerEndpoint,
         leaseMs,
-        sending: [...inFlight.keys()],
+        held: [...held.keys()],
       });
-      for (const delivery of claimed) start(delivery);
-      return fanned.events === fanOutBatch || (free > 0 && claimed.length === free);
+      for (const delivery of claimed) {
+        held.set(delivery.id, delivery);
+        add(heldPerEndpoint, delivery.endpointId, 1);
+        const queue = queues.get(delivery.endpointId) ?? [];
+        queue.push({ claimed: delivery, claimedAt: at.getTime() });
+        queues.set(delivery.endpointId, queue);
+      }
+      claimFilled = limit > 0 && claimed.length === limit;
+      for (const endpointId of new Set([...mayHaveMore, ...claimed.map((delivery) => delivery.endpointId)])) {
+        if ((heldPerEndpoint.get(endpointId) ?? 0) >= maxHeldPerEndpoint) mayHaveMore.add(endpointId);
+        else mayHaveMore.delete(endpointId);
+      }
+      pump();
+      return fanned.events === fanOutBatch;
     },
     async settle() {
-      while (inFlight.size > 0) await Promise.all(inFlight.values());
+      while (running.size > 0) await Promise.all(running);
     },
-    onAttemptDone(listener) {
+    async stop() {
+      stopped = true;
+      const unsent = [...queues.values()].flat().map((entry) => entry.claimed);
+      queues.clear();
+      for (const claimed of unsent) release(claimed);
+      await releaseLeases(pool, unsent).catch((error: Error) =>
+        log(`${unsent.length} unsent webhook claims not released (their leases run out): ${error.message}`),
+      );
+      while (running.size > 0) await Promise.all(running);
+    },
+    onRefillWanted(listener) {
       listeners.push(listener);
     },
   };

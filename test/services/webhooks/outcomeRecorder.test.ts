@@ -47,10 +47,12 @@ describe("webhooks: outcome recorder", () => {
     const at = new Date();
     await fanOutEvents(db.pool, at, 10);
     const claimed = await claimDueDeliveries(db.pool, at, {
+      holder: "worker_recorder",
       limit: 4,
       perEndpoint: 4,
+      aheadPerEndpoint: 4,
       leaseMs: DELIVERY_LEASE_MS,
-      sending: [],
+      held: [],
     });
     expect(claimed).to.have.length(4);
 
