@@ -67,6 +67,7 @@ export async function claimDueDeliveries(
   pool: Pool,
   at: Date,
   limits: ClaimLimits,
+  named = false,
 ): Promise<ClaimedDelivery[]> {
   if (limits.limit <= 0) return [];
   const token = randomBytes(12).toString("hex");
@@ -74,8 +75,9 @@ export async function claimDueDeliveries(
   const { rows } = await withTransaction(pool, async (client) => {
     // The lock first, then the claim: its snapshot, taken after the lock, sees every earlier claim's leases.
     await client.query(CLAIM_LOCK_SQL);
-    return client.query<ClaimRow>(
-      `WITH leases AS (
+    return client.query<ClaimRow>({
+      ...(named ? { name: "webhooks.claim" } : {}),
+      text: `WITH leases AS (
            SELECT endpoint_id, count(*) FILTER (WHERE lease_holder = $7) AS own,
              count(*) FILTER (WHERE lease_holder IS DISTINCT FROM $7) AS others
            FROM webhook_deliveries WHERE leased_until IS NOT NULL AND leased_until > $1 GROUP BY endpoint_id
@@ -104,7 +106,7 @@ export async function claimDueDeliveries(
            l.failures_in_round, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at
          FROM leased l JOIN webhook_endpoints e ON e.id = l.endpoint_id
          ORDER BY l.next_attempt_at, l.seq`,
-      [
+      values: [
         at,
         token,
         leasedUntil,
@@ -114,7 +116,7 @@ export async function claimDueDeliveries(
         limits.holder,
         limits.aheadPerEndpoint,
       ],
-    );
+    });
   });
   return rows.map((row) => ({
     id: row.id,
@@ -166,14 +168,20 @@ export interface LeasedOutcome {
 /**
  * Records attempts and their deliveries' new states in one statement (one commit for many outcomes); each row
  * only under the lease that sent it. Returns the ids recorded: an id missing had lost its lease (dropped).
+ * `named`: a named statement, planned once per connection (storage/namedStatements: real Postgres only).
  */
-export async function recordAttempts(pool: Pool, outcomes: readonly LeasedOutcome[]): Promise<Set<string>> {
+export async function recordAttempts(
+  pool: Pool,
+  outcomes: readonly LeasedOutcome[],
+  named = false,
+): Promise<Set<string>> {
   if (outcomes.length === 0) return new Set();
   // Should two workers ever deadlock here (each recording a delivery the other has taken over), Postgres
   // aborts one statement: its outcomes stay unrecorded, as after a crash, and are sent again after the lease.
   const column = <T>(pick: (outcome: LeasedOutcome) => T) => outcomes.map(pick);
-  const { rows } = await pool.query<{ id: string }>(
-    `WITH input AS (
+  const { rows } = await pool.query<{ id: string }>({
+    ...(named ? { name: "webhooks.record_attempts" } : {}),
+    text: `WITH input AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::timestamptz[],
          $6::timestamptz[], $7::integer[], $8::text[], $9::integer[])
          AS i (id, lease_token, failed, status, next_attempt_at, started_at, response_code, error, duration_ms)
@@ -190,7 +198,7 @@ export async function recordAttempts(pool: Pool, outcomes: readonly LeasedOutcom
      INSERT INTO webhook_attempts (delivery_id, attempt_number, started_at, duration_ms, response_code, error)
      SELECT id, attempt_count, started_at, duration_ms, response_code, error FROM updated
      RETURNING delivery_id AS id`,
-    [
+    values: [
       column((o) => o.claimed.id),
       column((o) => o.claimed.leaseToken),
       column((o) => o.attempt.failed),
@@ -201,6 +209,6 @@ export async function recordAttempts(pool: Pool, outcomes: readonly LeasedOutcom
       column((o) => o.attempt.error),
       column((o) => Math.round(o.attempt.durationMs)),
     ],
-  );
+  });
   return new Set(rows.map((row) => row.id));
 }

@@ -13,6 +13,7 @@ import {
   retryDelayMs,
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
 } from "../../core/webhook/deliveryPolicy";
+import { namedStatementsOn } from "../../storage/namedStatements";
 import { countWebhookAttempt } from "../../telemetry/metrics";
 import {
   type ClaimedDelivery,
@@ -62,7 +63,7 @@ export interface WebhookDispatcher {
 
 export const DEFAULT_MAX_IN_FLIGHT = 32;
 export const DEFAULT_PER_ENDPOINT = 4;
-export const DEFAULT_CLAIM_AHEAD = 4;
+export const DEFAULT_CLAIM_AHEAD = 8;
 /**
  * Attempts sent whose outcomes are not recorded yet, at most, per slot: a slot is free once its receiver
  * answers, while the outcome waits for its group commit; past this many, sending waits for the commits. So a
@@ -108,7 +109,8 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
   const fanOutBatch = options.fanOutBatch ?? DEFAULT_FAN_OUT_BATCH;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
   const leaseMs = options.leaseMs ?? DELIVERY_LEASE_MS;
-  const recorder = outcomeRecorder(pool);
+  const named = namedStatementsOn(pool);
+  const recorder = outcomeRecorder(pool, named);
   const listeners: Array<() => void> = [];
   const holder = randomBytes(8).toString("hex");
   const maxHeld = claimAhead * maxInFlight;
@@ -164,7 +166,10 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
 
   function wantRefill(endpointId: string): void {
     const queued = queues.get(endpointId)?.length ?? 0;
-    if ((mayHaveMore.has(endpointId) && queued <= perEndpoint) || (claimFilled && held.size <= maxHeld / 2)) {
+    if (
+      (mayHaveMore.has(endpointId) && queued <= maxHeldPerEndpoint / 2) ||
+      (claimFilled && held.size <= maxHeld / 2)
+    ) {
       for (const listener of listeners) listener();
     }
   }
@@ -235,17 +240,22 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
   return {
     async pass() {
       const at = new Date(now());
-      const fanned = await fanOutEvents(pool, at, fanOutBatch);
+      const fanned = await fanOutEvents(pool, at, fanOutBatch, await named());
       if (stopped) return false;
       const limit = maxHeld - held.size;
-      const claimed = await claimDueDeliveries(pool, at, {
-        holder,
-        limit,
-        perEndpoint,
-        aheadPerEndpoint: maxHeldPerEndpoint,
-        leaseMs,
-        held: [...held.keys()],
-      });
+      const claimed = await claimDueDeliveries(
+        pool,
+        at,
+        {
+          holder,
+          limit,
+          perEndpoint,
+          aheadPerEndpoint: maxHeldPerEndpoint,
+          leaseMs,
+          held: [...held.keys()],
+        },
+        await named(),
+      );
       for (const delivery of claimed) {
         held.set(delivery.id, delivery);
         add(heldPerEndpoint, delivery.endpointId, 1);

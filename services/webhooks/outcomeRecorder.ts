@@ -15,7 +15,11 @@ interface Waiting {
   reject: (error: Error) => void;
 }
 
-export function outcomeRecorder(pool: Pool): OutcomeRecorder {
+/** `named`: whether statements may be named on `pool` (storage/namedStatements). */
+export function outcomeRecorder(
+  pool: Pool,
+  named: () => Promise<boolean> = async () => false,
+): OutcomeRecorder {
   let waiting: Waiting[] = [];
   let recording = false;
 
@@ -28,6 +32,7 @@ export function outcomeRecorder(pool: Pool): OutcomeRecorder {
         const recorded = await recordAttempts(
           pool,
           batch.map((entry) => entry.outcome),
+          await named(),
         );
         for (const entry of batch) entry.resolve(recorded.has(entry.outcome.claimed.id));
       } catch (error) {
