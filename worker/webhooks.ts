@@ -1,7 +1,7 @@
 // The webhook job of the worker: dispatcher passes (services/webhooks/dispatcher.ts) in a pass loop. A pass
-// that leaves outbox events behind, and a claimed queue running low while more may be due, wake the loop at
-// once; otherwise it polls the outbox every WEBHOOK_POLL_INTERVAL_MS. stop() gives back the claims not sent
-// yet and lets the attempts under way finish (each is bounded by its timeout).
+// that leaves outbox events behind wakes the loop at once; otherwise it polls the outbox every
+// WEBHOOK_POLL_INTERVAL_MS (the dispatcher refills its claimed queues itself as they run low). stop() gives
+// back the claims not sent yet and lets the attempts under way finish (each is bounded by its timeout).
 import type { Pool } from "pg";
 import { backoffPolicy, createBackoff } from "../core/retry/backoff";
 import { type PassLoop, startPassLoop } from "../core/retry/passLoop";
@@ -48,7 +48,6 @@ export function startWebhookJob(options: WebhookJobOptions): WebhookJob {
   });
   const intervalMs = options.pollIntervalMs ?? WEBHOOK_POLL_INTERVAL_MS;
   let loop: PassLoop | undefined;
-  dispatcher.onRefillWanted(() => loop?.wake());
   loop = startPassLoop({
     pass: timedPass("webhooks", async () => {
       if (await dispatcher.pass()) loop?.wake();

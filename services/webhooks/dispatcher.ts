@@ -57,8 +57,6 @@ export interface WebhookDispatcher {
   settle(): Promise<void>;
   /** Gives back the claimed deliveries not sent yet, then resolves once the attempts under way are recorded. */
   stop(): Promise<void>;
-  /** `listener` runs when a queue ran low while more deliveries may be due: a pass now would refill it. */
-  onRefillWanted(listener: () => void): void;
 }
 
 export const DEFAULT_MAX_IN_FLIGHT = 32;
@@ -111,7 +109,6 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
   const leaseMs = options.leaseMs ?? DELIVERY_LEASE_MS;
   const named = namedStatementsOn(pool);
   const recorder = outcomeRecorder(pool, named);
-  const listeners: Array<() => void> = [];
   const holder = randomBytes(8).toString("hex");
   const maxHeld = claimAhead * maxInFlight;
   const maxHeldPerEndpoint = claimAhead * perEndpoint;
@@ -127,6 +124,8 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
   /** Endpoints whose last claim filled their room, and whether it filled the claim's limit: more may be due. */
   const mayHaveMore = new Set<string>();
   let claimFilled = false;
+  /** The claim under way: one at a time per dispatcher (across workers they take turns in the database). */
+  let claiming: Promise<void> | undefined;
   const running = new Set<Promise<void>>();
   let stopped = false;
 
@@ -164,13 +163,19 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
     running.add(tracked);
   }
 
-  function wantRefill(endpointId: string): void {
+  /** A queue ran low while more may be due: claims now, beside the pass loop (whose fan-out may be long). */
+  function refillIfLow(endpointId: string): void {
+    if (claiming !== undefined || stopped) return;
     const queued = queues.get(endpointId)?.length ?? 0;
     if (
       (mayHaveMore.has(endpointId) && queued <= maxHeldPerEndpoint / 2) ||
       (claimFilled && held.size <= maxHeld / 2)
     ) {
-      for (const listener of listeners) listener();
+      track(
+        claimInTurn(new Date(now())).catch((error: Error) =>
+          log(`webhook claim failed (the next pass claims again): ${error.message}`),
+        ),
+      );
     }
   }
 
@@ -184,7 +189,7 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
       sending--;
       add(sendingPerEndpoint, claimed.endpointId, -1);
       pump();
-      wantRefill(claimed.endpointId);
+      refillIfLow(claimed.endpointId);
     }
     if (await recorder.record({ claimed, attempt: result })) {
       countWebhookAttempt(result.status === "pending" ? "failed" : result.status);
@@ -237,38 +242,54 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
     }
   }
 
+  async function claimInTurn(at: Date): Promise<void> {
+    while (claiming !== undefined) await claiming.catch(() => undefined);
+    const current = claim(at);
+    claiming = current;
+    try {
+      await current;
+    } finally {
+      claiming = undefined;
+    }
+  }
+
+  /** Claims what the queues have room for, oldest first per endpoint, and starts what the bounds allow. */
+  async function claim(at: Date): Promise<void> {
+    const limit = maxHeld - held.size;
+    if (stopped || limit <= 0) return;
+    const claimed = await claimDueDeliveries(
+      pool,
+      at,
+      {
+        holder,
+        limit,
+        perEndpoint,
+        aheadPerEndpoint: maxHeldPerEndpoint,
+        leaseMs,
+        held: [...held.keys()],
+      },
+      await named(),
+    );
+    for (const delivery of claimed) {
+      held.set(delivery.id, delivery);
+      add(heldPerEndpoint, delivery.endpointId, 1);
+      const queue = queues.get(delivery.endpointId) ?? [];
+      queue.push({ claimed: delivery, claimedAt: at.getTime() });
+      queues.set(delivery.endpointId, queue);
+    }
+    claimFilled = claimed.length === limit;
+    for (const endpointId of new Set([...mayHaveMore, ...claimed.map((delivery) => delivery.endpointId)])) {
+      if ((heldPerEndpoint.get(endpointId) ?? 0) >= maxHeldPerEndpoint) mayHaveMore.add(endpointId);
+      else mayHaveMore.delete(endpointId);
+    }
+    pump();
+  }
+
   return {
     async pass() {
       const at = new Date(now());
       const fanned = await fanOutEvents(pool, at, fanOutBatch, await named());
-      if (stopped) return false;
-      const limit = maxHeld - held.size;
-      const claimed = await claimDueDeliveries(
-        pool,
-        at,
-        {
-          holder,
-          limit,
-          perEndpoint,
-          aheadPerEndpoint: maxHeldPerEndpoint,
-          leaseMs,
-          held: [...held.keys()],
-        },
-        await named(),
-      );
-      for (const delivery of claimed) {
-        held.set(delivery.id, delivery);
-        add(heldPerEndpoint, delivery.endpointId, 1);
-        const queue = queues.get(delivery.endpointId) ?? [];
-        queue.push({ claimed: delivery, claimedAt: at.getTime() });
-        queues.set(delivery.endpointId, queue);
-      }
-      claimFilled = limit > 0 && claimed.length === limit;
-      for (const endpointId of new Set([...mayHaveMore, ...claimed.map((delivery) => delivery.endpointId)])) {
-        if ((heldPerEndpoint.get(endpointId) ?? 0) >= maxHeldPerEndpoint) mayHaveMore.add(endpointId);
-        else mayHaveMore.delete(endpointId);
-      }
-      pump();
+      await claimInTurn(at);
       return fanned.events === fanOutBatch;
     },
     async settle() {
@@ -276,6 +297,7 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
     },
     async stop() {
       stopped = true;
+      await claiming?.catch(() => undefined);
       const unsent = [...queues.values()].flat().map((entry) => entry.claimed);
       queues.clear();
       for (const claimed of unsent) release(claimed);
@@ -283,9 +305,6 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
         log(`${unsent.length} unsent webhook claims not released (their leases run out): ${error.message}`),
       );
       while (running.size > 0) await Promise.all(running);
-    },
-    onRefillWanted(listener) {
-      listeners.push(listener);
     },
   };
 }
