@@ -22,7 +22,7 @@ import {
   type RecordedAttempt,
   releaseLeases,
 } from "./claims";
-import { signingSecrets } from "./endpointSecrets";
+import { type OpenSecrets, openSecrets, secretsAt } from "./endpointSecrets";
 import { envelopeBody, signedHeaders } from "./envelope";
 import { fanOutEvents } from "./fanOut";
 import { outcomeRecorder } from "./outcomeRecorder";
@@ -98,6 +98,14 @@ export function attemptResult(
   };
 }
 
+/** A claimed delivery waiting in its endpoint's queue, with its endpoint's secrets opened at the claim. */
+interface Queued {
+  claimed: ClaimedDelivery;
+  claimedAt: number;
+  /** Why they could not be opened (e.g. sealed under a master key this worker lacks): nothing is sent unsigned. */
+  secrets: OpenSecrets | Error;
+}
+
 export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher {
   const { pool, box, now, log } = options;
   const transport = options.transport ?? createTransport();
@@ -114,7 +122,7 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
   const maxHeldPerEndpoint = claimAhead * perEndpoint;
 
   /** Claimed, not sent yet, per endpoint; an endpoint moves to the back after each send (round robin). */
-  const queues = new Map<string, Array<{ claimed: ClaimedDelivery; claimedAt: number }>>();
+  const queues = new Map<string, Queued[]>();
   /** Every lease held: queued, sending, or sent and waiting for its outcome's commit. */
   const held = new Map<string, ClaimedDelivery>();
   const heldPerEndpoint = new Map<string, number>();
@@ -132,11 +140,12 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
   const add = (counts: Map<string, number>, key: string, by: number) =>
     counts.set(key, (counts.get(key) ?? 0) + by);
 
-  async function send(claimed: ClaimedDelivery, startedAt: Date): Promise<AttemptOutcome> {
+  async function send({ claimed, secrets: opened }: Queued, startedAt: Date): Promise<AttemptOutcome> {
     try {
       // The same rule as at registration, on a fresh DNS answer; the request connects to what was checked.
       const target = await checkedReceiver(claimed.url, options.receivers);
-      const secrets = signingSecrets(box, claimed.endpointId, claimed, startedAt);
+      if (opened instanceof Error) throw opened;
+      const secrets = secretsAt(opened, startedAt);
       const body = envelopeBody({
         id: claimed.id,
         type: claimed.type,
@@ -179,11 +188,12 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
     }
   }
 
-  async function attempt(claimed: ClaimedDelivery): Promise<void> {
+  async function attempt(queued: Queued): Promise<void> {
+    const { claimed } = queued;
     const startedAt = new Date(now());
     let result: RecordedAttempt;
     try {
-      result = attemptResult(claimed, await send(claimed, startedAt), startedAt, new Date(now()));
+      result = attemptResult(claimed, await send(queued, startedAt), startedAt, new Date(now()));
     } finally {
       // The receiver answered (or the attempt ended without one): its slot takes the next queued delivery.
       sending--;
@@ -200,12 +210,13 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
     }
   }
 
-  function start(claimed: ClaimedDelivery): void {
+  function start(queued: Queued): void {
+    const { claimed } = queued;
     sending++;
     unrecorded++;
     add(sendingPerEndpoint, claimed.endpointId, 1);
     track(
-      attempt(claimed)
+      attempt(queued)
         .catch((error: Error) =>
           log(`webhook delivery ${claimed.id}: ${error.message} (its lease runs out, then it is retried)`),
         )
@@ -231,7 +242,7 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
       if (now() - next.claimedAt > leaseMs / 2) {
         stale.push(next.claimed);
         release(next.claimed);
-      } else start(next.claimed);
+      } else start(next);
     }
     if (stale.length > 0) {
       track(
@@ -270,11 +281,22 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
       },
       await named(),
     );
+    const opened = new Map<string, OpenSecrets | Error>();
     for (const delivery of claimed) {
       held.set(delivery.id, delivery);
       add(heldPerEndpoint, delivery.endpointId, 1);
+      // Every row of one endpoint carries the same sealed secrets (read in the same statement).
+      let secrets = opened.get(delivery.endpointId);
+      if (secrets === undefined) {
+        try {
+          secrets = openSecrets(box, delivery.endpointId, delivery);
+        } catch (error) {
+          secrets = error as Error;
+        }
+        opened.set(delivery.endpointId, secrets);
+      }
       const queue = queues.get(delivery.endpointId) ?? [];
-      queue.push({ claimed: delivery, claimedAt: at.getTime() });
+      queue.push({ claimed: delivery, claimedAt: at.getTime(), secrets });
       queues.set(delivery.endpointId, queue);
     }
     claimFilled = claimed.length === limit;
