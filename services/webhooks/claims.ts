@@ -54,8 +54,12 @@ export interface ClaimLimits {
   held: readonly string[];
 }
 
-/** Claims of every worker take turns (a transaction-scoped advisory lock), so each counts the others' leases. */
-const CLAIM_LOCK_SQL = "SELECT pg_advisory_xact_lock(hashtext('webhook_delivery_claims'))";
+/**
+ * Claims of every worker take turns (a transaction-scoped advisory lock), so each counts the others' leases.
+ * Advisory locks are per database: the key names the schema, so schemas sharing a database do not wait on each other.
+ */
+const CLAIM_LOCK_SQL =
+  "SELECT pg_advisory_xact_lock(hashtext('webhook_delivery_claims:' || current_schema()))";
 
 /**
  * Leases due deliveries, oldest first per endpoint. An endpoint on which only this holder has live leases gets
