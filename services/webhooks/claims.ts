@@ -81,14 +81,15 @@ export async function claimDueDeliveries(
     await client.query(CLAIM_LOCK_SQL);
     return client.query<ClaimRow>({
       ...(named ? { name: "webhooks.claim" } : {}),
-      text: `WITH leases AS (
-           SELECT endpoint_id, count(*) FILTER (WHERE lease_holder = $7) AS own,
-             count(*) FILTER (WHERE lease_holder IS DISTINCT FROM $7) AS others
-           FROM webhook_deliveries WHERE leased_until IS NOT NULL AND leased_until > $1 GROUP BY endpoint_id
-         ), rooms AS (
-           SELECT e.id, greatest(0, CASE WHEN coalesce(l.others, 0) = 0 THEN $8 - coalesce(l.own, 0)
-             ELSE $4 - l.own - l.others END) AS room
-           FROM webhook_endpoints e LEFT JOIN leases l ON l.endpoint_id = e.id
+      text: `WITH rooms AS (
+           SELECT e.id, greatest(0, CASE WHEN l.others = 0 THEN $8 - l.own ELSE $4 - l.own - l.others END) AS room
+           FROM webhook_endpoints e CROSS JOIN LATERAL (
+             -- Per endpoint, through the index of leased rows (a count over the whole table grows with history).
+             SELECT count(*) FILTER (WHERE d.lease_holder = $7) AS own,
+               count(*) FILTER (WHERE d.lease_holder IS DISTINCT FROM $7) AS others
+             FROM webhook_deliveries d
+             WHERE d.endpoint_id = e.id AND d.leased_until IS NOT NULL AND d.leased_until > $1
+           ) l
            WHERE e.enabled
          ), picked AS (
            SELECT due.id FROM rooms CROSS JOIN LATERAL (
