@@ -123,13 +123,13 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
 
   /** Claimed, not sent yet, per endpoint; an endpoint moves to the back after each send (round robin). */
   const queues = new Map<string, Queued[]>();
-  /** Every lease held: queued, sending, or sent and waiting for its outcome's commit. */
-  const held = new Map<string, ClaimedDelivery>();
+  /** Ids of every lease held: queued, sending, or sent and waiting for its outcome's commit. */
+  const held = new Set<string>();
   const heldPerEndpoint = new Map<string, number>();
   const sendingPerEndpoint = new Map<string, number>();
   let sending = 0;
   let unrecorded = 0;
-  /** Endpoints whose last claim filled their room, and whether it filled the claim's limit: more may be due. */
+  /** Endpoints whose last claim filled their room (more may be due), and whether it filled its whole limit. */
   const mayHaveMore = new Set<string>();
   let claimFilled = false;
   /** The claim under way: one at a time per dispatcher (across workers they take turns in the database). */
@@ -277,13 +277,13 @@ export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher
         perEndpoint,
         aheadPerEndpoint: maxHeldPerEndpoint,
         leaseMs,
-        held: [...held.keys()],
+        held: [...held],
       },
       await named(),
     );
     const opened = new Map<string, OpenSecrets | Error>();
     for (const delivery of claimed) {
-      held.set(delivery.id, delivery);
+      held.add(delivery.id);
       add(heldPerEndpoint, delivery.endpointId, 1);
       // Every row of one endpoint carries the same sealed secrets (read in the same statement).
       let secrets = opened.get(delivery.endpointId);
