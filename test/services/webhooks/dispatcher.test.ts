@@ -446,6 +446,29 @@ describe("webhooks: dispatcher", function () {
     ]);
   });
 
+  it("does not send a queued claim with less than half its lease left: it gives it back", async () => {
+    await register(ALICE, "/stale");
+    await emit(Array.from({ length: 3 }, (_, index) => event("launch.authorized", ALICE, { index })));
+    const held: Array<() => void> = [];
+    receiver.answers.set("/stale", (response) => held.push(() => response.writeHead(200).end()));
+    const instance = dispatcher({ perEndpoint: 1 });
+    await instance.pass();
+    while (held.length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Two wait in the queue behind the one under way; their lease is more than half gone when a slot frees.
+    clock.advance(DELIVERY_LEASE_MS / 2 + 1);
+    for (const answer of held) answer();
+    await instance.settle();
+    expect(receiver.at("/stale")).to.have.length(1);
+    const { rows } = await db.pool.query(
+      "SELECT status, attempt_count, (leased_until IS NOT NULL) AS leased FROM webhook_deliveries ORDER BY seq",
+    );
+    expect(rows).to.deep.equal([
+      { status: "succeeded", attempt_count: 1, leased: false },
+      { status: "pending", attempt_count: 0, leased: false },
+      { status: "pending", attempt_count: 0, leased: false },
+    ]);
+  });
+
   it("a worker that dies holding a delivery loses nothing: its lease runs out and another worker sends it", async () => {
     await register(ALICE, "/crash");
     await emit([event("milestone.verified", ALICE)]);
