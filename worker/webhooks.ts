@@ -1,6 +1,7 @@
 // The webhook job of the worker: dispatcher passes (services/webhooks/dispatcher.ts) in a pass loop. A pass
-// that leaves work behind, and every finished attempt, wakes the loop at once; otherwise it polls the outbox
-// every WEBHOOK_POLL_INTERVAL_MS. stop() lets the attempts under way finish (each is bounded by its timeout) for at
+// that leaves outbox events behind wakes the loop at once; otherwise it polls the outbox every
+// WEBHOOK_POLL_INTERVAL_MS (the dispatcher refills its claimed queues itself as they run low). stop() gives
+// back the claims not sent yet and lets the attempts under way finish (each is bounded by its timeout) for at
 // most `drainMs`; an attempt still under way then keeps its lease and is re-sent by a worker once it runs out.
 import type { Pool } from "pg";
 import { backoffPolicy, createBackoff } from "../core/retry/backoff";
@@ -50,7 +51,6 @@ export function startWebhookJob(options: WebhookJobOptions): WebhookJob {
   });
   const intervalMs = options.pollIntervalMs ?? WEBHOOK_POLL_INTERVAL_MS;
   let loop: PassLoop | undefined;
-  dispatcher.onAttemptDone(() => loop?.wake());
   loop = startPassLoop({
     pass: timedPass("webhooks", async () => {
       if (await dispatcher.pass()) loop?.wake();
@@ -62,7 +62,7 @@ export function startWebhookJob(options: WebhookJobOptions): WebhookJob {
   return {
     async stop() {
       await running.stop();
-      const left = await dispatcher.settle(options.drainMs);
+      const left = await dispatcher.stop(options.drainMs);
       if (left > 0) {
         options.log(
           `${left} webhook ${left === 1 ? "attempt" : "attempts"} still under way after ${options.drainMs} ms left to ${left === 1 ? "its lease" : "their leases"}: a worker re-sends ${left === 1 ? "it" : "them"} once the lease runs out`,

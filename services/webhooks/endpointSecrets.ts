@@ -19,18 +19,30 @@ export interface SealedSecrets {
   previousSecretExpiresAt: Date | null;
 }
 
-/** The secrets that sign at `at`: current first, then the previous one while its grace window lasts. */
-export function signingSecrets(
-  box: SecretBox,
-  endpointId: string,
-  sealed: SealedSecrets,
-  at: Date,
-): string[] {
+/** An endpoint's secrets opened: the current one, and the previous one with the end of its grace window. */
+export interface OpenSecrets {
+  current: string;
+  previous: string | null;
+  previousExpiresAt: Date | null;
+}
+
+/** Opens an endpoint's secrets (once per claim of its deliveries: opening costs more than signing). */
+export function openSecrets(box: SecretBox, endpointId: string, sealed: SealedSecrets): OpenSecrets {
   const open = (value: string) => box.open(value, contextOf(endpointId)).toString("utf8");
-  const secrets = [open(sealed.secretSealed)];
   const expires = sealed.previousSecretExpiresAt;
-  if (sealed.previousSecretSealed !== null && expires !== null && expires.getTime() > at.getTime()) {
-    secrets.push(open(sealed.previousSecretSealed));
-  }
-  return secrets;
+  const previous =
+    sealed.previousSecretSealed !== null && expires !== null ? sealed.previousSecretSealed : null;
+  return {
+    current: open(sealed.secretSealed),
+    previous: previous === null ? null : open(previous),
+    previousExpiresAt: previous === null ? null : expires,
+  };
+}
+
+/** The secrets that sign at `at`: current first, then the previous one while its grace window lasts. */
+export function secretsAt(secrets: OpenSecrets, at: Date): string[] {
+  const { current, previous, previousExpiresAt } = secrets;
+  return previous !== null && previousExpiresAt !== null && previousExpiresAt.getTime() > at.getTime()
+    ? [current, previous]
+    : [current];
 }

@@ -10,9 +10,16 @@ export interface FanOutCounts {
   deliveries: number;
 }
 
-export async function fanOutEvents(pool: Pool, at: Date, batchSize: number): Promise<FanOutCounts> {
-  const { rows } = await pool.query<FanOutCounts>(
-    `WITH events AS (
+/** `named`: a named statement, planned once per connection (storage/namedStatements: real Postgres only). */
+export async function fanOutEvents(
+  pool: Pool,
+  at: Date,
+  batchSize: number,
+  named = false,
+): Promise<FanOutCounts> {
+  const { rows } = await pool.query<FanOutCounts>({
+    ...(named ? { name: "webhooks.fan_out" } : {}),
+    text: `WITH events AS (
        SELECT id, type, environment, partner_id, payload, created_at FROM domain_events
        WHERE dispatched_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
      ), inserted AS (
@@ -31,7 +38,7 @@ export async function fanOutEvents(pool: Pool, at: Date, batchSize: number): Pro
        UPDATE domain_events d SET dispatched_at = $2 FROM events WHERE d.id = events.id RETURNING 1
      )
      SELECT (SELECT count(*) FROM marked)::int AS events, (SELECT count(*) FROM inserted)::int AS deliveries`,
-    [batchSize, at],
-  );
+    values: [batchSize, at],
+  });
   return rows[0] ?? { events: 0, deliveries: 0 };
 }

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { createSecretBox, generateMasterKey, parseMasterKey } from "../../core/secrets/secretBox";
 import { webhooksService } from "../../services/webhooks";
-import { DEFAULT_MAX_IN_FLIGHT } from "../../services/webhooks/dispatcher";
+import { DEFAULT_MAX_IN_FLIGHT, UNRECORDED_PER_SLOT } from "../../services/webhooks/dispatcher";
 import { appendDomainEvents, type DomainEvent } from "../../storage/outbox";
 import { withTransaction } from "../../storage/transaction";
 import { type RoleProcess, roleDatabaseUrl, startRoleProcess } from "../support/roleProcess";
@@ -215,7 +215,7 @@ describe("worker: webhook delivery survives SIGKILL (two worker processes, 1,000
     const unrecorded = everyWorker
       .map((worker) => worker.output().match(/lease lost|its lease runs out/g)?.length ?? 0)
       .reduce((sum, n) => sum + n, 0);
-    const bound = killed * DEFAULT_MAX_IN_FLIGHT + unrecorded;
+    const bound = killed * UNRECORDED_PER_SLOT * DEFAULT_MAX_IN_FLIGHT + unrecorded;
     note(
       `crash test: ${EVENTS} events, ${arrivals.length} arrivals, ${duplicates} duplicates ` +
         `(${killed} workers killed, ${unrecorded} unrecorded outcomes logged by live workers; bound ${bound})`,

@@ -15,7 +15,12 @@ import {
   webhookDispatcher,
   webhooksService,
 } from "../../../services/webhooks";
-import { claimDueDeliveries, DELIVERY_LEASE_MS, recordAttempts } from "../../../services/webhooks/claims";
+import {
+  claimDueDeliveries,
+  DELIVERY_LEASE_MS,
+  recordAttempts,
+  releaseLeases,
+} from "../../../services/webhooks/claims";
 import { fanOutEvents } from "../../../services/webhooks/fanOut";
 import { appendDomainEvents, type DomainEvent } from "../../../storage/outbox";
 import { withTransaction } from "../../../storage/transaction";
@@ -69,7 +74,7 @@ describe("webhooks: dispatcher", function () {
     await instance.pass();
     await instance.settle();
   };
-  /** Passes until nothing is due now (one pass claims at most the per-endpoint bound per endpoint). */
+  /** Passes until nothing is due now (one pass claims at most claim-ahead x the per-endpoint bound per endpoint). */
   const drain = async (instance = dispatcher()) => {
     for (let round = 0; round < 50; round++) {
       await run(instance);
@@ -374,22 +379,94 @@ describe("webhooks: dispatcher", function () {
   });
 
   it("two dispatchers at once send each delivery once, within the per-endpoint bound", async () => {
+    // The receiver answers late, so attempts overlap; it counts the requests it holds unanswered at once.
+    let open = 0;
+    let mostOpen = 0;
+    receiver.answers.set("/shared", (response) => {
+      open++;
+      mostOpen = Math.max(mostOpen, open);
+      setTimeout(() => {
+        open--;
+        response.writeHead(200).end();
+      }, 20);
+    });
     await register(ALICE, "/shared");
     await emit(Array.from({ length: 30 }, (_, index) => event("launch.authorized", ALICE, { index })));
     const one = dispatcher({ perEndpoint: 3 });
     const two = dispatcher({ perEndpoint: 3 });
     for (let round = 0; round < 40; round++) {
       await Promise.all([one.pass(), two.pass()]);
-      const inFlight = await db.pool.query(
-        "SELECT count(*)::int AS n FROM webhook_deliveries WHERE leased_until IS NOT NULL",
+      // Claims ahead: one worker holds up to 4 x 3 leases on the endpoint, the other none meanwhile.
+      const holders = await db.pool.query(
+        "SELECT DISTINCT lease_holder FROM webhook_deliveries WHERE leased_until IS NOT NULL",
       );
-      expect(inFlight.rows[0].n).to.be.at.most(3);
+      expect(holders.rowCount).to.be.at.most(1);
       await Promise.all([one.settle(), two.settle()]);
       if ((await delivery()).every((row) => row.status === "succeeded")) break;
     }
     const ids = receiver.at("/shared").map((request) => request.headers["webhook-id"]);
     expect(ids).to.have.length(30);
     expect(new Set(ids).size).to.equal(30);
+    expect(mostOpen, "requests in flight to the endpoint at once").to.be.within(2, 3);
+  });
+
+  it("a worker claims ahead only on endpoints no other worker holds, and gives back what it did not send", async () => {
+    await register(ALICE, "/ahead");
+    await emit(Array.from({ length: 10 }, (_, index) => event("launch.authorized", ALICE, { index })));
+    await fanOutEvents(db.pool, new Date(clock.ms), 10);
+    const at = new Date(clock.ms);
+    const limits = { limit: 100, perEndpoint: 2, aheadPerEndpoint: 8, leaseMs: DELIVERY_LEASE_MS, held: [] };
+    const first = await claimDueDeliveries(db.pool, at, { ...limits, holder: "worker_a" });
+    expect(first, "alone on the endpoint: up to 4 x 2").to.have.length(8);
+    const second = await claimDueDeliveries(db.pool, at, { ...limits, holder: "worker_b" });
+    expect(second, "another worker holds the endpoint beyond its bound").to.have.length(0);
+
+    await releaseLeases(db.pool, first.slice(1));
+    const third = await claimDueDeliveries(db.pool, at, { ...limits, holder: "worker_b" });
+    expect(third, "shared: both together hold at most 2").to.have.length(1);
+    const fourth = await claimDueDeliveries(db.pool, at, { ...limits, holder: "worker_a" });
+    expect(fourth).to.have.length(0);
+
+    // A stopping dispatcher gives back its queued claims at once, so nothing waits for a lease to run out.
+    await releaseLeases(db.pool, [...first.slice(0, 1), ...third]);
+    const instance = dispatcher();
+    const held: Array<() => void> = [];
+    receiver.answers.set("/ahead", (response) => held.push(() => response.writeHead(200).end()));
+    await instance.pass();
+    while (held.length < 4) await new Promise((resolve) => setTimeout(resolve, 5));
+    const stopping = instance.stop();
+    for (const answer of held) answer();
+    await stopping;
+    const { rows } = await db.pool.query(
+      "SELECT status, (leased_until IS NOT NULL) AS leased, count(*)::int AS n FROM webhook_deliveries GROUP BY 1, 2 ORDER BY 1",
+    );
+    expect(rows).to.deep.equal([
+      { status: "pending", leased: false, n: 6 },
+      { status: "succeeded", leased: false, n: 4 },
+    ]);
+  });
+
+  it("does not send a queued claim with less than half its lease left: it gives it back", async () => {
+    await register(ALICE, "/stale");
+    await emit(Array.from({ length: 3 }, (_, index) => event("launch.authorized", ALICE, { index })));
+    const held: Array<() => void> = [];
+    receiver.answers.set("/stale", (response) => held.push(() => response.writeHead(200).end()));
+    const instance = dispatcher({ perEndpoint: 1 });
+    await instance.pass();
+    while (held.length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Two wait in the queue behind the one under way; their lease is more than half gone when a slot frees.
+    clock.advance(DELIVERY_LEASE_MS / 2 + 1);
+    for (const answer of held) answer();
+    await instance.settle();
+    expect(receiver.at("/stale")).to.have.length(1);
+    const { rows } = await db.pool.query(
+      "SELECT status, attempt_count, (leased_until IS NOT NULL) AS leased FROM webhook_deliveries ORDER BY seq",
+    );
+    expect(rows).to.deep.equal([
+      { status: "succeeded", attempt_count: 1, leased: false },
+      { status: "pending", attempt_count: 0, leased: false },
+      { status: "pending", attempt_count: 0, leased: false },
+    ]);
   });
 
   it("a worker that dies holding a delivery loses nothing: its lease runs out and another worker sends it", async () => {
@@ -400,10 +477,12 @@ describe("webhooks: dispatcher", function () {
 
     // A worker claims it and is killed before sending.
     const [claimed] = await claimDueDeliveries(db.pool, new Date(clock.ms), {
+      holder: "worker_that_dies",
       limit: 5,
       perEndpoint: 4,
+      aheadPerEndpoint: 16,
       leaseMs: DELIVERY_LEASE_MS,
-      sending: [],
+      held: [],
     });
     expect(claimed).to.not.equal(undefined);
     await run(survivor);
