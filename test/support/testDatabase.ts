@@ -40,6 +40,23 @@ export interface TestDatabase extends Database {
   schema: string;
 }
 
+/** Postgres's code for a transaction it ended to break a deadlock. */
+const DEADLOCK_DETECTED = "40P01";
+
+/**
+ * Drops the schema. A suite's app may still be writing behind its answers (request logs, housekeeping) when the
+ * suite ends; DROP SCHEMA ... CASCADE locks the tables one by one and can meet such a write the other way
+ * round. Postgres then ends one of the two: when it is the drop, it is tried again.
+ */
+async function dropSchema(database: Database, schema: string, attempts = 3): Promise<void> {
+  try {
+    await database.pool.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`);
+  } catch (error) {
+    if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempts <= 1) throw error;
+    await dropSchema(database, schema, attempts - 1);
+  }
+}
+
 /** A fresh, migrated schema; `close()` drops it. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const schema = `test_${randomBytes(6).toString("hex")}`;
@@ -48,7 +65,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     ...database,
     schema,
     async close() {
-      await database.pool.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`);
+      await dropSchema(database, schema);
       await database.close();
     },
   };
