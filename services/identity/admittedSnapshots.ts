@@ -2,8 +2,7 @@
 // the key is found and the request counted in its rate window (keys/keyAuthentication), and the identity's
 // records are read (recordLoader), in one round trip and one transaction. A statement costs far more than
 // a row of either part (measured on the bench machine: ~170 µs of database CPU and ~100 µs of client CPU
-// per statement against ~40 µs per row), so one statement instead of two is most of the reads' saving. The
-// same statement also records the decisions signed since the last one (./decisionStatements).
+// per statement against ~40 µs per row), so one statement instead of two is most of the reads' saving.
 import type { Pool } from "pg";
 import { ServiceError } from "../../core/errors/serviceError";
 import { batcher } from "../../storage/batcher";
@@ -19,7 +18,6 @@ import {
   type Authenticator,
   authenticationBatch,
 } from "../partners/keyAuthentication";
-import { RECORD_CTES, type RecordRow } from "./decisionRecorder";
 import {
   type DecisionSnapshot,
   type SnapshotRequest,
@@ -45,10 +43,9 @@ export type AdmittedSnapshotLoader = (request: AdmittedSnapshotRequest) => Promi
 
 // Both parts' rows come back as JSON aggregates in one row: a statement has one result shape. A sandbox
 // snapshot reads the records of the partner whose key the same statement found (`found`), so a key reads its
-// own partner's sandbox records and nobody else's. The decisions recorded by RECORD_CTES are not read here.
-const DECISION_STATEMENT_SQL = `
+// own partner's sandbox records and nobody else's.
+const ADMITTED_SNAPSHOTS_SQL = `
 WITH ${AUTHENTICATION_CTES},
-${RECORD_CTES},
 requested AS (${snapshotRows("$2", (row) => `(SELECT partner_id FROM found WHERE found.position = ${row}.attempt)`)})
 SELECT
   (SELECT json_agg(authenticated) FROM (${AUTHENTICATION_ROWS}) AS authenticated) AS authentications,
@@ -60,69 +57,39 @@ export class SnapshotCountError extends ServiceError {
   }
 }
 
-/** The data path's statements: admissions with their snapshots, and the records of signed decisions. */
-export interface DecisionStatements {
-  admit: AdmittedSnapshotLoader;
-  record: (row: RecordRow) => Promise<void>;
-}
-
-type StatementInput =
-  | { kind: "admit"; request: AdmittedSnapshotRequest }
-  | { kind: "record"; row: RecordRow };
-
 /**
- * Concurrent validations' key checks and snapshot reads, and the records of decisions signed meanwhile,
- * batched into one statement (one round trip, one commit) instead of a statement for each. `prepared`
- * (named statements, see storage/namedStatements) is read per batch: it is known once the data path has started.
+ * Concurrent validations' key checks and snapshot reads, batched into one statement. `prepared` (named
+ * statements, see storage/namedStatements) is read per batch: it is known once the data path has started.
  */
-export function decisionStatements(pool: Pool, prepared: () => boolean): DecisionStatements {
-  const run = batcher<StatementInput, AdmittedSnapshot | undefined>(
-    async (inputs) => {
-      const requests: AdmittedSnapshotRequest[] = [];
-      const records: RecordRow[] = [];
-      for (const input of inputs) {
-        if (input.kind === "admit") requests.push(input.request);
-        else records.push(input.row);
-      }
+export function admittedSnapshotLoader(pool: Pool, prepared: () => boolean): AdmittedSnapshotLoader {
+  return batcher(
+    async (requests) => {
       const authentication = authenticationBatch(requests.map((request) => request.attempt));
       const { rows } = await pool.query<{
         authentications: AuthenticationRow[] | null;
         snapshots: SnapshotRow[] | null;
       }>({
-        ...(prepared() ? { name: "decisions.statement" } : {}),
-        text: DECISION_STATEMENT_SQL,
+        ...(prepared() ? { name: "decisions.admitted_snapshots" } : {}),
+        text: ADMITTED_SNAPSHOTS_SQL,
         values: [
           authentication.parameter,
           snapshotParameter(
             requests.map((request) => request.snapshot),
             authentication.positions,
           ),
-          JSON.stringify(records),
         ],
       });
       const authentications = authentication.answers(rows[0]?.authentications ?? []);
       const snapshots = rows[0]?.snapshots ?? [];
       if (snapshots.length !== requests.length)
         throw new SnapshotCountError(requests.length, snapshots.length);
-      let admitted = 0;
-      return inputs.map((input) => {
-        if (input.kind === "record") return undefined;
-        const index = admitted;
-        admitted += 1;
-        return {
-          authentication: authentications[index],
-          snapshot: snapshotOf(snapshots[index] as SnapshotRow, input.request.snapshot),
-        };
-      });
+      return requests.map((request, index) => ({
+        authentication: authentications[index],
+        snapshot: snapshotOf(snapshots[index] as SnapshotRow, request.snapshot),
+      }));
     },
     { maxBatch: 256, maxInFlight: () => batchesInFlight(prepared()) },
   );
-  return {
-    admit: async (request) => (await run({ kind: "admit", request })) as AdmittedSnapshot,
-    record: async (row) => {
-      await run({ kind: "record", row });
-    },
-  };
 }
 
 /**

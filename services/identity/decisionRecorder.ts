@@ -1,9 +1,12 @@
-// Records signed decisions and their outbox events. The rows travel in the data path's next statement
-// (./decisionStatements): decisions signed while a batch of statements is in flight are written together, in the
-// same statement as the key checks and snapshot reads of the requests that arrived meanwhile (one commit). Each
-// caller still waits for the commit that holds its decision before it answers, so nothing is answered that is
-// not recorded; a failed statement fails every decision in it (503, never an unrecorded answer).
+// Records signed decisions and their outbox events with group commit (platform/batcher): decisions signed
+// in the same turn, or while the batches in flight are being written, go into one batch as ONE statement
+// (one commit). Each
+// caller still waits for the commit that holds its decision before it answers, so nothing is answered
+// that is not recorded; a failed batch fails every decision in it (503, never an unrecorded answer).
+import type { Pool } from "pg";
 import type { SignedDecision } from "../../core/decision";
+import { batcher } from "../../storage/batcher";
+import { batchesInFlight } from "../../storage/namedStatements";
 import type { DomainEvent } from "../../storage/outbox";
 
 export interface DecisionRecord {
@@ -14,13 +17,12 @@ export interface DecisionRecord {
   events: readonly DomainEvent[];
 }
 
-/**
- * The CTEs `record_input`, `recorded` and `recorded_events`: the decisions of the statement's parameter `$3` and
- * their outbox events inserted. Data-modifying, so they run to completion whatever the statement selects.
- */
-export const RECORD_CTES = `
-record_input AS (
-  SELECT * FROM json_to_recordset($3::json) AS r(
+/** Largest batch per statement; a burst beyond it is written in several statements. */
+const MAX_BATCH = 256;
+
+const RECORD_SQL = `
+WITH input AS (
+  SELECT * FROM json_to_recordset($1::json) AS r(
     request_id text, environment text, partner_id text, api_key_id text, identity_key text, chain text,
     launcher text, launchpad_id text, decision text, reason text, status text, signing_kid text, nonce text,
     issued_at timestamptz, signed json, events json)
@@ -28,18 +30,14 @@ record_input AS (
   INSERT INTO decisions (request_id, environment, partner_id, api_key_id, identity_key, chain, launcher, launchpad_id,
                          decision, reason, status, signing_kid, nonce, issued_at, signed)
   SELECT request_id, environment, partner_id, api_key_id, identity_key, chain, launcher, launchpad_id,
-         decision, reason, status, signing_kid, nonce, issued_at, signed FROM record_input
+         decision, reason, status, signing_kid, nonce, issued_at, signed FROM input
   RETURNING request_id
-), recorded_events AS (
-  INSERT INTO domain_events (type, environment, partner_id, payload)
-  SELECT event->>'type', record_input.environment, record_input.partner_id, event->'payload'
-  FROM record_input JOIN recorded USING (request_id) CROSS JOIN LATERAL json_array_elements(record_input.events) AS event
-)`;
+)
+INSERT INTO domain_events (type, environment, partner_id, payload)
+SELECT event->>'type', input.environment, input.partner_id, event->'payload'
+FROM input JOIN recorded USING (request_id) CROSS JOIN LATERAL json_array_elements(input.events) AS event`;
 
-/** A record as a row of RECORD_CTES' parameter. */
-export type RecordRow = Record<string, unknown>;
-
-function rowOf(record: DecisionRecord): RecordRow {
+function rowOf(record: DecisionRecord): Record<string, unknown> {
   const { decision } = record;
   return {
     request_id: decision.requestId,
@@ -66,7 +64,21 @@ export interface DecisionRecorder {
   record(record: DecisionRecord): Promise<void>;
 }
 
-/** A recorder whose rows go to `write` (the data path's statements), which resolves once they are committed. */
-export function decisionRecorder(write: (row: RecordRow) => Promise<void>): DecisionRecorder {
+/**
+ * `prepared` (named statements, see storage/namedStatements) is read per batch: it is known once the
+ * decision data path (services/dataPath.ts) has started.
+ */
+export function decisionRecorder(pool: Pool, prepared: () => boolean = () => false): DecisionRecorder {
+  const write = batcher<Record<string, unknown>, void>(
+    async (rows) => {
+      await pool.query({
+        ...(prepared() ? { name: "decisions.record" } : {}),
+        text: RECORD_SQL,
+        values: [JSON.stringify(rows)],
+      });
+      return rows.map(() => undefined);
+    },
+    { maxBatch: MAX_BATCH, maxInFlight: () => batchesInFlight(prepared()) },
+  );
   return { record: (record) => write(rowOf(record)) };
 }

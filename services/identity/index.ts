@@ -9,7 +9,7 @@ import type { DataPath } from "../dataPath";
 import type { PartnerContext } from "../partners/admission";
 import type { Authenticator } from "../partners/keyAuthentication";
 import type { ActiveSigners } from "../signing/activeSigner";
-import { admitWithSnapshot, decisionStatements } from "./admittedSnapshots";
+import { admittedSnapshotLoader, admitWithSnapshot } from "./admittedSnapshots";
 import type { ChainReader } from "./chainReads";
 import { decisionRecorder } from "./decisionRecorder";
 import {
@@ -112,14 +112,13 @@ export function identityService(
   readChains: ChainReader,
 ): IdentityService {
   const { pool } = data;
-  const statements = decisionStatements(pool, data.prepared);
-  const admittedSnapshots = statements.admit;
+  const admittedSnapshots = admittedSnapshotLoader(pool, data.prepared);
   const snapshots = snapshotLoader(pool, data.prepared);
   const load = (request: SnapshotRequest) => data.bounded(snapshots(request));
   const validation: ValidationDeps = {
     pool,
     signers,
-    recorder: decisionRecorder(statements.record),
+    recorder: decisionRecorder(pool, data.prepared),
     readChains,
     context: data.context,
   };

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { normalizeIdentity } from "../../../core/fold";
 import { createSecretBox } from "../../../core/secrets/secretBox";
-import { decisionStatements } from "../../../services/identity/admittedSnapshots";
+import { admittedSnapshotLoader } from "../../../services/identity/admittedSnapshots";
 import {
   type DecisionSnapshot,
   loadDecisionSnapshot,
@@ -101,7 +101,7 @@ describe("decisions: batched snapshots and concurrent validations", () => {
         [launcher, partnerId],
       );
     }
-    const load = decisionStatements(api.db.pool, () => false).admit;
+    const load = admittedSnapshotLoader(api.db.pool, () => false);
     const nowMs = Date.now();
     const requests = [
       { raw: live.secret, environment: "production" as const, identity: reserved, partnerId: null },

@@ -1,10 +1,6 @@
 import { expect } from "chai";
-import type { Pool } from "pg";
 import type { SignedDecision } from "../../../core/decision";
-import { normalizeIdentity } from "../../../core/fold";
-import { decisionStatements } from "../../../services/identity/admittedSnapshots";
 import { type DecisionRecord, decisionRecorder } from "../../../services/identity/decisionRecorder";
-import { createApiKey } from "../../../services/partners/apiKeyStore";
 import { createPool } from "../../../storage/pool";
 import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
 
@@ -41,9 +37,6 @@ function recordOf(index: number, events = 1): DecisionRecord {
   };
 }
 
-/** A recorder writing through the data path's statements on `pool`. */
-const recorderOn = (pool: Pool) => decisionRecorder(decisionStatements(pool, () => false).record);
-
 describe("decisions: group-committed decision recorder", () => {
   let db: TestDatabase;
   before(async () => {
@@ -52,7 +45,7 @@ describe("decisions: group-committed decision recorder", () => {
   after(async () => db.close());
 
   it("records every concurrent decision with exactly its events", async () => {
-    const recorder = recorderOn(db.pool);
+    const recorder = decisionRecorder(db.pool);
     const records = Array.from({ length: 40 }, (_, index) => recordOf(index, (index % 3) as 0 | 1 | 2));
     await Promise.all(records.map((record) => recorder.record(record)));
     const decisions = await db.pool.query("SELECT count(*)::int AS n FROM decisions");
@@ -75,55 +68,11 @@ describe("decisions: group-committed decision recorder", () => {
       connectionTimeoutMillis: 500,
     });
     unreachable.on("error", () => undefined);
-    const recorder = recorderOn(unreachable);
+    const recorder = decisionRecorder(unreachable);
     const outcomes = await Promise.allSettled(
       [recordOf(100), recordOf(101)].map((record) => recorder.record(record)),
     );
     expect(outcomes.map((outcome) => outcome.status)).to.deep.equal(["rejected", "rejected"]);
     await unreachable.end();
-  });
-
-  it("records and admissions that arrive together share one statement, and each gets its own answer", async () => {
-    const { issued } = await createApiKey(db.pool, {
-      environment: "production",
-      scopes: ["launch:validate"],
-      rateLimitPerMinute: 100,
-      label: "shared statement",
-      createdBy: "test",
-    });
-    let statements = 0;
-    const counting = new Proxy(db.pool, {
-      get(target, property, receiver) {
-        if (property !== "query") return Reflect.get(target, property, receiver);
-        return (...args: Parameters<Pool["query"]>) => {
-          statements += 1;
-          return (target.query as (...a: unknown[]) => unknown)(...args);
-        };
-      },
-    });
-    const shared = decisionStatements(counting, () => false);
-    const recorder = decisionRecorder(shared.record);
-    const records = [recordOf(200, 2), recordOf(201, 0)];
-    const [admitted] = await Promise.all([
-      shared.admit({
-        attempt: { raw: issued.secret, nowMs: Date.now() },
-        snapshot: {
-          environment: "production",
-          identity: normalizeIdentity("Shared Statement", "SST"),
-          chain: "hardhat",
-          partnerId: null,
-        },
-      }),
-      ...records.map((record) => recorder.record(record)),
-    ]);
-    expect(statements).to.equal(1);
-    expect(admitted.authentication?.key.keyId).to.equal(issued.keyId);
-    expect(admitted.authentication?.rate?.count).to.equal(1);
-    const { rows } = await db.pool.query<{ request_id: string; events: number }>(
-      `SELECT request_id, (SELECT count(*)::int FROM domain_events e WHERE e.payload->>'identityKey' = d.identity_key) AS events
-       FROM decisions d WHERE request_id = ANY($1) ORDER BY request_id`,
-      [records.map((record) => record.decision.requestId)],
-    );
-    expect(rows.map((row) => row.events)).to.deep.equal([2, 0]);
   });
 });
