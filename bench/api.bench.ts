@@ -30,13 +30,13 @@ import type { EvaluationContext } from "../services/identity/evaluation";
 import { evaluate } from "../services/identity/evaluation";
 import { checkIdentity, checkResultOf } from "../services/identity/identityCheck";
 import { snapshotLoader } from "../services/identity/recordLoader";
-import { createApiKey } from "../services/partners/apiKeyStore";
 import { ensureSigningKeys } from "../services/signing/signingKeyStore";
 import { type Database, openDatabase, quoteIdentifier } from "../storage/database";
 import { isPostgresServer } from "../storage/namedStatements";
 import { createLogger } from "../telemetry/log";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
+import { validationKeys } from "./support/validationKeys";
 
 const CHAINS = [{ chain: "hardhat", family: "evm" as const }];
 const CONCURRENCY = 32;
@@ -251,17 +251,7 @@ async function seed(database: Database, masterKey: Buffer): Promise<string[]> {
     );
   }
   await ensureSigningKeys(database.pool, createSecretBox(masterKey));
-  const keys: string[] = [];
-  for (let index = 0; index < API_KEYS; index += 1) {
-    const { issued } = await createApiKey(database.pool, {
-      environment: "production",
-      scopes: ["launch:validate"],
-      rateLimitPerMinute: 2000,
-      label: `bench ${index}`,
-      createdBy: "bench",
-    });
-    keys.push(issued.secret);
-  }
+  const keys = await validationKeys(database.pool, API_KEYS);
   await database.pool.query("ANALYZE");
   return keys;
 }

@@ -17,13 +17,13 @@ import { canonicalDecisionBytes, DECISION_LIFETIME_SECONDS, DECISION_VERSION } f
 import { normalizeIdentity } from "../core/fold";
 import { openSigningKey } from "../core/keyring";
 import { createSecretBox } from "../core/secrets/secretBox";
-import { createApiKey } from "../services/partners/apiKeyStore";
 import { ensureSigningKeys, listSigningKeys } from "../services/signing/signingKeyStore";
 import { type Database, openDatabase, quoteIdentifier } from "../storage/database";
 import { createLogger } from "../telemetry/log";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
 import { postgresCpuSeconds } from "./support/postgresCpu";
+import { validationKeys } from "./support/validationKeys";
 
 const CHAINS = [{ chain: "hardhat", family: "evm" as const }];
 // Each server's maximum is the better of these numbers of requests in flight: validation batches concurrent
@@ -293,17 +293,7 @@ async function prepare(database: Database, masterKey: Buffer): Promise<string[]>
       [identity.nameHash, identity.tickerHash, identity.normalizedName, identity.normalizedTicker],
     );
   }
-  const keys: string[] = [];
-  for (let index = 0; index < API_KEYS; index += 1) {
-    const { issued } = await createApiKey(database.pool, {
-      environment: "production",
-      scopes: ["launch:validate"],
-      rateLimitPerMinute: 2000,
-      label: `bench ${index}`,
-      createdBy: "bench",
-    });
-    keys.push(issued.secret);
-  }
+  const keys = await validationKeys(database.pool, API_KEYS);
   // A running database has planner statistics; a fresh schema gets them only when autovacuum comes by.
   await database.pool.query("ANALYZE");
   return keys;
