@@ -7,7 +7,7 @@ import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
 import { type FaultProxy, startFaultProxy } from "../support/faultProxy";
 import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
 import { type HardhatChain, startHardhatChain } from "./support/hardhatChain";
-import { mirrorRows, waitFor } from "./support/readModel";
+import { indexedNumber, mirrorRows, waitFor } from "./support/readModel";
 
 const CHAIN = "hardhat-heads";
 /**
@@ -63,13 +63,7 @@ describe("EVM indexer (Ponder) with the chain's websocket", function () {
     return indexer;
   };
 
-  const indexedNumber = async () => {
-    const { rows } = await database.pool.query(
-      "SELECT indexed_number FROM chain_checkpoints WHERE chain = $1",
-      [CHAIN],
-    );
-    return Number(rows[0]?.indexed_number ?? -1);
-  };
+  const indexedBlock = async () => Number(await indexedNumber(database.pool, CHAIN));
 
   /**
    * Mines empty blocks until Ponder has read one. Ponder reads nothing newer than its start until a head
@@ -80,7 +74,7 @@ describe("EVM indexer (Ponder) with the chain's websocket", function () {
     await waitFor(
       async () => {
         await chain.rpc("evm_mine");
-        return indexedNumber();
+        return indexedBlock();
       },
       (indexed) => indexed > headAtStart,
       timeoutMs,

@@ -9,7 +9,7 @@ import { type Database, openDatabase } from "../../storage/database";
 import { type FaultProxy, startFaultProxy } from "../support/faultProxy";
 import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
 import { type HardhatChain, startHardhatChain } from "./support/hardhatChain";
-import { mirrorRows, waitFor } from "./support/readModel";
+import { awaitMirrored, waitFor } from "./support/readModel";
 
 const CHAIN = "hardhat-supervised";
 
@@ -50,24 +50,11 @@ describe("EVM indexer supervision: database cut and Ponder exits", function () {
   });
 
   const logged = (pattern: RegExp) => lines.some((line) => pattern.test(line));
-  const indexedBlock = async () => {
-    const { rows } = await database.pool.query(
-      "SELECT indexed_number FROM chain_checkpoints WHERE chain = $1",
-      [CHAIN],
-    );
-    return BigInt(rows[0]?.indexed_number ?? -1);
-  };
   /** A reservation made now reaches the mirror, and the checkpoint reaches its block. */
   const reservationIsMirrored = async (name: string) => {
     const wallet = chain.wallets[lines.length % chain.wallets.length];
     if (!wallet) throw new Error("no wallet");
-    const { hash, blockNumber } = await chain.reserve(wallet, name, "SUPV");
-    await waitFor(
-      () => mirrorRows(database.pool, CHAIN),
-      (rows) => rows.some((row) => row.tx_hash === hash),
-      90_000,
-    );
-    await waitFor(indexedBlock, (block) => block >= blockNumber, 30_000);
+    await awaitMirrored(database.pool, CHAIN, await chain.reserve(wallet, name, "SUPV"));
   };
 
   it("resumes the checkpoint monitor after a database cut and restarts Ponder when it exits", async () => {

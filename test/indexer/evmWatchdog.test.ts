@@ -11,7 +11,7 @@ import { metricsRegistry } from "../../telemetry/metrics";
 import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
 import { sampleValue } from "../telemetry/support";
 import { type HardhatChain, startHardhatChain } from "./support/hardhatChain";
-import { mirrorRows, waitFor } from "./support/readModel";
+import { awaitMirrored, waitFor } from "./support/readModel";
 
 const CHAIN = "hardhat-watchdog";
 const STALL_MS = 4000;
@@ -49,23 +49,10 @@ describe("EVM indexer watchdog: a stopped Ponder is restarted", function () {
     if (line.startsWith("watchdog: ")) indexingAtRestart.push(indexer?.indexing() ?? "no indexer");
   };
   const logged = (pattern: RegExp) => lines.some((line) => pattern.test(line));
-  const indexedBlock = async () => {
-    const { rows } = await database.pool.query(
-      "SELECT indexed_number FROM chain_checkpoints WHERE chain = $1",
-      [CHAIN],
-    );
-    return BigInt(rows[0]?.indexed_number ?? -1);
-  };
   const reservationIsMirrored = async (name: string) => {
     const wallet = chain.wallets[name.length % chain.wallets.length];
     if (!wallet) throw new Error("no wallet");
-    const { hash, blockNumber } = await chain.reserve(wallet, name, "WDOG");
-    await waitFor(
-      () => mirrorRows(database.pool, CHAIN),
-      (rows) => rows.some((row) => row.tx_hash === hash),
-      90_000,
-    );
-    await waitFor(indexedBlock, (block) => block >= blockNumber, 30_000);
+    await awaitMirrored(database.pool, CHAIN, await chain.reserve(wallet, name, "WDOG"));
   };
 
   it("restarts Ponder once its checkpoint stalls behind a moving head, audits it, and indexes again", async () => {

@@ -7,7 +7,7 @@ import { type SolanaIndexer, startSolanaIndexer } from "../../indexer/solana";
 import { type Database, openDatabase } from "../../storage/database";
 import { type FaultProxy, startFaultProxy } from "../support/faultProxy";
 import { createTestDatabase, type TestDatabase } from "../support/testDatabase";
-import { mirrorRows, waitFor } from "./support/readModel";
+import { indexedNumber, mirrorRows, waitFor } from "./support/readModel";
 import { type SolanaTestChain, startSolanaTestChain } from "./support/solanaChain";
 
 const CHAIN = "solana-recovery";
@@ -65,13 +65,7 @@ describe("Solana indexer recovery after its database or RPC comes back", functio
       log: (line) => lines.push(line),
     });
 
-  const indexedSlot = async () => {
-    const { rows } = await database.pool.query(
-      "SELECT indexed_number FROM chain_checkpoints WHERE chain = $1",
-      [CHAIN],
-    );
-    return Number(rows[0]?.indexed_number ?? -1);
-  };
+  const indexedSlot = async () => Number(await indexedNumber(database.pool, CHAIN));
 
   /** Waits until a pass has failed, then long enough for several more to fail (a condition, not a timing). */
   const throughSeveralFailedPasses = async () => {

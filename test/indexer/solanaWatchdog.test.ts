@@ -13,7 +13,7 @@ import { type RoleProcess, roleDatabaseUrl, startRoleProcess } from "../support/
 import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
 import { get, sampleValue } from "../telemetry/support";
 import { type HoldingRpcProxy, startHoldingRpcProxy } from "./support/holdingRpcProxy";
-import { mirrorRows, waitFor } from "./support/readModel";
+import { indexedNumber, mirrorRows, waitFor } from "./support/readModel";
 import { type SolanaTestChain, startSolanaTestChain } from "./support/solanaChain";
 
 const CHAIN = "solana-watchdog";
@@ -48,13 +48,7 @@ describe("Solana indexer watchdog: a hung loop is restarted; readiness follows t
     const body = JSON.parse(answer.text) as { ready: boolean; checks: Record<string, string> };
     return { status: answer.status, ...body };
   };
-  const indexedSlot = async () => {
-    const { rows } = await database.pool.query(
-      "SELECT indexed_number FROM chain_checkpoints WHERE chain = $1",
-      [CHAIN],
-    );
-    return Number(rows[0]?.indexed_number ?? -1);
-  };
+  const indexedSlot = async () => Number(await indexedNumber(database.pool, CHAIN));
   const restartAudits = async () => {
     const { rows } = await database.pool.query<{ actor: string; details: { stalledMs: number } }>(
       "SELECT actor, details FROM audit_log WHERE action = 'indexer.restarted' AND subject = $1 ORDER BY at",

@@ -25,6 +25,33 @@ export async function mirrorRows(pool: Pool, chain: string): Promise<MirrorRow[]
   return rows;
 }
 
+/** The indexed block (EVM) or slot (Solana) of `chain`'s checkpoint; -1 before its first. */
+export async function indexedNumber(pool: Pool, chain: string): Promise<bigint> {
+  const { rows } = await pool.query<{ indexed_number: string }>(
+    "SELECT indexed_number FROM chain_checkpoints WHERE chain = $1",
+    [chain],
+  );
+  return BigInt(rows[0]?.indexed_number ?? -1);
+}
+
+/** Waits until the reservation sent in `hash` is in `chain`'s mirror and the checkpoint has reached its block. */
+export async function awaitMirrored(
+  pool: Pool,
+  chain: string,
+  { hash, blockNumber }: { hash: string; blockNumber: bigint },
+): Promise<void> {
+  await waitFor(
+    () => mirrorRows(pool, chain),
+    (rows) => rows.some((row) => row.tx_hash === hash),
+    90_000,
+  );
+  await waitFor(
+    () => indexedNumber(pool, chain),
+    (block) => block >= blockNumber,
+    30_000,
+  );
+}
+
 /** Polls `read` until `done` holds for its result; fails with the last result after `timeoutMs`. */
 export async function waitFor<T>(
   read: () => Promise<T>,
