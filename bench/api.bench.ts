@@ -2,7 +2,10 @@
 // rate counting in Postgres, validation, fold, read model, status function), beside two bare node:http
 // servers measured in the same run: one doing the same identity check work without the framework, and one
 // answering a static JSON object (the ceiling of node:http itself). Each server runs in its own process;
-// the load generator runs here with keep-alive connections.
+// the load generator runs here (undici, as in the validate bench: the CPU it takes is CPU the servers lose on
+// a small machine) with one pool of keep-alive connections per server, kept across turns: a turn that opened
+// its connections anew measured their set-up in its first ~100 ms (most of the requests over 20 ms at half
+// rate on a 2-core machine), which a client of the check, keeping its connections, does not see.
 //
 // Then the look-alike case (docs/lookalikes.md) at 100,000 protected identities (98,000 more generated in
 // SQL): the identity check as served (with the look-alike advisory) against the same steps without it (no
@@ -16,9 +19,10 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { Agent, createServer, request } from "node:http";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Pool } from "undici";
 import { createApp } from "../api/app";
 import { foldedHash, foldV1 } from "../core/fold";
 import { createSecretBox } from "../core/secrets/secretBox";
@@ -91,67 +95,79 @@ function lookalikePath(index: number): string {
   return `/api/v1/identity/check?name=${encodeURIComponent(name)}&ticker=BT${pair % 97}&chain=hardhat`;
 }
 
-/** A GET of `path` on `baseUrl` through `agent`, resolving to the status (0 on a transport error). */
-function getter(baseUrl: string, agent: Agent): (path: string) => Promise<number> {
-  const url = new URL(baseUrl);
-  return (path) =>
-    new Promise<number>((resolve) => {
-      const req = request({ host: url.hostname, port: url.port, path, agent }, (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      });
-      req.on("error", () => resolve(0));
-      req.end();
-    });
+/** Connections per server: enough for the open loop's requests in flight when a server falls behind. */
+const CONNECTIONS_PER_SERVER = 4 * CONCURRENCY;
+const pools = new Map<string, Pool>();
+
+/** The keep-alive pool of `baseUrl`'s server, the same for every turn. */
+function poolOf(baseUrl: string): Pool {
+  let pool = pools.get(baseUrl);
+  if (pool === undefined) {
+    pool = new Pool(baseUrl, { connections: CONNECTIONS_PER_SERVER });
+    pools.set(baseUrl, pool);
+  }
+  return pool;
+}
+
+/** Stops a bench server and drops its pool (a later server may listen on the same port). */
+async function stopServer(server: { url: string; child: ChildProcess }): Promise<void> {
+  const pool = pools.get(server.url);
+  pools.delete(server.url);
+  await pool?.destroy();
+  await stopChildServer(server.child);
+}
+
+/** Sends `options` and resolves to the answer's status (0 on a transport error), its body read and dropped. */
+async function statusOf(pool: Pool, options: Parameters<Pool["request"]>[0]): Promise<number> {
+  try {
+    const response = await pool.request(options);
+    await response.body.dump();
+    return response.statusCode;
+  } catch {
+    return 0;
+  }
+}
+
+/** A GET of `path` on `baseUrl`'s server, resolving to the status (0 on a transport error). */
+function getter(baseUrl: string): (path: string) => Promise<number> {
+  const pool = poolOf(baseUrl);
+  return (path) => statusOf(pool, { method: "GET", path });
 }
 
 /** Sends request number `index` of a workload and resolves to its status (0 on a transport error). */
 type Send = (index: number) => Promise<number>;
-/** A kind of request, sent to `baseUrl` through `agent`. */
-type Workload = (baseUrl: string, agent: Agent) => Send;
+/** A kind of request, sent to `baseUrl`'s server. */
+type Workload = (baseUrl: string) => Send;
 
 /** GETs of the paths `pathOf` names. */
 function gets(pathOf: (index: number) => string): Workload {
-  return (baseUrl, agent) => {
-    const get = getter(baseUrl, agent);
+  return (baseUrl) => {
+    const get = getter(baseUrl);
     return (index) => get(pathOf(index));
   };
 }
 
 /** Signed validations (the bench's hot keyed route), spread over `keys`, for the pairs the checks ask about. */
 function validations(keys: readonly string[]): Workload {
-  return (baseUrl, agent) => {
-    const url = new URL(baseUrl);
-    return (index) =>
-      new Promise<number>((resolve) => {
-        const reserved = index % 2 === 0;
-        const body = JSON.stringify({
+  return (baseUrl) => {
+    const pool = poolOf(baseUrl);
+    return (index) => {
+      const reserved = index % 2 === 0;
+      return statusOf(pool, {
+        method: "POST",
+        path: "/api/v1/launches/validate",
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${keys[index % keys.length]}`,
+        },
+        body: JSON.stringify({
           chain: "hardhat",
           name: reserved ? `Bench Token ${index % RESERVATIONS}` : `Free Token ${index}`,
           ticker: `BT${index % 97}`,
           launcher: LAUNCHER,
-        });
-        const req = request(
-          {
-            host: url.hostname,
-            port: url.port,
-            path: "/api/v1/launches/validate",
-            method: "POST",
-            agent,
-            headers: {
-              "content-type": "application/json",
-              "content-length": Buffer.byteLength(body),
-              authorization: `Bearer ${keys[index % keys.length]}`,
-            },
-          },
-          (res) => {
-            res.resume();
-            res.on("end", () => resolve(res.statusCode ?? 0));
-          },
-        );
-        req.on("error", () => resolve(0));
-        req.end(body);
+        }),
       });
+    };
   };
 }
 
@@ -162,8 +178,7 @@ async function openLoop(
   durationMs: number,
   workload: Workload = gets(checkPath),
 ): Promise<Measurement> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 4 * CONCURRENCY });
-  const send = workload(baseUrl, agent);
+  const send = workload(baseUrl);
   const latencies: number[] = [];
   let errors = 0;
   const pending: Promise<void>[] = [];
@@ -182,7 +197,6 @@ async function openLoop(
   }
   await Promise.all(pending);
   const seconds = (performance.now() - started) / 1000;
-  agent.destroy();
   return { latencies: latencies.sort((a, b) => a - b), errors, seconds };
 }
 
@@ -191,8 +205,7 @@ async function load(
   durationMs: number,
   workload: Workload = gets(checkPath),
 ): Promise<Measurement> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const send = workload(baseUrl, agent);
+  const send = workload(baseUrl);
   const latencies: number[] = [];
   let errors = 0;
   let counter = 0;
@@ -209,7 +222,6 @@ async function load(
   const started = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const seconds = (performance.now() - started) / 1000;
-  agent.destroy();
   return { latencies, errors, seconds };
 }
 
@@ -487,17 +499,17 @@ export async function run(emit: Emit): Promise<void> {
     emit("identity_check.ratio_vs_bare_static", ratio("bare-static"), "ratio");
     emit("identity_check.ratio_vs_validate", ratio("validate"), "ratio");
     for (const server of servers.filter((server) => server.mode !== "express")) {
-      await stopChildServer(server.child);
+      await stopServer(server);
       servers.splice(servers.indexOf(server), 1);
     }
     const halfRate = Math.max(1, Math.round((throughput.get("express") ?? 0) / 2));
     const large = await openSchema();
     await seed(large.database, masterKey);
     await scaleCase(small, large, express, servers, halfRate, env.BENCH_MASTER_KEY, emit);
-    for (const server of servers.splice(0)) await stopChildServer(server.child);
+    for (const server of servers.splice(0)) await stopServer(server);
     await lookalikeCase(small.database, env, servers, emit);
   } finally {
-    for (const server of servers) await stopChildServer(server.child);
+    for (const server of servers) await stopServer(server);
     await cleanup();
   }
 }
@@ -529,8 +541,7 @@ async function recordCount(database: Database): Promise<number> {
 
 /** The list's latencies (sequential GETs, median of LIST_SAMPLES) at the mirror's current size. */
 async function listLatencies(baseUrl: string, emit: Emit, label: "small" | "large"): Promise<void> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const get = getter(baseUrl, agent);
+  const get = getter(baseUrl);
   for (const [index, path] of LIST_PATHS.entries()) {
     const latencies: number[] = [];
     for (let sampleIndex = 0; sampleIndex < LIST_SAMPLES; sampleIndex += 1) {
@@ -546,7 +557,6 @@ async function listLatencies(baseUrl: string, emit: Emit, label: "small" | "larg
       "ms",
     );
   }
-  agent.destroy();
 }
 
 /** Reservations and locks generated in SQL (stand-in hashes: never looked up), as a settled database holds them. */
