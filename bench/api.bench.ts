@@ -4,7 +4,7 @@
 // answering a static JSON object (the ceiling of node:http itself). Each server runs in its own process;
 // the load generator runs here (undici, as in the validate bench: the CPU it takes is CPU the servers lose on
 // a small machine) with one pool of keep-alive connections per server, kept across turns: a turn that opened
-// its connections anew measured their set-up in its first ~100 ms (most of the requests over 20 ms at half
+// its connections anew measured their set-up in its first ~100 ms (many of the requests over 20 ms at half
 // rate on a 2-core machine), which a client of the check, keeping its connections, does not see.
 //
 // Then the look-alike case (docs/lookalikes.md) at 100,000 protected identities (98,000 more generated in
