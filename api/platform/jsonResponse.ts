@@ -2,9 +2,7 @@
 // headers and `responseVersion`. For answers given outside Express (direct routes, the HTTP server itself).
 import type { OutgoingHttpHeader, ServerResponse } from "node:http";
 import { versioned } from "./responseVersion";
-import { SECURITY_HEADERS } from "./securityHeaders";
-
-const SECURITY_ENTRIES = Object.entries(SECURITY_HEADERS);
+import { SECURITY_HEADER_ENTRIES } from "./securityHeaders";
 
 /**
  * The answer's header fields as one flat `[name, value, ...]` list: the security headers, then `headers` (a
@@ -14,7 +12,7 @@ const SECURITY_ENTRIES = Object.entries(SECURITY_HEADERS);
  */
 function headerFields(headers: Readonly<Record<string, string>>, length: number): OutgoingHttpHeader[] {
   const fields: OutgoingHttpHeader[] = [];
-  for (const [name, value] of SECURITY_ENTRIES) if (!(name in headers)) fields.push(name, value);
+  for (const [name, value] of SECURITY_HEADER_ENTRIES) if (!(name in headers)) fields.push(name, value);
   for (const name in headers) fields.push(name, headers[name] as string);
   fields.push("Content-Type", "application/json; charset=utf-8", "Content-Length", String(length));
   return fields;

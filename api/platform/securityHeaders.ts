@@ -17,9 +17,10 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "X-Permitted-Cross-Domain-Policies": "none",
 };
 
-const HEADER_ENTRIES = Object.entries(SECURITY_HEADERS);
+/** SECURITY_HEADERS as [name, value] pairs, listed once for every answer that writes them. */
+export const SECURITY_HEADER_ENTRIES = Object.entries(SECURITY_HEADERS);
 
 export function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
-  for (const [name, value] of HEADER_ENTRIES) res.setHeader(name, value);
+  for (const [name, value] of SECURITY_HEADER_ENTRIES) res.setHeader(name, value);
   next();
 }
