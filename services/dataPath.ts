@@ -77,11 +77,13 @@ export function createDataPath(
   const freshnessBoundSeconds = options.freshnessBoundSeconds ?? DEFAULT_FRESHNESS_BOUND_SECONDS;
   const timeoutMs = options.dataPathTimeoutMs ?? DEFAULT_DATA_PATH_TIMEOUT_MS;
   let started: Promise<void> | undefined;
+  let startUpDone = false;
   let prepared = false;
 
   const start = async () => {
     await prepare(pool, box);
     prepared = await isPostgresServer(pool);
+    startUpDone = true;
   };
 
   function ready(): Promise<void> {
@@ -94,8 +96,9 @@ export function createDataPath(
 
   async function run<T>(work: () => Promise<T>): Promise<T> {
     try {
-      // First-start work has its own, longer bound: it runs once and must not eat a request's budget.
-      await withinDataPathBound(ready(), STARTUP_TIMEOUT_MS);
+      // First-start work has its own, longer bound: it runs once and must not eat a request's budget. Once
+      // done, a request does not wait for it (no timer of its own on the hot path).
+      if (!startUpDone) await withinDataPathBound(ready(), STARTUP_TIMEOUT_MS);
       return await withinDataPathBound(work(), timeoutMs);
     } catch (error) {
       if (isUnavailable(error)) {

@@ -74,12 +74,14 @@ export function createDecisionSigner(key: DecisionSigningKey): DecisionSigner {
     assertConsistentIdentity(request);
     const fields = signedFieldsOf(request);
     const signature = sign(null, canonicalDecisionBytes(fields), key.privateKey).toString("base64");
-    return {
-      ...fields,
+    // Completes the fields' own object rather than copying it into a second one: a decision is made per
+    // validation and outlives its record's commit.
+    const signing: Omit<SignedDecision, keyof SignedFields> = {
       environment: key.environment,
       signature,
       signatureAlg: DECISION_SIGNATURE_ALG,
       keyId: key.kid,
     };
+    return Object.assign(fields, signing);
   };
 }

@@ -160,7 +160,7 @@ export async function decideLaunch(
       decision: result.decision,
       reason: result.reason,
       issuedAt: context.now,
-      ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
+      nonce: request.nonce,
     });
   } catch (error) {
     if (error instanceof DecisionFieldError) {

@@ -77,7 +77,13 @@ describe("identity check: batched snapshot reads", () => {
       { environment: "production", identityKey: "GRADUATED::GRAD", graduated: true },
       OPERATOR,
     );
-    await blockIdentity(db.pool, { environment: "production", identityKey: "CLEARED::CLR" }, OPERATOR);
+    // A second apart: a block and a clear in the same millisecond would tie.
+    await blockIdentity(
+      db.pool,
+      { environment: "production", identityKey: "CLEARED::CLR" },
+      OPERATOR,
+      new Date(Date.now() - 1000),
+    );
     await clearIdentity(db.pool, { environment: "production", identityKey: "CLEARED::CLR" }, OPERATOR);
     await db.pool.query(
       `INSERT INTO identity_launches (environment, identity_key, chain, launcher, token_or_mint, launchpad, reported_at)
