@@ -80,10 +80,16 @@ export interface IdempotentCall {
 
 /** The answer to send, with `Idempotency-Replayed: true` when it is the stored one. */
 export interface IdempotentAnswer extends IdempotentResult {
-  headers: Record<string, string>;
+  headers: Readonly<Record<string, string>>;
 }
 
 const REPLAYED = { "Idempotency-Replayed": "true" };
+const EXECUTED = {};
+
+/** The executed answer: built field by field rather than spread, since validate answers through it. */
+function executedAnswer(result: IdempotentResult): IdempotentAnswer {
+  return { status: result.status, body: result.body, headers: EXECUTED };
+}
 
 /** The idempotency store on `pool`, timed by the API's clock `now` (ms since the epoch). */
 export function idempotency(pool: Pool, now: () => number) {
@@ -149,7 +155,7 @@ export function idempotency(pool: Pool, now: () => number) {
   ): Promise<IdempotentAnswer> {
     const { keyId, route, body } = call;
     const key = idempotencyKeyOf(call.headers, body);
-    if (key === undefined) return { ...(await execute()), headers: {} };
+    if (key === undefined) return executedAnswer(await execute());
     const hash = requestHashOf(route, body ?? {});
     const claimed = await claim(keyId, route, key, hash);
     if (claimed !== true) {
@@ -177,7 +183,7 @@ export function idempotency(pool: Pool, now: () => number) {
     }
     if (result.status >= 500) await release(keyId, route, key);
     else await complete(call, key, result);
-    return { ...result, headers: {} };
+    return executedAnswer(result);
   }
 
   /** `idempotent` for an Express route behind requirePartner; sends the result. */

@@ -117,7 +117,7 @@ export interface DirectInput<B extends ZodType> {
 export interface DirectResult {
   status: number;
   body: object;
-  headers?: Record<string, string>;
+  headers?: Readonly<Record<string, string>>;
 }
 
 export type DirectHandler<B extends ZodType> = (input: DirectInput<B>) => Promise<DirectResult>;
