@@ -185,7 +185,14 @@ const ROUTE_MODULES: readonly RouteModule[] = [
 ];
 
 /** The service's request listener: direct routes first, then the Express app. */
-export type ApiHandler = (req: IncomingMessage, res: ServerResponse) => void;
+export interface ApiHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * Writes what the app queued off the response path (the partners' request log); the server calls it once it
+   * has stopped answering, so a stopping replica loses none of its answered requests' lines.
+   */
+  drain(): Promise<void>;
+}
 
 /** The app; `extraRoutes` lets tests mount fixture routes through the same platform. */
 export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModule[] = []): ApiHandler {
@@ -233,8 +240,9 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
     recordRequest: platform.services.partners.recordRequest,
     now: platform.now,
   });
-  return (req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     assignRequestId(res);
     if (!direct(req, res)) app(req, res);
   };
+  return Object.assign(handler, { drain: () => platform.services.partners.drainRequestLog() });
 }

@@ -42,7 +42,8 @@ export interface RunningServer {
   url: string;
   /**
    * Stops accepting connections; requests already received are answered (with `Connection: close`) for up to
-   * `graceMs`, then any still open are cut. Without `graceMs` open connections are cut at once.
+   * `graceMs`, then any still open are cut. Without `graceMs` open connections are cut at once. Then the app's
+   * queued writes (request log) are written, before the caller closes the database.
    */
   close(graceMs?: number): Promise<void>;
 }
@@ -90,6 +91,7 @@ export async function listen(
       }
       server.closeAllConnections();
       await closed;
+      await app.drain();
     },
   };
 }

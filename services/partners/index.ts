@@ -89,6 +89,8 @@ export interface PartnersService {
   ): Promise<{ request: ProductionRequest; created: boolean }>;
   /** Queues the log line and usage count of an answered keyed request (written in batches). */
   recordRequest(entry: RequestLogEntry): void;
+  /** Writes every queued log line and count (or counts it lost): a process that stops calls it last. */
+  drainRequestLog(): Promise<void>;
   recentRequests(caller: PartnerContext, limit: number): Promise<RequestLogLine[]>;
   usage(caller: PartnerContext, days: number): Promise<UsageRow[]>;
 }
@@ -243,6 +245,7 @@ export function partnersService(options: PartnersOptions): PartnersService {
     },
     requestProduction: (caller, message) => requestProduction(pool, caller, message, new Date(now())),
     recordRequest: (entry) => recorder.record(entry),
+    drainRequestLog: () => recorder.drain(),
     recentRequests: (caller, limit) => recentRequests(pool, caller.keyId, limit),
     usage: (caller, days) => usageOf(pool, caller.keyId, days, now()),
   };

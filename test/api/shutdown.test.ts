@@ -1,5 +1,6 @@
 // Graceful shutdown of the API role: SIGTERM in the middle of a burst of validate requests. Every request the
-// process took in (its idempotency record completed) gets its answer; later ones find the port closed; exit 0.
+// process took in (its idempotency record completed) gets its answer and its line in the partner's request log
+// (queued off the response path, written before the process exits); later ones find the port closed; exit 0.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
@@ -80,7 +81,7 @@ describe("api: graceful shutdown on SIGTERM", function () {
       SHUTDOWN_GRACE_MS: "15000",
     });
     await role.printed("listening on");
-    const { issued } = await createApiKey(database.pool, {
+    const { issued, record } = await createApiKey(database.pool, {
       environment: "production",
       scopes: ["launch:validate"],
       rateLimitPerMinute: 2000,
@@ -122,6 +123,13 @@ describe("api: graceful shutdown on SIGTERM", function () {
       );
       expect(outcome?.status).to.equal(row.response_status);
     }
+    // Each answered request's log line was written, the last ones' included (the log flushes every 200 ms).
+    const answered = outcomes.filter((outcome) => outcome.status !== undefined).length + 1; // + warm
+    const logged = await database.pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM api_request_log WHERE key_id = $1",
+      [record.keyId],
+    );
+    expect(logged.rows[0]?.n, "request log lines of the answered requests").to.equal(answered);
     // The drain really overlapped the burst: answers came after the signal, and later requests were refused.
     expect(
       outcomes.filter((outcome) => outcome.status === 200 && outcome.at > sentSignal).length,
