@@ -83,8 +83,9 @@ export interface IdempotentAnswer extends IdempotentResult {
   headers: Readonly<Record<string, string>>;
 }
 
-const REPLAYED = { "Idempotency-Replayed": "true" };
-const EXECUTED = {};
+// Shared by every answer, so frozen.
+const REPLAYED = Object.freeze({ "Idempotency-Replayed": "true" });
+const EXECUTED = Object.freeze({});
 
 /** The executed answer: built field by field rather than spread, since validate answers through it. */
 function executedAnswer(result: IdempotentResult): IdempotentAnswer {
