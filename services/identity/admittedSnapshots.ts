@@ -4,7 +4,6 @@
 // a row of either part (measured on the bench machine: ~170 µs of database CPU and ~100 µs of client CPU
 // per statement against ~40 µs per row), so one statement instead of two is most of the reads' saving.
 import type { Pool } from "pg";
-import { ServiceError } from "../../core/errors/serviceError";
 import { batcher } from "../../storage/batcher";
 import { batchesInFlight } from "../../storage/namedStatements";
 import type { PartnerContext } from "../partners/admission";
@@ -20,8 +19,12 @@ import {
 } from "../partners/keyAuthentication";
 import {
   type DecisionSnapshot,
+  SHARED_COLUMNS,
+  type SharedRow,
+  SnapshotCountError,
   type SnapshotRequest,
   type SnapshotRow,
+  sharedSnapshotOf,
   snapshotOf,
   snapshotParameter,
   snapshotRows,
@@ -49,13 +52,8 @@ WITH ${AUTHENTICATION_CTES},
 requested AS (${snapshotRows("$2", (row) => `(SELECT partner_id FROM found WHERE found.position = ${row}.attempt)`)})
 SELECT
   (SELECT json_agg(authenticated) FROM (${AUTHENTICATION_ROWS}) AS authenticated) AS authentications,
-  (SELECT json_agg(requested ORDER BY requested.position) FROM requested) AS snapshots`;
-
-export class SnapshotCountError extends ServiceError {
-  constructor(requests: number, snapshots: number) {
-    super(`${requests} snapshots were requested and ${snapshots} read.`);
-  }
-}
+  (SELECT json_agg(requested ORDER BY requested.position) FROM requested) AS snapshots,
+  ${SHARED_COLUMNS}`;
 
 /**
  * Concurrent validations' key checks and snapshot reads, batched into one statement. `prepared` (named
@@ -65,10 +63,9 @@ export function admittedSnapshotLoader(pool: Pool, prepared: () => boolean): Adm
   return batcher(
     async (requests) => {
       const authentication = authenticationBatch(requests.map((request) => request.attempt));
-      const { rows } = await pool.query<{
-        authentications: AuthenticationRow[] | null;
-        snapshots: SnapshotRow[] | null;
-      }>({
+      const { rows } = await pool.query<
+        SharedRow & { authentications: AuthenticationRow[] | null; snapshots: SnapshotRow[] | null }
+      >({
         ...(prepared() ? { name: "decisions.admitted_snapshots" } : {}),
         text: ADMITTED_SNAPSHOTS_SQL,
         values: [
@@ -79,13 +76,15 @@ export function admittedSnapshotLoader(pool: Pool, prepared: () => boolean): Adm
           ),
         ],
       });
-      const authentications = authentication.answers(rows[0]?.authentications ?? []);
-      const snapshots = rows[0]?.snapshots ?? [];
+      const row = rows[0] as (typeof rows)[number];
+      const authentications = authentication.answers(row.authentications ?? []);
+      const snapshots = row.snapshots ?? [];
       if (snapshots.length !== requests.length)
         throw new SnapshotCountError(requests.length, snapshots.length);
+      const shared = sharedSnapshotOf(row);
       return requests.map((request, index) => ({
         authentication: authentications[index],
-        snapshot: snapshotOf(snapshots[index] as SnapshotRow, request.snapshot),
+        snapshot: snapshotOf(snapshots[index] as SnapshotRow, request.snapshot, shared),
       }));
     },
     { maxBatch: 256, maxInFlight: () => batchesInFlight(prepared()) },
