@@ -33,8 +33,8 @@ import { launchpadPartnerSql } from "../partners/launchpads";
 export interface DecisionSnapshot {
   identityKey: string;
   records: IdentityRecords;
-  /** Checkpoints of the requested chain, or of every chain when none was requested. */
-  checkpoints: CheckpointedChain[];
+  /** Checkpoints of the requested chain, or of every chain when none was requested; shared by a batch. */
+  checkpoints: readonly CheckpointedChain[];
   activeKid: string | null;
   /** The partner the requested launchpad id is bound to in the environment; null when unbound or none asked. */
   launchpadPartner: string | null;
@@ -170,7 +170,7 @@ export interface SharedRow {
 /** What the snapshots of one statement share: each request's snapshot takes its chain's part. */
 export interface SharedSnapshot {
   /** The checkpoints of `chain`, or of every chain for null (by chain); the same array for the same chain. */
-  checkpointsOf(chain: string | null): CheckpointedChain[];
+  checkpointsOf(chain: string | null): readonly CheckpointedChain[];
   activeKid(environment: Environment): string | null;
 }
 
