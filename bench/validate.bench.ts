@@ -4,7 +4,8 @@
 // bytes with the same key in the same run. Each server runs in its own process; the load generator runs
 // here (undici, the leanest Node client: the CPU it takes is CPU both servers lose on a small machine).
 // Then latency at half of the measured maximum rate (open loop, after settling), the figure the goal is set on. Each round
-// also reports where a validation's CPU goes: server, database and load generator, per request.
+// also reports where a validation's CPU goes (server, database and load generator, per request) and how many
+// database statements it took (the batches' share: a statement's fixed cost is far above a row's).
 //
 // Database: DATABASE_URL (a fresh schema, dropped afterwards). Without it: postgres://postgres@127.0.0.1/test.
 import type { ChildProcess } from "node:child_process";
@@ -161,23 +162,40 @@ async function serve(mode: ServerMode): Promise<void> {
           }),
         )
       : await bareSigningServer(database, masterKey);
+  // Statements sent: every pool.query checks a client out once, so this counts the batches' statements.
+  let statements = 0;
+  database.pool.on("acquire", () => {
+    statements += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   process.stdout.write(
     `${JSON.stringify({ url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}` })}\n`,
   );
   process.on("message", (message) => {
-    if (message === "cpu") process.send?.(process.cpuUsage());
+    if (message === "counters") process.send?.({ cpu: process.cpuUsage(), statements });
   });
   process.stdin.on("end", () => process.exit(0));
   process.stdin.resume();
 }
 
-/** CPU seconds (user + system) the server process has used so far; asked over the fork's IPC channel. */
-function serverCpuSeconds(child: ChildProcess): Promise<number> {
+interface ServerCounters {
+  /** CPU seconds (user + system) used so far. */
+  cpuSeconds: number;
+  /** Database statements sent so far. */
+  statements: number;
+}
+
+/** The server process's counters so far, asked over the fork's IPC channel. */
+function serverCounters(child: ChildProcess): Promise<ServerCounters> {
   return new Promise((resolve) => {
-    child.once("message", (usage: NodeJS.CpuUsage) => resolve((usage.user + usage.system) / 1e6));
-    child.send("cpu");
+    child.once("message", (counters: { cpu: NodeJS.CpuUsage; statements: number }) =>
+      resolve({
+        cpuSeconds: (counters.cpu.user + counters.cpu.system) / 1e6,
+        statements: counters.statements,
+      }),
+    );
+    child.send("counters");
   });
 }
 
@@ -330,16 +348,18 @@ export async function run(emit: Emit): Promise<void> {
       const cpuPerRequest: Record<ServerMode, number[]> = { api: [], bare: [] };
       const databaseCpuPerRequest: number[] = [];
       const clientCpuPerRequest: number[] = [];
+      // Statements per validation: how well concurrent validations share their statements at the maximum.
+      const statementsPerRequest: number[] = [];
       let errorsAtMax = 0;
       const loadBefore = loadavg()[0] as number;
       const connectionsUsed: Record<ServerMode, number[]> = { api: [], bare: [] };
       /** One closed-loop sample of `server` with its CPU split: server, database, load generator. */
       const measure = async (server: Server, connections: number) => {
-        const cpuBefore = await serverCpuSeconds(server.child);
+        const before = await serverCounters(server.child);
         const databaseBefore = postgresCpuSeconds();
         const clientBefore = process.cpuUsage();
         const sample = await closedLoop(server.target, MEASURE_MS, connections);
-        const cpu = (await serverCpuSeconds(server.child)) - cpuBefore;
+        const after = await serverCounters(server.child);
         const databaseAfter = postgresCpuSeconds();
         const client = process.cpuUsage(clientBefore);
         const requests = sample.latencies.length;
@@ -347,7 +367,8 @@ export async function run(emit: Emit): Promise<void> {
           connections,
           errors: sample.errors,
           rate: requests / sample.seconds,
-          cpu: (cpu * 1e6) / requests,
+          cpu: ((after.cpuSeconds - before.cpuSeconds) * 1e6) / requests,
+          statements: (after.statements - before.statements) / requests,
           client: (client.user + client.system) / requests,
           database:
             databaseBefore !== undefined && databaseAfter !== undefined
@@ -367,12 +388,13 @@ export async function run(emit: Emit): Promise<void> {
           if (server.mode === "api") {
             errorsAtMax += samples.reduce((sum, sample) => sum + sample.errors, 0);
             clientCpuPerRequest.push(best.client);
+            statementsPerRequest.push(best.statements);
             if (best.database !== undefined) databaseCpuPerRequest.push(best.database);
           }
         }
         const ratio = (rates.api[round] as number) / (rates.bare[round] as number);
         process.stderr.write(
-          `round ${round + 1}: validate ${Math.round(rates.api[round] as number)} req/s at ${connectionsUsed.api[round]} connections (CPU each: server ${Math.round(cpuPerRequest.api[round] as number)} µs, database ${Math.round(databaseCpuPerRequest[round] ?? Number.NaN)} µs, load generator ${Math.round(clientCpuPerRequest[round] as number)} µs), bare signer ${Math.round(rates.bare[round] as number)} req/s at ${connectionsUsed.bare[round]} (${Math.round(cpuPerRequest.bare[round] as number)} µs), ratio ${ratio.toFixed(3)}\n`,
+          `round ${round + 1}: validate ${Math.round(rates.api[round] as number)} req/s at ${connectionsUsed.api[round]} connections (CPU each: server ${Math.round(cpuPerRequest.api[round] as number)} µs, database ${Math.round(databaseCpuPerRequest[round] ?? Number.NaN)} µs, load generator ${Math.round(clientCpuPerRequest[round] as number)} µs; ${(statementsPerRequest[round] as number).toFixed(2)} statements each), bare signer ${Math.round(rates.bare[round] as number)} req/s at ${connectionsUsed.bare[round]} (${Math.round(cpuPerRequest.bare[round] as number)} µs), ratio ${ratio.toFixed(3)}\n`,
         );
       }
       const apiMax = median(rates.api);
@@ -402,6 +424,11 @@ export async function run(emit: Emit): Promise<void> {
       if (databaseCpuPerRequest.length > 0)
         emit("validate_database_cpu_per_request", Math.round(median(databaseCpuPerRequest)), "µs");
       emit("validate_load_generator_cpu_per_request", Math.round(median(clientCpuPerRequest)), "µs");
+      emit(
+        "validate_statements_per_request",
+        Math.round(median(statementsPerRequest) * 1000) / 1000,
+        "statements",
+      );
       emit("load_average_before", Math.round(loadBefore * 100) / 100, "load");
       emit("validate_half_rate", apiHalf.rate, "req/s");
       emit("validate_p50_at_half_rate", Math.round(apiHalf.p50Ms * 100) / 100, "ms");
