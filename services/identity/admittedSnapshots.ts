@@ -20,14 +20,11 @@ import {
 import {
   type DecisionSnapshot,
   SHARED_COLUMNS,
-  type SharedRow,
-  SnapshotCountError,
   type SnapshotRequest,
-  type SnapshotRow,
-  sharedSnapshotOf,
-  snapshotOf,
+  type SnapshotsRow,
   snapshotParameter,
   snapshotRows,
+  snapshotsOf,
 } from "./recordLoader";
 import type { ValidationIdentity } from "./validation";
 
@@ -63,28 +60,17 @@ export function admittedSnapshotLoader(pool: Pool, prepared: () => boolean): Adm
   return batcher(
     async (requests) => {
       const authentication = authenticationBatch(requests.map((request) => request.attempt));
-      const { rows } = await pool.query<
-        SharedRow & { authentications: AuthenticationRow[] | null; snapshots: SnapshotRow[] | null }
-      >({
+      const snapshotRequests = requests.map((request) => request.snapshot);
+      const { rows } = await pool.query<SnapshotsRow & { authentications: AuthenticationRow[] | null }>({
         ...(prepared() ? { name: "decisions.admitted_snapshots" } : {}),
         text: ADMITTED_SNAPSHOTS_SQL,
-        values: [
-          authentication.parameter,
-          snapshotParameter(
-            requests.map((request) => request.snapshot),
-            authentication.positions,
-          ),
-        ],
+        values: [authentication.parameter, snapshotParameter(snapshotRequests, authentication.positions)],
       });
       const row = rows[0] as (typeof rows)[number];
       const authentications = authentication.answers(row.authentications ?? []);
-      const snapshots = row.snapshots ?? [];
-      if (snapshots.length !== requests.length)
-        throw new SnapshotCountError(requests.length, snapshots.length);
-      const shared = sharedSnapshotOf(row);
-      return requests.map((request, index) => ({
+      return snapshotsOf(row, snapshotRequests).map((snapshot, index) => ({
         authentication: authentications[index],
-        snapshot: snapshotOf(snapshots[index] as SnapshotRow, request.snapshot, shared),
+        snapshot,
       }));
     },
     { maxBatch: 256, maxInFlight: () => batchesInFlight(prepared()) },

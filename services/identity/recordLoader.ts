@@ -167,8 +167,13 @@ export interface SharedRow {
   active_kids: Partial<Record<Environment, string>> | null;
 }
 
+/** A snapshot statement's one row: each request's own columns (in request order) and the shared ones. */
+export interface SnapshotsRow extends SharedRow {
+  snapshots: SnapshotRow[] | null;
+}
+
 /** What the snapshots of one statement share: each request's snapshot takes its chain's part. */
-export interface SharedSnapshot {
+interface SharedSnapshot {
   /** The checkpoints of `chain`, or of every chain for null (by chain); the same array for the same chain. */
   checkpointsOf(chain: string | null): readonly CheckpointedChain[];
   activeKid(environment: Environment): string | null;
@@ -177,7 +182,7 @@ export interface SharedSnapshot {
 const date = (value: string) => new Date(value);
 const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
 
-export function sharedSnapshotOf(row: SharedRow): SharedSnapshot {
+function sharedSnapshotOf(row: SharedRow): SharedSnapshot {
   const all: CheckpointedChain[] = (row.checkpoints ?? []).map((entry) => ({
     chain: entry.chain,
     family: entry.family,
@@ -204,17 +209,13 @@ export function sharedSnapshotOf(row: SharedRow): SharedSnapshot {
   };
 }
 
-export class SnapshotCountError extends ServiceError {
+class SnapshotCountError extends ServiceError {
   constructor(requests: number, snapshots: number) {
     super(`${requests} snapshots were requested and ${snapshots} read.`);
   }
 }
 
-export function snapshotOf(
-  row: SnapshotRow,
-  request: SnapshotRequest,
-  shared: SharedSnapshot,
-): DecisionSnapshot {
+function snapshotOf(row: SnapshotRow, request: SnapshotRequest, shared: SharedSnapshot): DecisionSnapshot {
   const holdKind = request.environment === "production" ? "reservation" : "sandbox_hold";
   return {
     identityKey: request.identity.identityKey,
@@ -244,6 +245,14 @@ export function snapshotOf(
     lookalikeKey: request.lookalikeKey ?? null,
     lookalikes: (row.lookalikes ?? []).map((record) => ({ ...record, expiresAt: date(record.expiresAt) })),
   };
+}
+
+/** The snapshot of each of `requests` from its statement's row; throws unless there is one per request. */
+export function snapshotsOf(row: SnapshotsRow, requests: readonly SnapshotRequest[]): DecisionSnapshot[] {
+  const snapshots = row.snapshots ?? [];
+  if (snapshots.length !== requests.length) throw new SnapshotCountError(requests.length, snapshots.length);
+  const shared = sharedSnapshotOf(row);
+  return snapshots.map((snapshot, index) => snapshotOf(snapshot, requests[index] as SnapshotRequest, shared));
 }
 
 export interface SnapshotRequest {
@@ -295,16 +304,12 @@ export async function loadDecisionSnapshots(
 ): Promise<DecisionSnapshot[]> {
   const lookalikes = requests.some((request) => request.lookalikeKey !== undefined);
   const name = lookalikes ? "identity.snapshot_lookalikes" : "identity.snapshot";
-  const { rows } = await db.query<SharedRow & { snapshots: SnapshotRow[] | null }>({
+  const { rows } = await db.query<SnapshotsRow>({
     ...(named ? { name } : {}),
     text: lookalikes ? SNAPSHOT_WITH_LOOKALIKES_SQL : SNAPSHOT_SQL,
     values: [snapshotParameter(requests)],
   });
-  const row = rows[0] as SharedRow & { snapshots: SnapshotRow[] | null };
-  const snapshots = row.snapshots ?? [];
-  if (snapshots.length !== requests.length) throw new SnapshotCountError(requests.length, snapshots.length);
-  const shared = sharedSnapshotOf(row);
-  return snapshots.map((snapshot, index) => snapshotOf(snapshot, requests[index] as SnapshotRequest, shared));
+  return snapshotsOf(rows[0] as SnapshotsRow, requests);
 }
 
 /**
