@@ -1,8 +1,9 @@
-// Request logs and usage counts of keyed calls, written off the response path: each answered request is queued
-// and written with the others of its FLUSH_EVERY_MS window (their log rows and per-day, per-route counts) in one
-// statement, one statement at a time. The queue is bounded: when the database is slow the recorder drops entries
-// and counts them instead of holding memory or requests. Never key material, never bodies: only method, path,
-// status, latency, request id and time.
+// Request logs and usage counts of keyed calls, written off the response path: each answered request is turned
+// at once into its log line's text and a count in its key's per-day, per-route usage, and the lines and counts
+// of each FLUSH_EVERY_MS window are written in one statement, one statement at a time. The queue of lines is
+// bounded: when the database is slow the recorder drops lines and counts them instead of holding memory or
+// requests (the usage counts still count them). Never key material, never bodies: only method, path, status,
+// latency, request id and time.
 import type { Pool } from "pg";
 
 export interface RequestLogEntry {
@@ -44,34 +45,82 @@ export const USAGE_RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
 const PATH_MAX = 200;
 
-// `counted` rows are sorted by key, so concurrent writers from several processes lock them in one order.
+// Lines arrive as a JSON array of arrays (the order of lineTextOf), read through jsonb, which parses each line
+// once; the counts arrive already summed, sorted by key so that concurrent writers from several processes lock
+// their rows in one order.
 const WRITE_SQL = `
-WITH entry AS (
-  SELECT * FROM json_to_recordset($1::json) AS e(key_id text, partner_id text, method text, path text,
-    route text, status int, latency_ms int, request_id text, at timestamptz)
-), logged AS (
+WITH logged AS (
   INSERT INTO api_request_log (key_id, partner_id, method, path, status, latency_ms, request_id, at)
-  SELECT key_id, partner_id, method, path, status, latency_ms, request_id, at FROM entry
+  SELECT line->>0, line->>1, line->>2, line->>3, (line->>4)::int, (line->>5)::int, line->>6,
+         to_timestamp((line->>7)::float8 / 1000)
+  FROM jsonb_array_elements($1::jsonb) AS line
 )
 INSERT INTO api_usage_daily (key_id, partner_id, day, route, requests, rate_limited)
-SELECT key_id, partner_id, (at AT TIME ZONE 'UTC')::date, route, count(*), count(*) FILTER (WHERE status = 429)
-FROM entry GROUP BY key_id, partner_id, (at AT TIME ZONE 'UTC')::date, route
-ORDER BY key_id, 3, route
+SELECT key_id, partner_id, day, route, requests, rate_limited
+FROM json_to_recordset($2::json) AS counted(key_id text, partner_id text, day date, route text, requests int,
+  rate_limited int)
+ORDER BY key_id, day, route
 ON CONFLICT (key_id, day, route) DO UPDATE SET requests = api_usage_daily.requests + EXCLUDED.requests,
   rate_limited = api_usage_daily.rate_limited + EXCLUDED.rate_limited`;
 
-function rowOf(entry: RequestLogEntry) {
-  return {
-    key_id: entry.keyId,
-    partner_id: entry.partnerId,
-    method: entry.method,
-    path: entry.path.slice(0, PATH_MAX),
-    route: entry.route.slice(0, PATH_MAX),
-    status: entry.status,
-    latency_ms: Math.max(0, Math.round(entry.latencyMs)),
-    request_id: entry.requestId,
-    at: entry.at,
-  };
+/**
+ * The entry's log line as the JSON text the statement reads. Made when the entry is recorded: a line waits up to
+ * FLUSH_EVERY_MS, long enough for the garbage collector to promote what it holds, and one flat string is far
+ * less to promote than the entry's object, its date and its strings.
+ */
+function lineTextOf(entry: RequestLogEntry): string {
+  return JSON.stringify([
+    entry.keyId,
+    entry.partnerId,
+    entry.method,
+    entry.path.slice(0, PATH_MAX),
+    entry.status,
+    Math.max(0, Math.round(entry.latencyMs)),
+    entry.requestId,
+    entry.at.getTime(),
+  ]);
+}
+
+interface UsageCount {
+  key_id: string;
+  partner_id: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  route: string;
+  requests: number;
+  rate_limited: number;
+}
+
+/** Counts of the entries recorded since the last write, per key, UTC day and route. */
+class UsageCounts {
+  private counts = new Map<string, UsageCount>();
+
+  add(entry: RequestLogEntry): void {
+    const route = entry.route.slice(0, PATH_MAX);
+    const dayNumber = Math.floor(entry.at.getTime() / DAY_MS);
+    const id = `${dayNumber} ${entry.keyId} ${route}`;
+    let count = this.counts.get(id);
+    if (count === undefined) {
+      count = {
+        key_id: entry.keyId,
+        partner_id: entry.partnerId,
+        day: new Date(dayNumber * DAY_MS).toISOString().slice(0, 10),
+        route,
+        requests: 0,
+        rate_limited: 0,
+      };
+      this.counts.set(id, count);
+    }
+    count.requests += 1;
+    if (entry.status === 429) count.rate_limited += 1;
+  }
+
+  /** The counts so far as the statement's JSON parameter; starts counting afresh. */
+  take(): string {
+    const text = JSON.stringify([...this.counts.values()]);
+    this.counts.clear();
+    return text;
+  }
 }
 
 /**
@@ -86,34 +135,38 @@ export function requestRecorder(
   log: (line: string) => void,
   options: RecorderOptions = DEFAULT_RECORDER_OPTIONS,
 ): RequestRecorder {
-  let queue: RequestLogEntry[] = [];
+  let lines: string[] = [];
+  const usage = new UsageCounts();
   let writing = 0;
   let dropped = 0;
   let failed = 0;
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
 
-  async function write(entries: RequestLogEntry[]): Promise<void> {
-    writing += entries.length;
+  async function write(batch: string[], counts: string): Promise<void> {
+    writing += batch.length;
     try {
-      await pool.query(WRITE_SQL, [JSON.stringify(entries.map(rowOf))]);
+      await pool.query(WRITE_SQL, [`[${batch.join(",")}]`, counts]);
     } catch (error) {
-      failed += entries.length;
-      log(`request log: ${entries.length} entries not written: ${(error as Error).message}`);
+      failed += batch.length;
+      log(`request log: ${batch.length} entries not written: ${(error as Error).message}`);
     } finally {
-      writing -= entries.length;
+      writing -= batch.length;
     }
   }
 
-  // One write at a time, each taking everything queued (up to maxBatch per statement) when it starts.
+  // One write at a time, each taking everything queued (up to maxBatch lines per statement) when it starts;
+  // the counts go with the first statement.
   function flush(): Promise<void> {
     clearTimeout(timer);
     timer = undefined;
     flushing = flushing.then(async () => {
-      while (queue.length > 0) {
-        const batch = queue.slice(0, options.maxBatch);
-        queue = queue.slice(batch.length);
-        await write(batch);
+      let counts = usage.take();
+      while (lines.length > 0 || counts !== "[]") {
+        const batch = lines.slice(0, options.maxBatch);
+        lines = lines.slice(batch.length);
+        await write(batch, counts);
+        counts = "[]";
       }
     });
     return flushing;
@@ -121,15 +174,19 @@ export function requestRecorder(
 
   return {
     record(entry) {
-      if (queue.length + writing >= options.maxQueue) {
+      usage.add(entry);
+      if (lines.length + writing >= options.maxQueue) {
         dropped += 1;
         if (dropped % 1000 === 1)
           log(`request log: queue full (${options.maxQueue}), ${dropped} entries dropped so far`);
-        return;
+      } else {
+        lines.push(lineTextOf(entry));
+        if (lines.length >= options.maxBatch) {
+          void flush();
+          return;
+        }
       }
-      queue.push(entry);
-      if (queue.length >= options.maxBatch) void flush();
-      else if (timer === undefined) {
+      if (timer === undefined) {
         timer = setTimeout(() => void flush(), FLUSH_EVERY_MS);
         timer.unref();
       }

@@ -1,6 +1,6 @@
 // The request log recorder on a real database: one statement writes a whole batch (log lines and daily counts);
 // while the table is locked (a slow database) the bounded queue drops and counts instead of growing or
-// blocking, and writes the kept entries once the lock is gone; housekeeping keeps 1,000 lines per key within
+// blocking, and writes the kept entries (and the usage of all of them) once the lock is gone; housekeeping keeps 1,000 lines per key within
 // 7 days and 30 days of counts.
 import { expect } from "chai";
 import {
@@ -82,6 +82,8 @@ describe("partners: request log recorder", function () {
     }
     await recorder.drain();
     expect(await recentRequests(db.pool, "key_stuck", 1000)).to.have.length(5);
+    const [counted] = await usageOf(db.pool, "key_stuck", 1, Date.now());
+    expect(counted?.requests, "a dropped line is still counted").to.equal(20);
     expect(lines).to.deep.equal(["request log: queue full (5), 1 entries dropped so far"]);
   });
 
