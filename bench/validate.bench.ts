@@ -23,7 +23,7 @@ import { type Database, openDatabase, quoteIdentifier } from "../storage/databas
 import { createLogger } from "../telemetry/log";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
-import { postgresCpuSeconds } from "./support/postgresCpu";
+import { postgresCpu, postgresCpuSecondsBetween } from "./support/postgresCpu";
 import { validationKeys } from "./support/validationKeys";
 
 const CHAINS = [{ chain: "hardhat", family: "evm" as const }];
@@ -356,11 +356,11 @@ export async function run(emit: Emit): Promise<void> {
       /** One closed-loop sample of `server` with its CPU split: server, database, load generator. */
       const measure = async (server: Server, connections: number) => {
         const before = await serverCounters(server.child);
-        const databaseBefore = postgresCpuSeconds();
+        const databaseBefore = postgresCpu();
         const clientBefore = process.cpuUsage();
         const sample = await closedLoop(server.target, MEASURE_MS, connections);
         const after = await serverCounters(server.child);
-        const databaseAfter = postgresCpuSeconds();
+        const databaseAfter = postgresCpu();
         const client = process.cpuUsage(clientBefore);
         const requests = sample.latencies.length;
         return {
@@ -372,7 +372,7 @@ export async function run(emit: Emit): Promise<void> {
           client: (client.user + client.system) / requests,
           database:
             databaseBefore !== undefined && databaseAfter !== undefined
-              ? ((databaseAfter - databaseBefore) * 1e6) / requests
+              ? (postgresCpuSecondsBetween(databaseBefore, databaseAfter) * 1e6) / requests
               : undefined,
         };
       };
