@@ -20,17 +20,14 @@ export interface DecisionRecord {
 /** Largest batch per statement; a burst beyond it is written in several statements. */
 const MAX_BATCH = 256;
 
+// The signed decision is stored whole; its fields are not repeated in columns (migration 0023).
 const RECORD_SQL = `
 WITH input AS (
   SELECT * FROM json_to_recordset($1::json) AS r(
-    request_id text, environment text, partner_id text, api_key_id text, identity_key text, chain text,
-    launcher text, launchpad_id text, decision text, reason text, status text, signing_kid text, nonce text,
-    issued_at timestamptz, signed json, events json)
+    request_id text, environment text, partner_id text, api_key_id text, status text, signed json, events json)
 ), recorded AS (
-  INSERT INTO decisions (request_id, environment, partner_id, api_key_id, identity_key, chain, launcher, launchpad_id,
-                         decision, reason, status, signing_kid, nonce, issued_at, signed)
-  SELECT request_id, environment, partner_id, api_key_id, identity_key, chain, launcher, launchpad_id,
-         decision, reason, status, signing_kid, nonce, issued_at, signed FROM input
+  INSERT INTO decisions (request_id, environment, partner_id, api_key_id, status, signed)
+  SELECT request_id, environment, partner_id, api_key_id, status, signed FROM input
   RETURNING request_id
 )
 INSERT INTO domain_events (type, environment, partner_id, payload)
@@ -44,16 +41,7 @@ function rowOf(record: DecisionRecord): Record<string, unknown> {
     environment: decision.environment,
     partner_id: record.partnerId,
     api_key_id: record.apiKeyId,
-    identity_key: decision.identityKey,
-    chain: decision.chain,
-    launcher: decision.launcher,
-    launchpad_id: decision.launchpadId,
-    decision: decision.decision,
-    reason: decision.reason,
     status: record.status,
-    signing_kid: decision.keyId,
-    nonce: decision.nonce ?? null,
-    issued_at: decision.issuedAt,
     signed: decision,
     events: record.events.map((event) => ({ type: event.type, payload: event.payload })),
   };

@@ -210,7 +210,8 @@ describe("decisions: batched snapshots and concurrent validations", () => {
       expect(independentlyVerified(decision, keys), `verification of ${request.nonce}`).to.equal(true);
     });
     const { rows } = await api.db.pool.query<{ request_id: string; nonce: string; decision: string }>(
-      "SELECT request_id, nonce, decision FROM decisions WHERE api_key_id = $1 ORDER BY nonce",
+      `SELECT request_id, signed->>'nonce' AS nonce, signed->>'decision' AS decision FROM decisions
+       WHERE api_key_id = $1 ORDER BY signed->>'nonce'`,
       [live.keyId],
     );
     const answered = responses

@@ -146,16 +146,20 @@ describe("api: POST /v1/launches/validate", () => {
         launcher: EVM_OTHER,
         launchpad: "pad-7",
       });
-      const { rows } = await api.db.pool.query("SELECT * FROM decisions WHERE request_id = $1", [
-        decision.requestId,
-      ]);
-      expect(rows[0]).to.include({
-        partner_id: live.partnerId,
-        api_key_id: live.keyId,
-        decision: "allow",
-        launchpad_id: "pad-7",
-        signing_kid: decision.keyId,
-      });
+      const { rows } = await api.db.pool.query(
+        "SELECT partner_id, api_key_id, status, signed FROM decisions WHERE request_id = $1",
+        [decision.requestId],
+      );
+      expect(rows[0]).to.include({ partner_id: live.partnerId, api_key_id: live.keyId, status: "available" });
+      const {
+        advisories: _unsigned,
+        responseVersion: _answer,
+        ...signed
+      } = decision as Decision & {
+        advisories?: unknown;
+      };
+      expect(rows[0].signed, "the signed decision exactly as answered").to.deep.equal(signed);
+      expect(rows[0].signed).to.include({ decision: "allow", launchpadId: "pad-7", keyId: decision.keyId });
     });
   });
 
@@ -206,7 +210,7 @@ describe("api: POST /v1/launches/validate", () => {
       expect(second.headers["idempotency-replayed"]).to.equal("true");
       expect((second.body as Decision).requestId).to.equal((first.body as Decision).requestId);
       const { rows } = await api.db.pool.query(
-        "SELECT count(*)::int AS n FROM decisions WHERE identity_key = 'REPLAY::RPL'",
+        "SELECT count(*)::int AS n FROM decisions WHERE signed->>'identityKey' = 'REPLAY::RPL'",
       );
       expect(rows[0].n).to.equal(1);
     });
@@ -457,7 +461,7 @@ describe("api: POST /v1/launches/validate", () => {
           });
           expectEnvelope(response, 503, "service_unavailable");
           const { rows } = await api.db.pool.query(
-            "SELECT count(*)::int AS n FROM decisions WHERE identity_key = 'DBDOWN::DBD'",
+            "SELECT count(*)::int AS n FROM decisions WHERE signed->>'identityKey' = 'DBDOWN::DBD'",
           );
           expect(rows[0].n).to.equal(0);
         } finally {
