@@ -46,8 +46,8 @@ const DAY_MS = 86_400_000;
 const PATH_MAX = 200;
 
 // Lines arrive as a JSON array of arrays (the order of lineTextOf), read through jsonb, which parses each line
-// once; the counts arrive already summed, sorted by key so that concurrent writers from several processes lock
-// their rows in one order.
+// once; the counts arrive already summed and are written in key order, so that concurrent writers from several
+// processes lock their rows in one order.
 const WRITE_SQL = `
 WITH logged AS (
   INSERT INTO api_request_log (key_id, partner_id, method, path, status, latency_ms, request_id, at)
@@ -65,8 +65,8 @@ ON CONFLICT (key_id, day, route) DO UPDATE SET requests = api_usage_daily.reques
 
 /**
  * The entry's log line as the JSON text the statement reads. Made when the entry is recorded: a line waits up to
- * FLUSH_EVERY_MS, long enough for the garbage collector to promote what it holds, and one flat string is far
- * less to promote than the entry's object, its date and its strings.
+ * FLUSH_EVERY_MS, long enough for the garbage collector to promote what it holds, and one flat string is less to
+ * copy and promote than the entry's object, its date and its strings.
  */
 function lineTextOf(entry: RequestLogEntry): string {
   return JSON.stringify([
