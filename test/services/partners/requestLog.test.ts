@@ -1,7 +1,7 @@
 // The request log recorder on a real database: one statement writes a whole batch (log lines and daily counts);
 // while the table is locked (a slow database) the bounded queue drops and counts instead of growing or
-// blocking, and writes the kept entries (and the usage of all of them) once the lock is gone; housekeeping keeps 1,000 lines per key within
-// 7 days and 30 days of counts.
+// blocking, and writes the kept entries (and the usage of all of them) once the lock is gone; housekeeping
+// keeps 1,000 lines per key within 7 days and 30 days of counts.
 import { expect } from "chai";
 import {
   pruneRequestLog,

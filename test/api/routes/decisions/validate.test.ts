@@ -151,13 +151,7 @@ describe("api: POST /v1/launches/validate", () => {
         [decision.requestId],
       );
       expect(rows[0]).to.include({ partner_id: live.partnerId, api_key_id: live.keyId, status: "available" });
-      const {
-        advisories: _unsigned,
-        responseVersion: _answer,
-        ...signed
-      } = decision as Decision & {
-        advisories?: unknown;
-      };
+      const { advisories: _unsigned, responseVersion: _answer, ...signed } = decision;
       expect(rows[0].signed, "the signed decision exactly as answered").to.deep.equal(signed);
       expect(rows[0].signed).to.include({ decision: "allow", launchpadId: "pad-7", keyId: decision.keyId });
     });
