@@ -45,22 +45,28 @@ const PROTECTION_REASONS = new Set<ChainStatus["reason"]>([
   "graduated_block",
 ]);
 
-function eventOf(type: DomainEvent["type"], decision: SignedDecision, caller: Caller): DomainEvent {
-  return {
+/** Events of `types` for one decision, sharing one payload. */
+function eventsOf(
+  types: readonly DomainEvent["type"][],
+  decision: SignedDecision,
+  caller: Caller,
+): DomainEvent[] {
+  const payload = {
+    requestId: decision.requestId,
+    identityKey: decision.identityKey,
+    chain: decision.chain,
+    launcher: decision.launcher,
+    launchpadId: decision.launchpadId,
+    decision: decision.decision,
+    reason: decision.reason,
+    issuedAt: decision.issuedAt,
+  };
+  return types.map((type) => ({
     type,
     environment: caller.environment,
     partnerId: caller.partnerId,
-    payload: {
-      requestId: decision.requestId,
-      identityKey: decision.identityKey,
-      chain: decision.chain,
-      launcher: decision.launcher,
-      launchpadId: decision.launchpadId,
-      decision: decision.decision,
-      reason: decision.reason,
-      issuedAt: decision.issuedAt,
-    },
-  };
+    payload,
+  }));
 }
 
 /**
@@ -74,12 +80,16 @@ export function validationEvents(
   caller: Caller,
 ): DomainEvent[] {
   if (decision.decision === "block") {
-    return PROTECTION_REASONS.has(status.reason)
-      ? [eventOf("launch.blocked", decision, caller), eventOf("identity.blocked_attempt", decision, caller)]
-      : [eventOf("launch.blocked", decision, caller)];
+    return eventsOf(
+      PROTECTION_REASONS.has(status.reason)
+        ? ["launch.blocked", "identity.blocked_attempt"]
+        : ["launch.blocked"],
+      decision,
+      caller,
+    );
   }
   if (decision.decision === "allow" && status.status === "authorized") {
-    return [eventOf("launch.authorized", decision, caller)];
+    return eventsOf(["launch.authorized"], decision, caller);
   }
   return [];
 }
