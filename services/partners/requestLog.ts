@@ -115,8 +115,9 @@ class UsageCounts {
     if (entry.status === 429) count.rate_limited += 1;
   }
 
-  /** The counts so far as the statement's JSON parameter; starts counting afresh. */
-  take(): string {
+  /** The counts so far as the statement's JSON parameter (undefined when none); starts counting afresh. */
+  take(): string | undefined {
+    if (this.counts.size === 0) return undefined;
     const text = JSON.stringify([...this.counts.values()]);
     this.counts.clear();
     return text;
@@ -162,11 +163,11 @@ export function requestRecorder(
     timer = undefined;
     flushing = flushing.then(async () => {
       let counts = usage.take();
-      while (lines.length > 0 || counts !== "[]") {
+      while (lines.length > 0 || counts !== undefined) {
         const batch = lines.slice(0, options.maxBatch);
         lines = lines.slice(batch.length);
-        await write(batch, counts);
-        counts = "[]";
+        await write(batch, counts ?? "[]");
+        counts = undefined;
       }
     });
     return flushing;
