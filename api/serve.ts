@@ -9,6 +9,7 @@ import { createMailer } from "../services/mail";
 import { manifestChains } from "../services/mirror/chainCatalogue";
 import { type Logger, lineSink } from "../telemetry/log";
 import { createApp } from "./app";
+import { applyApiHeapPolicy } from "./heapPolicy";
 import { listen, type RunningServer } from "./server";
 
 export interface ServeOptions {
@@ -24,6 +25,7 @@ export interface ServeOptions {
 /** Signing keys ready (so GET /v1/keys lists keys from the first second), then listening. */
 export async function serveApi(options: ServeOptions): Promise<RunningServer> {
   const { config, pool, masterKey } = options;
+  applyApiHeapPolicy();
   const chains = manifestChains(options.manifest);
   await prepareDecisionData(pool, masterKey);
   const app = createApp({

@@ -24,6 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Pool } from "undici";
 import { createApp } from "../api/app";
+import { applyApiHeapPolicy } from "../api/heapPolicy";
 import { foldedHash, foldV1 } from "../core/fold";
 import { createSecretBox } from "../core/secrets/secretBox";
 import { DEFAULT_FRESHNESS_BOUND_SECONDS } from "../core/status";
@@ -311,6 +312,8 @@ function lookalikeCaseCheck(database: Database, mode: (typeof LOOKALIKE_MODES)[n
 
 /** Child-process side: serve one mode on a free port and print its URL. */
 async function serve(mode: ServerMode): Promise<void> {
+  // Every server here, the baselines too, runs with the heap policy `serveApi` applies to the API.
+  applyApiHeapPolicy();
   const { BENCH_DB_URL, BENCH_DB_SCHEMA } = process.env;
   const listenOn = async (handler: Parameters<typeof createServer>[1]) => {
     const server = createServer(handler);

@@ -14,6 +14,7 @@ import { createServer } from "node:http";
 import { loadavg } from "node:os";
 import { Pool as HttpPool } from "undici";
 import { createApp } from "../api/app";
+import { applyApiHeapPolicy } from "../api/heapPolicy";
 import { canonicalDecisionBytes, DECISION_LIFETIME_SECONDS, DECISION_VERSION } from "../core/decision";
 import { normalizeIdentity } from "../core/fold";
 import { openSigningKey } from "../core/keyring";
@@ -145,6 +146,8 @@ async function openLoop(target: Client, ratePerSecond: number, durationMs: numbe
 
 /** Child-process side: serve one mode on a free port and print its URL. */
 async function serve(mode: ServerMode): Promise<void> {
+  // Every server here, the baselines too, runs with the heap policy `serveApi` applies to the API.
+  applyApiHeapPolicy();
   const { BENCH_DB_URL, BENCH_DB_SCHEMA, BENCH_MASTER_KEY } = process.env;
   if (!BENCH_DB_URL || !BENCH_DB_SCHEMA || !BENCH_MASTER_KEY)
     throw new Error("BENCH_DB_URL, BENCH_DB_SCHEMA and BENCH_MASTER_KEY are required");
