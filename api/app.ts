@@ -240,9 +240,11 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
     recordRequest: platform.services.partners.recordRequest,
     now: platform.now,
   });
+  // A direct route sends its own Request-Id with the rest of its headers.
   const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (direct(req, res)) return;
     assignRequestId(res);
-    if (!direct(req, res)) app(req, res);
+    app(req, res);
   };
   return Object.assign(handler, { drain: () => platform.services.partners.drainRequestLog() });
 }

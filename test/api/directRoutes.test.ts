@@ -55,6 +55,21 @@ describe("api: validation served directly keeps the HTTP contract of the Express
     expect(response.body).to.include({ decision: "allow", responseVersion: RESPONSE_VERSION });
   });
 
+  it("sends one Request-Id on every answer: the keyed X-Request-Id and an error body's requestId are the same", async () => {
+    const allowed = await post(VALIDATE, { body: GOOD });
+    expect(allowed.headers["request-id"]).to.match(/^req_[0-9a-f]{16}$/);
+    expect(allowed.headers["x-request-id"]).to.equal(allowed.headers["request-id"]);
+    const refused = await post(VALIDATE, { body: { ...GOOD, ticker: 5 } });
+    expectEnvelope(refused, 400, "invalid_request");
+    expect(refused.headers["request-id"]).to.match(/^req_[0-9a-f]{16}$/);
+    expect(refused.headers["request-id"]).to.not.equal(allowed.headers["request-id"]);
+    expect(refused.body).to.have.nested.property("error.details.requestId", refused.headers["request-id"]);
+    const unauthenticated = await api.call({ method: "POST", path: VALIDATE, body: GOOD });
+    expectEnvelope(unauthenticated, 401, "unauthorized");
+    expect(unauthenticated.headers["request-id"]).to.match(/^req_[0-9a-f]{16}$/);
+    expect(unauthenticated.headers["x-request-id"]).to.equal(undefined);
+  });
+
   it("matches the path as Express does: any case, a trailing slash, a query string", async () => {
     for (const path of [`${VALIDATE}/`, VALIDATE.toUpperCase(), `${VALIDATE}?debug=1`]) {
       // Straight to the server: the harness checks answers against the document, which lists one spelling.
