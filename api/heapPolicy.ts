@@ -2,9 +2,9 @@
 // the live heap times a growing factor. Left adaptive, it aims to leave the program 97% of the time, and for a
 // process that promotes as little as the API (~1 KB a validation) that gives ~1.3-1.5 times the live heap: a
 // major collection every few seconds, each ~20 ms of marking steps on the main thread and a 5-12 ms pause,
-// which put a few hundred validations over 15 ms and set the p99 (docs/decisions.md). A fixed factor of 4,
-// V8's own largest, spaces them ~3 times wider than the live heap's worth of promotion (tens of seconds at
-// the validate bench's half rate). The price is memory: the old generation reaches ~4 times its live size
+// which put a few hundred validations over 15 ms and set the p99 (docs/decisions.md). With a fixed factor of 4,
+// V8's own largest, the next one comes only once three times the live heap has been promoted (tens of seconds
+// at the validate bench's half rate). The price is memory: the old generation reaches ~4 times its live size
 // (~190 MB for the API's ~48 MB) before it is collected.
 import { setFlagsFromString } from "node:v8";
 
