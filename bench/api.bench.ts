@@ -28,6 +28,7 @@ import { applyApiHeapPolicy } from "../api/heapPolicy";
 import { foldedHash, foldV1 } from "../core/fold";
 import { createSecretBox } from "../core/secrets/secretBox";
 import { DEFAULT_FRESHNESS_BOUND_SECONDS } from "../core/status";
+import { freePort } from "../net/ports";
 import { createServices } from "../services";
 import { chainReader, normalizedOrReject } from "../services/identity";
 import { readStaleChains } from "../services/identity/chainReads";
@@ -392,15 +393,6 @@ async function serve(mode: ServerMode): Promise<void> {
   });
   if (mode !== "embedded-database") process.stdin.on("end", () => process.exit(0));
   process.stdin.resume();
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 interface BenchSchema {

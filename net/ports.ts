@@ -53,3 +53,31 @@ export async function assertPortFree(host: string, claim: PortClaim): Promise<vo
   await listen(probe, host, claim);
   await new Promise<void>((resolve) => probe.close(() => resolve()));
 }
+
+// Ports handed to a child process (which binds them later) come from below Linux's ephemeral range
+// (32768-60999 by default). The kernel draws from that range for every bind to port 0 and every outgoing
+// connection, so a port found free there can be taken by anything before the child binds it; below it, only
+// another hand-out can, and this process never hands out the same port twice in a row of the range.
+const HANDED_OUT_FIRST = 20_000;
+const HANDED_OUT_END = 32_000;
+const HANDED_OUT_COUNT = HANDED_OUT_END - HANDED_OUT_FIRST;
+/** Each process starts at its own place in the range, so two test runs side by side seldom meet. */
+let nextHandedOut = HANDED_OUT_FIRST + ((process.pid * 7919) % HANDED_OUT_COUNT);
+
+function bindsFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
+  });
+}
+
+/** A port on `host` that nothing listens on now and that the kernel will not hand out for port 0. */
+export async function freePort(host = "127.0.0.1"): Promise<number> {
+  for (let tried = 0; tried < HANDED_OUT_COUNT; tried++) {
+    const port = nextHandedOut;
+    nextHandedOut = port + 1 === HANDED_OUT_END ? HANDED_OUT_FIRST : port + 1;
+    if (await bindsFree(host, port)) return port;
+  }
+  throw new Error(`No free port on ${host} between ${HANDED_OUT_FIRST} and ${HANDED_OUT_END}.`);
+}

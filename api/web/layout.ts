@@ -2,6 +2,7 @@
 // the chain health strip (GET /v1/chains) and the footer.
 import { html, raw } from "hono/html";
 import type { Environment } from "../../core/environment";
+import type { AdapterWhileBehind } from "../../services/identity";
 import type { ChainHealth } from "../../services/mirror";
 import { LOOKUP_SCRIPT_PATH, PAGE_CSS } from "./assets";
 
@@ -13,23 +14,39 @@ export interface Frame {
   environment: Environment;
   /** The indexed chains with their health; null when they could not be read. */
   chains: readonly ChainHealth[] | null;
+  /** What checks on a chain answer from while its mirror is behind (services.identity.adapterWhileBehind). */
+  adapterWhileBehind: (chain: string) => AdapterWhileBehind;
   nowMs: number;
 }
 
 const CHAIN_WORDS: Readonly<Record<ChainHealth["status"], string>> = {
   ok: "fresh",
-  stale: "behind, answers say recheck",
+  stale: "behind",
   not_started: "not indexed yet",
 };
 
-function chainStrip(chains: readonly ChainHealth[] | null) {
+/** Said after "behind": what answers come from meanwhile. The sandbox's note already says its answers' source. */
+const ANSWERS_WHILE_BEHIND: Readonly<Record<AdapterWhileBehind, string>> = {
+  chain: ", answers read from the chain's registry",
+  unavailable: ", answers say recheck",
+  mock: "",
+};
+
+function chainWords(chain: ChainHealth, adapterWhileBehind: Frame["adapterWhileBehind"]): string {
+  const words = CHAIN_WORDS[chain.status];
+  return chain.status === "stale"
+    ? `${words}${ANSWERS_WHILE_BEHIND[adapterWhileBehind(chain.chain)]}`
+    : words;
+}
+
+function chainStrip(chains: readonly ChainHealth[] | null, adapterWhileBehind: Frame["adapterWhileBehind"]) {
   if (chains === null) {
     return html`<p class="chains" role="status">Chain health could not be read.</p>`;
   }
   return html`<ul class="chains" aria-label="Chain health">
     ${chains.map(
       (chain) =>
-        html`<li class="${chain.status}" data-chain="${chain.chain}"><strong>${chain.chain}</strong> ${CHAIN_WORDS[chain.status]}${
+        html`<li class="${chain.status}" data-chain="${chain.chain}"><strong>${chain.chain}</strong> ${chainWords(chain, adapterWhileBehind)}${
           chain.secondsSinceIndexed === null ? "" : html`, indexed ${chain.secondsSinceIndexed} s ago`
         }${chain.lag === null ? "" : html`, ${chain.lag} ${chain.family === "evm" ? "blocks" : "slots"} behind`}</li>`,
     )}
@@ -66,7 +83,7 @@ ${
     ? html`<p class="env" role="note" data-environment="sandbox"><strong>Sandbox.</strong> Answers come from sandbox data (the seeded scenarios), not production.</p>`
     : ""
 }
-${chainStrip(frame.chains)}
+${chainStrip(frame.chains, frame.adapterWhileBehind)}
 </header>
 <main id="main">
 ${body}

@@ -80,11 +80,13 @@ export function webPages(platform: Platform, log: (message: string) => void): Ro
   ): Promise<void> => {
     res.setHeader("Content-Security-Policy", PAGE_CONTENT_SECURITY_POLICY);
     res.type("html");
+    const environment = res.locals.hostEnvironment;
     const frame: Frame = {
       title: "",
       page,
-      environment: res.locals.hostEnvironment,
+      environment,
       chains: null,
+      adapterWhileBehind: (chain) => services.identity.adapterWhileBehind(environment, chain),
       nowMs: now(),
     };
     let rendered: Rendered;

@@ -100,8 +100,11 @@ export async function startLaunchpad(options: LaunchpadOptions, port = 0): Promi
       .json({ launched: true, token, requestId: verdict.decision.requestId } satisfies LaunchResult);
   });
 
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(port, "127.0.0.1", () => resolve(listening));
+  const server: Server = await new Promise((resolve, reject) => {
+    // Express 5 calls back with the listen error too (a taken port: EADDRINUSE), with no address to read.
+    const listening = app.listen(port, "127.0.0.1", (error?: Error) =>
+      error ? reject(error) : resolve(listening),
+    );
   });
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -37,7 +37,8 @@ startRole(ROLE, async () => {
     log: lineSink(log.child({ component: "ponder" })),
     stallMs: config.indexers.stallMs,
   });
-  // Ready once the Ponder process now running has answered /health, unless a watchdog restart awaits progress.
+  // Ready once the Ponder process now running has answered /health and every chain has a checkpoint, unless a
+  // watchdog restart awaits progress.
   readiness.condition("indexing", () => indexer.indexing());
   log.info(`Ponder deployment schema ${indexer.deploymentSchema}, manifest ${manifestPath}`);
   stopOnSignal(

@@ -62,11 +62,12 @@ export interface EvmIndexerOptions {
 
 export interface EvmIndexer {
   deploymentSchema: string;
-  /** Resolves once Ponder's HTTP server answers /health. */
+  /** Resolves once indexing has begun: Ponder's HTTP server answers /health and every chain has a checkpoint. */
   ready: Promise<void>;
   /**
-   * Null while indexing runs (the Ponder process now running has answered /health, and no watchdog restart
-   * awaits progress); otherwise what it waits for. The role's readiness.
+   * Null while indexing runs (the Ponder process now running has answered /health, every chain's checkpoint
+   * has been recorded, and no watchdog restart awaits progress); otherwise what it waits for. The role's
+   * readiness.
    */
   indexing(): string | null;
   /** Sends `signal` to the Ponder process without stopping the runner (tests use SIGKILL for a crash). */
@@ -155,10 +156,17 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
 
   // Whether the current Ponder process has answered /health; a new process starts unanswered.
   let reporting = false;
+  // Whether a checkpoint of every chain has been recorded. Ponder answers /health before it writes its first
+  // one, and until then a chain has a head without an indexed block: not indexed, which the worker's posture
+  // sample would announce as chain.degraded (held for the recovery dwell) if it ran then.
+  let checkpointed = false;
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => {
     markReady = resolve;
   });
+  const markReadyOnceIndexing = () => {
+    if (reporting && checkpointed) markReady();
+  };
   const launch = () => {
     reporting = false;
     child = spawn(
@@ -209,7 +217,7 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
     void waitForHealth(port, () => !isCurrent()).then(() => {
       if (!isCurrent()) return;
       reporting = true;
-      markReady();
+      markReadyOnceIndexing();
     });
     child.once("exit", (code, signal) => {
       reporting = false;
@@ -240,6 +248,10 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
     backoff: options.backoff,
     log,
     observe: (chain, head, indexed) => watchdog.observe(chain, head, indexed),
+    recordedEveryChain() {
+      checkpointed = true;
+      markReadyOnceIndexing();
+    },
   });
 
   return {
@@ -247,6 +259,7 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
     ready,
     indexing() {
       if (!reporting) return "Ponder has not answered /health yet";
+      if (!checkpointed) return "Ponder has not written a checkpoint of every chain yet";
       return watchdog.restarting();
     },
     kill(signal) {
@@ -297,6 +310,8 @@ interface MonitorOptions {
   log: (line: string) => void;
   /** Each chain's head and checkpoint after every tick (the watchdog). */
   observe: (chain: string, head: bigint, indexed: bigint) => Promise<void>;
+  /** After each tick that recorded a checkpoint of every chain. */
+  recordedEveryChain: () => void;
 }
 
 /**
@@ -334,6 +349,8 @@ function startCheckpointMonitor(options: MonitorOptions): { stop(): Promise<void
       const head = heads.get(row.chain_name);
       if (head !== undefined) await options.observe(row.chain_name, head, blockNumber);
     }
+    const recorded = new Set(rows.map((row) => row.chain_name));
+    if (options.deployments.every((entry) => recorded.has(entry.chain))) options.recordedEveryChain();
   };
   const loop = startPassLoop({ pass: tick, intervalMs: options.intervalMs, backoff: failures });
   return { stop: () => loop.stop() };

@@ -18,13 +18,21 @@ import {
 import type { DecisionSnapshot } from "./recordLoader";
 
 /** Reads `identity` on each chain, in parallel; a chain without a registry, failing or too slow reads null. */
-export type ChainReader = (identity: NormalizedIdentity, chains: readonly string[]) => Promise<ChainReads>;
+export interface ChainReader {
+  (identity: NormalizedIdentity, chains: readonly string[]): Promise<ChainReads>;
+  /** Whether `chain` has a registry this reader reads (the sandbox's simulated ones touch no chain). */
+  reads(chain: string): boolean;
+}
 
 export function chainReader(
   registries: ReadonlyMap<string, RegistryClient> | undefined,
   timeoutMs: number,
   now: () => number,
 ): ChainReader {
+  const readable = (chain: string): RegistryClient | undefined => {
+    const registry = registries?.get(chain);
+    return registry?.simulated === false ? registry : undefined;
+  };
   const readOne = async (registry: RegistryClient, identity: NormalizedIdentity): Promise<ChainRead> => {
     // The record is at least as new as the moment it was asked for.
     const readAt = new Date(now());
@@ -42,16 +50,17 @@ export function chainReader(
       readAt,
     };
   };
-  return async (identity, chains) => {
+  const read = async (identity: NormalizedIdentity, chains: readonly string[]): Promise<ChainReads> => {
     const reads = await Promise.all(
       chains.map(async (chain) => {
-        const registry = registries?.get(chain);
-        if (registry === undefined || registry.simulated) return [chain, null] as const;
+        const registry = readable(chain);
+        if (registry === undefined) return [chain, null] as const;
         return [chain, await readOne(registry, identity).catch(() => null)] as const;
       }),
     );
     return new Map(reads);
   };
+  return Object.assign(read, { reads: (chain: string) => readable(chain) !== undefined });
 }
 
 /** The registry reads of the chains whose mirror cannot decide this question (chainsToRead); none usually. */

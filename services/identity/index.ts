@@ -12,6 +12,7 @@ import type { ActiveSigners } from "../signing/activeSigner";
 import { admittedSnapshotLoader, admitWithSnapshot } from "./admittedSnapshots";
 import type { ChainReader } from "./chainReads";
 import { decisionRecorder } from "./decisionRecorder";
+import type { Adapter } from "./evaluation";
 import {
   type CheckRequest,
   type CheckResult,
@@ -35,6 +36,7 @@ import {
 } from "./validation";
 
 export { chainReader } from "./chainReads";
+export type { Adapter } from "./evaluation";
 export { clearGuardianBlock, GuardianError, placeGuardianBlock } from "./guardian";
 export { DISPUTE_ACTION_PREFIX, identitySubject } from "./identityAudit";
 export type { CheckRequest, CheckResult, IdentityStatusView } from "./identityCheck";
@@ -42,6 +44,9 @@ export { normalizedOrReject } from "./identityInput";
 export type { LookalikeAdvisory } from "./lookalikes";
 export type { Caller, ValidationAnswer, ValidationIdentity, ValidationRequest } from "./validation";
 export { validationIdentity } from "./validation";
+
+/** What checks on a chain answer from while its mirror is behind: anything but the mirror (`index`). */
+export type AdapterWhileBehind = Exclude<Adapter, "index">;
 
 /** A pair as the partner sent it, before folding. */
 interface RawPair {
@@ -67,6 +72,11 @@ export interface IdentityService {
   ): Promise<CheckResult>;
   /** The identity record and timeline; 404 identity_not_found when the dataset has none. */
   status(environment: Environment, identityKey: string): Promise<IdentityStatusView>;
+  /**
+   * What checks on `chain` answer from while its mirror is behind: its registry (`chain`), the sandbox's own
+   * dataset (`mock`), or nothing that can decide (`unavailable`: recheck_required).
+   */
+  adapterWhileBehind(environment: Environment, chain: string): AdapterWhileBehind;
   /**
    * Admits a validation's caller through `admit`, with the identity's snapshot and the partner of the
    * requested launchpad id read in the same statement as concurrent validations' (admittedSnapshots).
@@ -177,6 +187,11 @@ export function identityService(
     status(environment, identityKey) {
       const context = data.context(environment);
       return data.run(() => identityStatus(pool, load, context, identityKey));
+    },
+    adapterWhileBehind(environment, chain) {
+      // The sandbox's dataset is always current: its answers never wait for a mirror.
+      if (environment === "sandbox") return "mock";
+      return readChains.reads(chain) ? "chain" : "unavailable";
     },
     admitValidation: (admit, identity, request) =>
       data.run(() => admitWithSnapshot(admit, admittedSnapshots, identity, request.chain, request.launchpad)),

@@ -1,7 +1,6 @@
 // The deploy library and CLI against a real `hardhat node` process over HTTP, as the localnet uses them.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -11,6 +10,7 @@ import { DEFAULT_MAX_PRICE_AGE_SECONDS } from "../../chains/evm/settings";
 import type { DeploymentManifest } from "../../config/manifest";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
 import { DEFAULT_TIER_PRICES_USD_MICROS } from "../../core/reservation";
+import { freePort } from "../../net/ports";
 import { REPO_ROOT } from "../../scripts/evm/artifacts";
 import { connectEvm } from "../../scripts/evm/clients";
 import {
@@ -33,19 +33,6 @@ const STALE_HARDHAT = {
 
 /** Hardhat's second development account (public, local chains only). */
 const SECOND_DEV_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
-}
 
 function startHardhatNode(port: number): Promise<ChildProcess> {
   const node = spawn(

@@ -265,7 +265,8 @@ describe("sdk: createLaunchGuard against a running service", function () {
           apiKey: fx.live.secret,
           launchpadId: LAUNCHPAD,
           environment: "production",
-          timeoutMs: 1000,
+          // Long enough for a second attempt when a loaded embedded database slows the first answer.
+          timeoutMs: 3000,
           fetch: observed.fetch,
         }).check(fresh());
         expect(verdict).to.include({ launch: false, reason: "service_unavailable", status: 503 });

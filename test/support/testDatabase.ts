@@ -2,24 +2,15 @@
 // DATABASE_URL (as in CI), or else one embedded PGlite server shared by the whole test run.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../../net/ports";
 import { type Database, openDatabase, quoteIdentifier } from "../../storage/database";
 import { type EmbeddedServer, startEmbeddedServer } from "../../storage/embeddedServer";
 
-let shared: { server: EmbeddedServer; dataDir: string } | undefined;
+export { freePort };
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
+let shared: { server: EmbeddedServer; dataDir: string } | undefined;
 
 async function databaseUrl(): Promise<string> {
   if (process.env.DATABASE_URL) return process.env.DATABASE_URL;

@@ -1,8 +1,7 @@
 // A Hardhat node as a child process: started, waited for until it answers JSON-RPC, stopped cleanly.
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { resolve } from "node:path";
-import { assertPortFree } from "../../../net/ports";
+import { assertPortFree, freePort } from "../../../net/ports";
 import { ChainStartError } from "../errors";
 
 export interface HardhatNodeOptions {
@@ -26,17 +25,6 @@ export interface HardhatNode {
 const REPO_ROOT = resolve(__dirname, "../../..");
 const OUTPUT_LINES_KEPT = 40;
 const STOP_GRACE_MS = 5_000;
-
-function freePort(host: string): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, host, () => {
-      const address = probe.address();
-      probe.close(() => done(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 async function chainIdAt(rpcUrl: string): Promise<number | undefined> {
   try {

@@ -5,6 +5,7 @@ import { expect } from "chai";
 import { createApp } from "../../../api/app";
 import { listen, type RunningServer } from "../../../api/server";
 import { LOOKUP_SCRIPT_PATH, PAGE_CONTENT_SECURITY_POLICY } from "../../../api/web/assets";
+import type { RegistryClient } from "../../../chains/registryClient";
 import { silentLogger } from "../../../telemetry/log";
 import { bearer, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../support/harness";
 import { send } from "../support/http";
@@ -274,5 +275,76 @@ describe("api: public web pages over HTTP", () => {
       expect(keyed.status).to.equal(200);
       expect(keyed.headers["ratelimit-remaining"]).to.equal("299");
     });
+  });
+});
+
+/** A production registry that is read (on-chain first) and holds no record; nothing else of it is used here. */
+function emptyRegistry(chain: string): RegistryClient {
+  const unused = async (): Promise<never> => {
+    throw new Error(`not used by the chain strip test (${chain})`);
+  };
+  return {
+    chain,
+    family: "evm",
+    simulated: false,
+    quote: unused,
+    reservationOf: async () => null,
+    activeReservationCount: unused,
+    prepareTransaction: unused,
+    transactionOutcome: unused,
+    settlementOf: unused,
+    isTransactionHash: () => true,
+  };
+}
+
+describe("api: the chain strip of chains whose mirror is behind", () => {
+  let api: TestApi;
+  /** The strip's words of `chain` on `host`'s page, before its figures (the apostrophe unescaped). */
+  const stripOf = async (chain: string, host?: string) => {
+    const page = await api.call({ path: "/", ...(host === undefined ? {} : { host }) });
+    const words = new RegExp(`data-chain="${chain}"><strong>${chain}</strong> ([^<]*?), indexed`).exec(
+      page.text,
+    );
+    return words?.[1]?.replaceAll("&#39;", "'");
+  };
+  /** What the identity check answers on `chain`, with the data path that answered. */
+  const checkOn = async (chain: string) =>
+    (await api.call({ path: `/api/v1/identity/check?name=Strip+Test&ticker=STRIP&chain=${chain}` })).body as {
+      decision: string;
+      adapter: string;
+    };
+
+  before(async () => {
+    // Both mirrors are ten minutes behind; only hardhat's registry is read meanwhile (solana has none here).
+    api = await startTestApi({
+      deps: {
+        registries: { production: new Map([["hardhat", emptyRegistry("hardhat")]]), sandbox: new Map() },
+      },
+    });
+    for (const [chain, family] of [
+      ["hardhat", "evm"],
+      ["solana", "solana"],
+    ] as const) {
+      await insertCheckpoint(api.db.pool, {
+        chain,
+        family,
+        head: 105,
+        indexed: 100,
+        indexedAt: new Date(Date.now() - 10 * 60_000),
+      });
+    }
+  });
+  after(async () => api.close());
+
+  it("says answers are read from the registry where the check reads it, and recheck only where it says so", async () => {
+    expect(await checkOn("hardhat")).to.include({ adapter: "chain" });
+    expect(await stripOf("hardhat")).to.equal("behind, answers read from the chain's registry");
+    expect(await checkOn("solana")).to.include({ decision: "recheck_required", adapter: "unavailable" });
+    expect(await stripOf("solana")).to.equal("behind, answers say recheck");
+  });
+
+  it("claims nothing about answers on the sandbox host, whose answers come from sandbox data", async () => {
+    expect(await stripOf("hardhat", SANDBOX_HOST)).to.equal("behind");
+    expect(await stripOf("solana", SANDBOX_HOST)).to.equal("behind");
   });
 });

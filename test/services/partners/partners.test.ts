@@ -29,7 +29,10 @@ describe("partners: the partner table", function () {
     let pool: pg.Pool;
     before(async () => {
       await db.pool.query(`CREATE SCHEMA ${quoteIdentifier(schema)}`);
-      pool = new pg.Pool({ connectionString: db.url, max: 1, options: `-c search_path=${schema}` });
+      // A SET, not the startup `options`: the embedded database has one session for every connection and
+      // takes no startup options, so the suite's own search path comes back in `after`.
+      pool = new pg.Pool({ connectionString: db.url, max: 1 });
+      pool.on("connect", (client) => void client.query(`SET search_path TO ${quoteIdentifier(schema)}`));
       await migrate(
         pool,
         readMigrations().filter((migration) => migration.version < 13),
@@ -66,6 +69,7 @@ describe("partners: the partner table", function () {
     after(async () => {
       await pool.end();
       await db.pool.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`);
+      await db.pool.query(`SET search_path TO ${quoteIdentifier(db.schema)}`);
     });
 
     it("makes one partner per partner_id with its environments, first keys and earliest contact", async () => {
