@@ -13,6 +13,13 @@
 // FROM STDIN on Postgres). So the queue plays the COPY itself: it answers the query with CopyInResponse,
 // keeps the connection's turn while collecting its CopyData, and on CopyDone runs the same COPY from
 // PGlite's `/dev/blob` with the collected data.
+//
+// Durability is not a client's to turn off here. PGlite runs Postgres as a single-user backend, which has no
+// WAL writer: with `synchronous_commit = off` (Ponder sets it on each of its connections) a commit's WAL stays
+// in memory until a later synchronous commit or shutdown, and because every connection shares the one
+// session, the setting would reach every other client's commits too. Killed then, the process lost every
+// acknowledged write since Ponder connected. So after any statement that names the setting, the queue sets it
+// back on before another message runs.
 import type { PGlite } from "@electric-sql/pglite";
 
 type OnData = (data: Uint8Array) => void;
@@ -30,6 +37,18 @@ interface QueuedMessage {
 const EXTENDED_QUERY_TYPES = new Set(["P", "B", "D", "E", "C", "H"].map((type) => type.charCodeAt(0)));
 const [QUERY, COPY_DATA, COPY_DONE, COPY_FAIL] = ["Q", "d", "c", "f"].map((type) => type.charCodeAt(0));
 const COPY_FROM_STDIN = /^\s*(COPY\s+.+?\s+FROM\s+)STDIN\b([^;]*);?\s*$/is;
+const [PARSE, SYNC] = ["P", "S"].map((type) => type.charCodeAt(0));
+const NAMES_SYNCHRONOUS_COMMIT = /synchronous_commit/i;
+const SYNCHRONOUS_COMMIT_ON = "SET synchronous_commit TO on";
+
+/** Whether a Query or Parse message's text may change `synchronous_commit` (SET, set_config, RESET, ...). */
+function mayChangeSynchronousCommit(message: Uint8Array): boolean {
+  const type = message[0];
+  if (type !== QUERY && type !== PARSE) return false;
+  return NAMES_SYNCHRONOUS_COMMIT.test(
+    Buffer.from(message.buffer, message.byteOffset, message.length).toString("latin1"),
+  );
+}
 
 /** One backend message: type byte, int32 length (itself included), body. */
 function backendMessage(type: string, body: Uint8Array): Uint8Array {
@@ -56,6 +75,8 @@ export class SessionQueue {
   private owner: number | null = null;
   /** The owner's COPY FROM STDIN being collected. */
   private copy: Copy | null = null;
+  /** A statement that names synchronous_commit ran or waits for its Sync: set it back on at the next chance. */
+  private synchronousCommitAtRisk = false;
 
   constructor(private readonly db: PGlite) {}
 
@@ -128,11 +149,27 @@ export class SessionQueue {
           continue;
         }
         this.owner = this.keepsTurn(current.message) ? current.handlerId : null;
+        if (mayChangeSynchronousCommit(current.message)) this.synchronousCommitAtRisk = true;
+        await this.keepCommitsSynchronous(current.message);
         current.resolve(bytes);
       }
     } finally {
       this.processing = false;
     }
+  }
+
+  /**
+   * Sets synchronous_commit back on once the statement that may have changed it has run: after a simple Query,
+   * or after the Sync that ends an extended query (between Parse and Sync, another statement would replace the
+   * unnamed one). Inside a transaction the SET is part of it, so a rollback restores `on` as well; in an
+   * aborted transaction it fails and the rollback to come restores it.
+   */
+  private async keepCommitsSynchronous(message: Uint8Array): Promise<void> {
+    if (!this.synchronousCommitAtRisk) return;
+    const type = message[0];
+    if (type !== QUERY && type !== SYNC) return;
+    this.synchronousCommitAtRisk = false;
+    await this.db.exec(SYNCHRONOUS_COMMIT_ON).catch(() => undefined);
   }
 
   /**

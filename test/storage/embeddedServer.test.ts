@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -148,6 +149,82 @@ describe("storage: embedded database under concurrent extended-protocol queries"
       await pool.end();
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("storage: embedded database durability", () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), "svc-embedded-durable-"));
+  });
+  afterEach(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("keeps synchronous_commit on for every connection whatever one connection sets (Ponder sets it off)", async () => {
+    const server = await startEmbeddedServer({
+      dataDir,
+      host: "127.0.0.1",
+      port: await freePort(),
+      maxConnections: 4,
+    });
+    const setter = new Pool({ connectionString: server.connectionString, max: 1 });
+    const other = new Pool({ connectionString: server.connectionString, max: 1 });
+    try {
+      const setting = async () => (await other.query("SHOW synchronous_commit")).rows[0].synchronous_commit;
+      await setter.query("SET synchronous_commit = off; SET idle_in_transaction_session_timeout = 3600000;");
+      expect(await setting()).to.equal("on");
+      await setter.query("SELECT set_config('synchronous_commit', $1, false)", ["off"]);
+      expect(await setting()).to.equal("on");
+      const client = await setter.connect();
+      try {
+        await client.query("BEGIN");
+        await client.query("SET SYNCHRONOUS_COMMIT TO off");
+        await client.query("COMMIT");
+      } finally {
+        client.release();
+      }
+      expect(await setting()).to.equal("on");
+    } finally {
+      await Promise.all([setter.end(), other.end()]);
+      await server.stop();
+    }
+  });
+
+  it("keeps every acknowledged commit when its process is killed, after a client set synchronous_commit off", async function () {
+    this.timeout(60_000);
+    const port = await freePort();
+    // The child commits rows one by one, printing each id once its COMMIT was answered, and is killed at once.
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", join(__dirname, "support", "commitThenWait.ts"), dataDir, String(port)],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const acknowledged: number[] = [];
+    await new Promise<void>((resolve, reject) => {
+      child.once("exit", (code) => reject(new Error(`the writer exited early (${code})`)));
+      child.stdout?.on("data", (chunk: Buffer) => {
+        for (const line of chunk.toString().split("\n").filter(Boolean)) acknowledged.push(Number(line));
+        if (acknowledged.length >= 20) {
+          child.removeAllListeners("exit");
+          child.kill("SIGKILL");
+          child.once("exit", () => resolve());
+        }
+      });
+    });
+    const reopened = await openDatabase({
+      kind: "embedded",
+      dataDir,
+      host: "127.0.0.1",
+      port: await freePort(),
+    });
+    try {
+      const { rows } = await reopened.pool.query("SELECT id FROM acknowledged");
+      const kept = new Set(rows.map((row) => row.id as number));
+      expect(acknowledged.filter((id) => !kept.has(id))).to.deep.equal([]);
+    } finally {
+      await reopened.close();
     }
   });
 });
