@@ -108,7 +108,8 @@ export interface RegistryClient {
   transactionOutcome(transactionHash: string): Promise<TransactionOutcome>;
   /**
    * The registry reservation a transaction made or renewed; null when no node knows it, it failed, or it emitted
-   * no registry event (not a reservation). Throws ChainUnavailableError when the RPC does not answer.
+   * no registry event (not a reservation). Throws ChainUnavailableError when the RPC does not answer, or cannot tell
+   * (Solana logs truncated before the event).
    */
   settlementOf(transactionHash: string): Promise<RegistrySettlement | null>;
   /** Whether `value` is a well-formed transaction hash (EVM 0x + 64 hex) or signature (Solana base58) here. */

@@ -1,6 +1,7 @@
 // The deployment manifest every part reads (indexers, API, worker, scripts): where each chain's RPC is and
 // where the registries live. One schema, one validated reader, one writer. `npm run localnet` / `npm start`
-// write it to DATA_DIR/deployments/local.json; `npm run deploy:evm` merges its entry into a manifest.
+// write it to DATA_DIR/deployments/local.json; `npm run deploy:evm` and `npm run deploy:solana` merge their
+// entry into a manifest.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";

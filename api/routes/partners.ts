@@ -50,7 +50,8 @@ export function registerPartnerRoutes({ routes, services }: Platform): void {
       path: "/v1/partners/request",
       summary: "Request partner access (public): stored and listed for operators, who answer by email.",
       tag: "Partners",
-      access: "public",
+      // Keyless and it stores a row: counted per client address like the other keyless writes.
+      access: "public-write",
       body: requestBody,
       responses: { 201: { description: "The request is recorded.", schema: requestedSchema } },
     },

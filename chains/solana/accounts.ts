@@ -117,6 +117,23 @@ export function decodeReservation(data: Buffer): ReservationAccount {
   };
 }
 
+/** An account as an RPC read returns it: its owner (base58) and its data. */
+export interface RawAccount {
+  owner: string;
+  data: Buffer;
+}
+
+/**
+ * The Reservation `account` holds, or null when it holds none: absent (closed), owned by another program, or
+ * another of the program's types (WalletState, Config). Reads are refused by owner and discriminator, never misread.
+ */
+export function reservationHeldBy(account: RawAccount | null, programId: string): ReservationAccount | null {
+  if (account === null || account.owner !== programId) return null;
+  const discriminator = registryCoder().accounts.accountDiscriminator("Reservation");
+  if (!account.data.subarray(0, discriminator.length).equals(discriminator)) return null;
+  return decodeReservation(account.data);
+}
+
 export function decodeWalletState(data: Buffer): WalletStateAccount {
   const raw = decode<RawWalletState>("WalletState", data);
   return {

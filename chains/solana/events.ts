@@ -1,94 +1,81 @@
-// The program's Anchor-style events, decoded from a transaction's log messages with the committed IDL.
-import { BorshCoder, EventParser } from "@coral-xyz/anchor";
-import { PublicKey } from "@solana/web3.js";
-import { loadIdl } from "./idl";
+// The program's ReservationCreated / ReservationRenewed events, decoded from a transaction's log messages with the
+// committed IDL. Logs are a hint, not the record: the runtime truncates them past 10,000 bytes, so the mirror reads
+// the reservation accounts (indexer/solana). What accounts cannot tell, one transaction's own fee and the expiry it
+// set, the reconciler reads from the transaction's event (settlementOf in registryClient.ts).
+import type { PublicKey } from "@solana/web3.js";
+import { registryCoder } from "./idl";
 
-export interface ReservationCreated {
-  kind: "created";
+/** One reserve or renew as its event tells it. */
+export interface RegistryEvent {
+  kind: "created" | "renewed";
   launcher: string;
   nameHash: string;
   tickerHash: string;
-  normalizedName: string;
-  normalizedTicker: string;
-  reservedAt: bigint;
+  /** The pair's expiry after the transaction. */
   expiresAt: bigint;
-  feeLamports: bigint;
-  partnerRef: string | null;
-}
-
-export interface ReservationRenewed {
-  kind: "renewed";
-  launcher: string;
-  nameHash: string;
-  tickerHash: string;
-  expiresAt: bigint;
-  durationSeconds: bigint;
+  /** What this reserve or renewal paid, not the running total. */
   feeLamports: bigint;
 }
 
-export type RegistryEvent = ReservationCreated | ReservationRenewed;
-
-/** Fields as Anchor's BorshCoder decodes them with the raw IDL: snake_case names, integers as BN. */
-interface Decimal {
-  toString(): string;
-}
-interface RawCreated {
+/** The fields both events share, as Anchor's BorshCoder decodes them with the raw IDL (integers as BN). */
+interface RawEvent {
   launcher: PublicKey;
   name_hash: number[];
   ticker_hash: number[];
-  name: string;
-  ticker: string;
-  reserved_at: Decimal;
-  expires_at: Decimal;
-  fee_lamports: Decimal;
-  partner_ref: number[];
-}
-interface RawRenewed {
-  launcher: PublicKey;
-  name_hash: number[];
-  ticker_hash: number[];
-  expires_at: Decimal;
-  duration_seconds: Decimal;
-  fee_lamports: Decimal;
+  expires_at: { toString(): string };
+  fee_lamports: { toString(): string };
 }
 
-const hex = (bytes: number[] | Uint8Array) => `0x${Buffer.from(bytes).toString("hex")}`;
-const big = (value: Decimal) => BigInt(value.toString());
+const EVENT_KINDS: Record<string, RegistryEvent["kind"]> = {
+  ReservationCreated: "created",
+  ReservationRenewed: "renewed",
+};
 
-/** Returns a decoder for one program id: log lines in, registry events out (other events ignored). */
-export function registryEventDecoder(programId: string): (logs: string[]) => RegistryEvent[] {
-  const parser = new EventParser(new PublicKey(programId), new BorshCoder(loadIdl()));
-  return (logs) => {
-    const events: RegistryEvent[] = [];
-    for (const event of parser.parseLogs(logs)) {
-      if (event.name === "ReservationCreated") {
-        const data = event.data as unknown as RawCreated;
-        const partner = data.partner_ref;
-        events.push({
-          kind: "created",
+const INVOKE = /^Program ([1-9A-HJ-NP-Za-km-z]+) invoke \[\d+\]$/;
+const EXIT = /^Program [1-9A-HJ-NP-Za-km-z]+ (success|failed)/;
+const DATA = "Program data: ";
+
+const hex = (bytes: number[]) => `0x${Buffer.from(bytes).toString("hex")}`;
+
+/**
+ * The `Program data:` payloads that `programId` logged, at any depth: the invoke stack says which program wrote
+ * each line. (Anchor's EventParser drops what a program logs inside another program's invocation.)
+ */
+export function programDataOf(logs: readonly string[], programId: string): string[] {
+  const stack: string[] = [];
+  const payloads: string[] = [];
+  for (const line of logs) {
+    const invoked = INVOKE.exec(line);
+    if (invoked) stack.push(invoked[1] as string);
+    else if (EXIT.test(line)) stack.pop();
+    else if (line.startsWith(DATA) && stack.at(-1) === programId) payloads.push(line.slice(DATA.length));
+  }
+  return payloads;
+}
+
+/** Whether the runtime cut the logs at its limit: an event missing from them may still have been emitted. */
+export function logsTruncated(logs: readonly string[]): boolean {
+  return logs.includes("Log truncated");
+}
+
+/** Returns a decoder for one program id: log lines in, its reserve and renew events out (others ignored). */
+export function registryEventDecoder(programId: string): (logs: readonly string[]) => RegistryEvent[] {
+  const coder = registryCoder().events;
+  return (logs) =>
+    programDataOf(logs, programId).flatMap((payload) => {
+      const event = coder.decode(payload);
+      const kind = event ? EVENT_KINDS[event.name] : undefined;
+      if (!event || !kind) return [];
+      const data = event.data as unknown as RawEvent;
+      return [
+        {
+          kind,
           launcher: data.launcher.toBase58(),
           nameHash: hex(data.name_hash),
           tickerHash: hex(data.ticker_hash),
-          normalizedName: data.name,
-          normalizedTicker: data.ticker,
-          reservedAt: big(data.reserved_at),
-          expiresAt: big(data.expires_at),
-          feeLamports: big(data.fee_lamports),
-          partnerRef: partner.every((byte) => byte === 0) ? null : hex(partner),
-        });
-      } else if (event.name === "ReservationRenewed") {
-        const data = event.data as unknown as RawRenewed;
-        events.push({
-          kind: "renewed",
-          launcher: data.launcher.toBase58(),
-          nameHash: hex(data.name_hash),
-          tickerHash: hex(data.ticker_hash),
-          expiresAt: big(data.expires_at),
-          durationSeconds: big(data.duration_seconds),
-          feeLamports: big(data.fee_lamports),
-        });
-      }
-    }
-    return events;
-  };
+          expiresAt: BigInt(data.expires_at.toString()),
+          feeLamports: BigInt(data.fee_lamports.toString()),
+        },
+      ];
+    });
 }

@@ -34,7 +34,7 @@ import {
   type ReservationAccount,
 } from "./accounts";
 import { configAddress, publicKeyOrNull, reservationAddress, walletAddress } from "./addresses";
-import { type RegistryEvent, registryEventDecoder } from "./events";
+import { logsTruncated, type RegistryEvent, registryEventDecoder } from "./events";
 import { isSignature, outcomeOfStatus } from "./outcome";
 import { checkPrice, feeLamports, type PriceCheck, priceUsdOf } from "./price";
 import { tierIndex } from "./settings";
@@ -79,7 +79,7 @@ export class SolanaRegistryClient implements RegistryClient {
   readonly programId: PublicKey;
   readonly priceAccount: PublicKey;
   private readonly connection: Connection;
-  private readonly decodeEvents: (logs: string[]) => RegistryEvent[];
+  private readonly decodeEvents: (logs: readonly string[]) => RegistryEvent[];
 
   constructor(entry: SolanaManifestEntry, options: SolanaRegistryClientOptions = {}) {
     this.chain = entry.chain;
@@ -147,7 +147,11 @@ export class SolanaRegistryClient implements RegistryClient {
     return outcomeOfStatus(statuses.value[0] ?? null);
   }
 
-  /** The program's ReservationCreated/ReservationRenewed event in a succeeded transaction's logs. */
+  /**
+   * The program's ReservationCreated/ReservationRenewed event in a succeeded transaction's logs, also when another
+   * program invoked the registry. Logs the runtime truncated before the event are no answer (ChainUnavailableError):
+   * the reservation then settles from the mirror, which reads the accounts.
+   */
   async settlementOf(signature: string): Promise<RegistrySettlement | null> {
     const transaction = await this.rpc(() =>
       this.connection.getTransaction(signature, {
@@ -156,7 +160,14 @@ export class SolanaRegistryClient implements RegistryClient {
       }),
     );
     if (!transaction?.meta || transaction.meta.err) return null;
-    const [event] = this.decodeEvents(transaction.meta.logMessages ?? []);
+    const logs = transaction.meta.logMessages ?? [];
+    const [event] = this.decodeEvents(logs);
+    if (event === undefined && logsTruncated(logs)) {
+      throw new ChainUnavailableError(
+        this.chain,
+        new Error(`the logs of ${signature} were truncated before any registry event`),
+      );
+    }
     if (event === undefined) return null;
     return {
       kind: event.kind === "created" ? "reserve" : "renew",

@@ -12,7 +12,8 @@ const NEXT: Readonly<Record<ReservationStatus, readonly ReservationStatus[]>> = 
   // A prepare that is settled on-chain before anyone posts its hash still confirms (found by its partnerRef).
   pending_payment: ["submitted", "confirmed", "expired"],
   submitted: ["confirmed", "failed", "expired"],
-  confirmed: ["expired"],
+  // A reorg can take the confirming transaction out of the chain: the reservation awaits its settlement again.
+  confirmed: ["expired", "submitted", "pending_payment"],
   failed: [],
   expired: [],
 };

@@ -6,6 +6,7 @@ export {
   checkpointDataAsOf,
   DEFAULT_FRESHNESS_BOUND_SECONDS,
   freshnessOf,
+  LAG_BOUND_BLOCKS,
 } from "./freshness";
 export {
   isLockRefusal,
@@ -13,6 +14,7 @@ export {
   type LockBasisQuery,
   type LockRefusal,
   lockBasis,
+  type PendingPrepare,
   type ReportedLaunch,
   reservedForLock,
 } from "./lockBasis";

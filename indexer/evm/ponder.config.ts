@@ -15,11 +15,22 @@ if (!manifestPath || !databaseUrl) {
 }
 const pollingInterval = Number(process.env.EVM_POLLING_INTERVAL_MS ?? 1000);
 const deployments = evmChainsToIndex(readManifest(manifestPath), manifestPath);
+const headsRelays: Record<string, string> = JSON.parse(process.env.EVM_HEADS_RELAYS ?? "{}");
+
+/** Where Ponder reaches a chain's websocket: run.ts's relay, which falls back to polling when heads stop. */
+function headsRelayOf(chain: string): string {
+  const url = headsRelays[chain];
+  if (url === undefined)
+    throw new Error(`No heads relay for chain "${chain}"; start the indexer through run.ts.`);
+  return url;
+}
 
 export default createConfig({
   database: { kind: "postgres", connectionString: databaseUrl, poolConfig: { max: 8 } },
-  // Chains are independent registries: each advances as fast as its own RPC allows.
-  ordering: "multichain",
+  // Chains are independent registries: each advances as fast as its own RPC allows, and a reorg reverts only its
+  // own chain's rows (under "multichain" it reverted every chain's rows written since, docs/indexers.md). It needs
+  // a chainId in every table's primary key (ponder.schema.ts).
+  ordering: "experimental_isolated",
   chains: Object.fromEntries(
     deployments.map((entry) => [
       entry.chain,
@@ -27,7 +38,7 @@ export default createConfig({
         id: entry.chainId,
         rpc: entry.rpcUrl,
         // New heads pushed over the websocket: the poll is then only Ponder's fallback (docs/indexers.md).
-        ...(entry.wsUrl === undefined ? {} : { ws: entry.wsUrl }),
+        ...(entry.wsUrl === undefined ? {} : { ws: headsRelayOf(entry.chain) }),
         pollingInterval,
         disableCache: LOCAL_CHAIN_IDS.has(entry.chainId),
       },

@@ -1,10 +1,12 @@
 // Ponder's tables for the registry. `reservation` is the current state of every pair on every chain (the
-// row the API's read model mirrors); `renewal` keeps the history of renewals. Hex columns are lowercase.
+// row the API's read model mirrors); `renewal` keeps the history of renewals. Hex columns are lowercase. Keyed by
+// chain id, as isolated ordering requires (ponder.config.ts); `chain` is the manifest's name, which the mirror uses.
 import { index, onchainTable, primaryKey } from "ponder";
 
 export const reservation = onchainTable(
   "reservation",
   (t) => ({
+    chainId: t.integer().notNull(),
     chain: t.text().notNull(),
     nameHash: t.hex().notNull(),
     tickerHash: t.hex().notNull(),
@@ -25,7 +27,7 @@ export const reservation = onchainTable(
     blockNumber: t.bigint().notNull(),
   }),
   (table) => ({
-    pk: primaryKey({ columns: [table.chain, table.nameHash, table.tickerHash] }),
+    pk: primaryKey({ columns: [table.chainId, table.nameHash, table.tickerHash] }),
     launcherIndex: index().on(table.launcher),
   }),
 );
@@ -33,6 +35,7 @@ export const reservation = onchainTable(
 export const renewal = onchainTable(
   "renewal",
   (t) => ({
+    chainId: t.integer().notNull(),
     chain: t.text().notNull(),
     txHash: t.hex().notNull(),
     logIndex: t.integer().notNull(),
@@ -47,7 +50,7 @@ export const renewal = onchainTable(
     blockNumber: t.bigint().notNull(),
   }),
   (table) => ({
-    pk: primaryKey({ columns: [table.chain, table.txHash, table.logIndex] }),
+    pk: primaryKey({ columns: [table.chainId, table.txHash, table.logIndex] }),
     pairIndex: index().on(table.chain, table.nameHash, table.tickerHash),
   }),
 );

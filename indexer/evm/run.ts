@@ -1,7 +1,8 @@
-// Runs the Ponder app as a child process (Ponder has no supported programmatic API) and keeps
-// `chain_checkpoints` current for every EVM chain it indexes. Used by `npm start` and by the
-// `npm run indexer:evm` production role. Start-up, Ponder restarts and the checkpoint monitor all retry
-// with bounded backoff (core/retry/backoff.ts): an RPC or database that is down is waited for, not fatal.
+// Runs the Ponder app as a child process (Ponder has no supported programmatic API), records each EVM chain's
+// head in `chain_checkpoints` (Ponder's own transactions record the indexed block: src/mirrorTrigger.ts) and
+// relays each chain's websocket (headsRelay.ts). Used by `npm start` and by the `npm run indexer:evm` production
+// role. Start-up, Ponder restarts and the checkpoint monitor all retry with bounded backoff
+// (core/retry/backoff.ts): an RPC or database that is down is waited for, not fatal.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -17,10 +18,11 @@ import {
 } from "../../core/retry/backoff";
 import { startPassLoop } from "../../core/retry/passLoop";
 import { resetChainIfHistoryChanged } from "../chainHistory";
-import { recordHead, setIndexed } from "../checkpoints";
+import { confirmCaughtUp, recordHead } from "../checkpoints";
 import { indexerWatchdog } from "../watchdog";
 import { evmChainsToIndex } from "./chains";
 import { type ChainIdentity, deploymentSchemaName, EVM_APP_DIR } from "./deploymentSchema";
+import { type HeadsRelay, startHeadsRelay } from "./headsRelay";
 
 export interface EvmIndexerOptions {
   /** Connection string Ponder uses; the same database as `pool`. */
@@ -143,6 +145,15 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
   );
   const deploymentSchema = options.deploymentSchema ?? deploymentSchemaName(identities);
   const port = options.port ?? 42069;
+  const relays = new Map<string, HeadsRelay>();
+  for (const entry of deployments) {
+    if (entry.wsUrl !== undefined) {
+      relays.set(entry.chain, await startHeadsRelay({ chain: entry.chain, target: entry.wsUrl, log }));
+    }
+  }
+  const relayUrls = JSON.stringify(
+    Object.fromEntries([...relays].map(([chain, relay]) => [chain, relay.url])),
+  );
 
   let child: ChildProcess | undefined;
   let stopping = false;
@@ -169,6 +180,7 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
   };
   const launch = () => {
     reporting = false;
+    for (const relay of relays.values()) relay.reset();
     child = spawn(
       process.execPath,
       [
@@ -201,6 +213,10 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
           IDENTITY_MANIFEST: options.manifestPath,
           IDENTITY_MIRROR_SCHEMA: mirrorSchema,
           EVM_POLLING_INTERVAL_MS: String(pollingIntervalMs),
+          EVM_HEADS_RELAYS: relayUrls,
+          // Every chain in this one process and its one connection pool (isolated ordering would otherwise give
+          // each chain a worker thread with a pool of its own: ponder.config.ts).
+          PONDER_MAX_THREADS: "1",
         },
         stdio: ["ignore", "pipe", "pipe"],
       },
@@ -248,6 +264,7 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
     backoff: options.backoff,
     log,
     observe: (chain, head, indexed) => watchdog.observe(chain, head, indexed),
+    observeHead: (chain, head) => relays.get(chain)?.observeHead(head),
     recordedEveryChain() {
       checkpointed = true;
       markReadyOnceIndexing();
@@ -274,6 +291,7 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
       clearTimeout(healthyTimer);
       await monitor.stop();
       await stopChild(child);
+      for (const relay of relays.values()) await relay.close();
     },
   };
 }
@@ -310,13 +328,18 @@ interface MonitorOptions {
   log: (line: string) => void;
   /** Each chain's head and checkpoint after every tick (the watchdog). */
   observe: (chain: string, head: bigint, indexed: bigint) => Promise<void>;
+  /** Each chain's head as soon as it is read (its heads relay). */
+  observeHead: (chain: string, head: bigint) => void;
   /** After each tick that recorded a checkpoint of every chain. */
   recordedEveryChain: () => void;
 }
 
 /**
- * Every interval: the head of each chain from its RPC, and how far Ponder has indexed it, read from the
- * deployment's `_ponder_checkpoint` table (never through Ponder's HTTP /status, see src/api/index.ts).
+ * Every interval: the head of each chain from its RPC, recorded (confirming a mirror that has caught up with it)
+ * and shown to its heads relay; then how far Ponder has indexed it, for the watchdog, read from the deployment's
+ * `_ponder_checkpoint` table (never through Ponder's HTTP /status, see src/api/index.ts). The indexed block reaches
+ * `chain_checkpoints` through the trigger on that table, in the transaction that indexed it, never from here: a
+ * copy made here could outrun the rows (after a restart Ponder reverts rows without touching its checkpoint).
  */
 function startCheckpointMonitor(options: MonitorOptions): { stop(): Promise<void> } {
   const checkpointTable = `${quote(options.deploymentSchema)}._ponder_checkpoint`;
@@ -330,6 +353,8 @@ function startCheckpointMonitor(options: MonitorOptions): { stop(): Promise<void
     for (const entry of options.deployments) {
       const head = await (options.clients.get(entry.chain) as PublicClient).getBlockNumber({ cacheTime: 0 });
       await recordHead(options.pool, entry.chain, "evm", head);
+      await confirmCaughtUp(options.pool, entry.chain, head);
+      options.observeHead(entry.chain, head);
       heads.set(entry.chain, head);
     }
     const exists = await options.pool.query("SELECT to_regclass($1) AS oid", [checkpointTable]);
@@ -338,14 +363,7 @@ function startCheckpointMonitor(options: MonitorOptions): { stop(): Promise<void
       `SELECT chain_name, latest_checkpoint FROM ${checkpointTable}`,
     );
     for (const row of rows) {
-      const { blockNumber, blockTimestamp } = decodePonderCheckpoint(row.latest_checkpoint);
-      await setIndexed(
-        options.pool,
-        row.chain_name,
-        "evm",
-        blockNumber,
-        new Date(Number(blockTimestamp) * 1000),
-      );
+      const { blockNumber } = decodePonderCheckpoint(row.latest_checkpoint);
       const head = heads.get(row.chain_name);
       if (head !== undefined) await options.observe(row.chain_name, head, blockNumber);
     }

@@ -1,89 +1,91 @@
-// Applies program transactions to the read model exactly once: each signature is recorded in the same
-// database transaction as its effects and the cursor, so a crash or a repeated pass cannot apply it twice.
+// Applies a batch of program transactions to the read model: the reservation accounts they wrote, as read after
+// them, with the transactions and the cursor, in the caller's database transaction. Rows hold account state (what
+// is, not a history of changes), so applying a batch again after a crash writes the same rows again.
 import type { PoolClient } from "pg";
-import type { RegistryEvent } from "../../chains/solana/events";
+import type { ReservationAccount } from "../../chains/solana/accounts";
+import type { AppliedTransaction } from "./writtenAccounts";
 
-export interface ProgramTransaction {
-  signature: string;
-  slot: number;
-  events: RegistryEvent[];
+/** An account a batch wrote: its state read after the batch (null: it holds no reservation) and its writer. */
+export interface MirroredAccount {
+  address: string;
+  reservation: ReservationAccount | null;
+  /** The newest transaction of the batch that wrote it: the row's tx_hash and block_number. */
+  writer: AppliedTransaction;
 }
 
+const NO_PARTNER_REF = `0x${"0".repeat(64)}`;
+
 /**
- * Applies `txs` (oldest first) in the caller's database transaction and moves the cursor to the last one.
- * Signatures already recorded are skipped, so a batch replayed after a crash changes nothing twice.
- * Returns how many transactions were newly applied.
+ * Mirrors `accounts` and records `txs` (oldest first) as applied, moving the cursor to the last one: a reservation
+ * account's row is written from its state; an account that holds no reservation (closed, or never one) removes the
+ * row it had.
  */
-export async function applyTransactions(
+export async function applyBatch(
   client: PoolClient,
   chain: string,
-  txs: readonly ProgramTransaction[],
-): Promise<number> {
+  txs: readonly AppliedTransaction[],
+  accounts: readonly MirroredAccount[],
+): Promise<void> {
   const last = txs.at(-1);
-  if (!last) return 0;
-  const inserted = await client.query<{ signature: string }>(
+  if (!last) return;
+  await client.query(
     `INSERT INTO solana_applied_transactions (chain, signature, slot)
      SELECT $1, signature, slot FROM unnest($2::text[], $3::bigint[]) AS batch(signature, slot)
-     ON CONFLICT DO NOTHING
-     RETURNING signature`,
+     ON CONFLICT DO NOTHING`,
     [chain, txs.map((tx) => tx.signature), txs.map((tx) => tx.slot)],
   );
-  const fresh = new Set(inserted.rows.map((row) => row.signature));
-  for (const tx of txs) {
-    if (!fresh.has(tx.signature)) continue;
-    for (const event of tx.events) await applyEvent(client, chain, tx, event);
+  for (const account of accounts) {
+    if (account.reservation) await upsertReservation(client, chain, account, account.reservation);
+  }
+  const emptied = accounts
+    .filter((account) => account.reservation === null)
+    .map((account) => account.address);
+  if (emptied.length > 0) {
+    await client.query("DELETE FROM chain_reservations WHERE chain = $1 AND reservation_account = ANY($2)", [
+      chain,
+      emptied,
+    ]);
   }
   await client.query(
     `INSERT INTO solana_cursors (chain, signature, slot) VALUES ($1, $2, $3)
      ON CONFLICT (chain) DO UPDATE SET signature = EXCLUDED.signature, slot = EXCLUDED.slot, updated_at = now()`,
     [chain, last.signature, last.slot],
   );
-  return fresh.size;
 }
 
-async function applyEvent(client: PoolClient, chain: string, tx: ProgramTransaction, event: RegistryEvent) {
-  if (event.kind === "created") {
-    await client.query(
-      `INSERT INTO chain_reservations (chain, name_hash, ticker_hash, normalized_name, normalized_ticker, launcher,
-         reserved_at, expires_at, duration_seconds, fee_paid, partner_ref, tx_hash, block_number, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7), to_timestamp($8), $9, $10, $11, $12, $13, now())
-       ON CONFLICT (chain, name_hash, ticker_hash) DO UPDATE SET
-         normalized_name = EXCLUDED.normalized_name, normalized_ticker = EXCLUDED.normalized_ticker,
-         launcher = EXCLUDED.launcher, reserved_at = EXCLUDED.reserved_at, expires_at = EXCLUDED.expires_at,
-         duration_seconds = EXCLUDED.duration_seconds, fee_paid = EXCLUDED.fee_paid,
-         partner_ref = EXCLUDED.partner_ref, tx_hash = EXCLUDED.tx_hash, block_number = EXCLUDED.block_number,
-         updated_at = now()`,
-      [
-        chain,
-        event.nameHash,
-        event.tickerHash,
-        event.normalizedName,
-        event.normalizedTicker,
-        event.launcher,
-        event.reservedAt.toString(),
-        event.expiresAt.toString(),
-        Number(event.expiresAt - event.reservedAt),
-        event.feeLamports.toString(),
-        event.partnerRef,
-        tx.signature,
-        tx.slot,
-      ],
-    );
-    return;
-  }
+async function upsertReservation(
+  client: PoolClient,
+  chain: string,
+  { address, writer }: MirroredAccount,
+  reservation: ReservationAccount,
+): Promise<void> {
   await client.query(
-    `UPDATE chain_reservations SET expires_at = to_timestamp($4), duration_seconds = duration_seconds + $5,
-       fee_paid = fee_paid + $6, tx_hash = $7, block_number = $8, updated_at = now()
-     WHERE chain = $1 AND name_hash = $2 AND ticker_hash = $3`,
+    `INSERT INTO chain_reservations (chain, name_hash, ticker_hash, normalized_name, normalized_ticker, launcher,
+       reserved_at, expires_at, duration_seconds, fee_paid, partner_ref, tx_hash, block_number, reservation_account,
+       updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7), to_timestamp($8), $9, $10, $11, $12, $13, $14, now())
+     ON CONFLICT (chain, name_hash, ticker_hash) DO UPDATE SET
+       normalized_name = EXCLUDED.normalized_name, normalized_ticker = EXCLUDED.normalized_ticker,
+       launcher = EXCLUDED.launcher, reserved_at = EXCLUDED.reserved_at, expires_at = EXCLUDED.expires_at,
+       duration_seconds = EXCLUDED.duration_seconds, fee_paid = EXCLUDED.fee_paid,
+       partner_ref = EXCLUDED.partner_ref, tx_hash = EXCLUDED.tx_hash, block_number = EXCLUDED.block_number,
+       reservation_account = EXCLUDED.reservation_account, updated_at = now()`,
     [
       chain,
-      event.nameHash,
-      event.tickerHash,
-      event.expiresAt.toString(),
-      Number(event.durationSeconds),
-      event.feeLamports.toString(),
-      tx.signature,
-      tx.slot,
+      reservation.nameHash,
+      reservation.tickerHash,
+      reservation.name,
+      reservation.ticker,
+      reservation.launcher.toBase58(),
+      reservation.reservedAt.toString(),
+      reservation.expiresAt.toString(),
+      // The whole window: the reserved duration plus every renewal, which move only the expiry.
+      Number(reservation.expiresAt - reservation.reservedAt),
+      reservation.feeLamports.toString(),
+      reservation.partnerRef === NO_PARTNER_REF ? null : reservation.partnerRef,
+      writer.signature,
+      writer.slot,
+      address,
     ],
   );
 }

@@ -1,21 +1,20 @@
 // The Solana indexer: mirrors the identity_registry program into the API's read model over standard
 // JSON-RPC. It backfills from the program's deployment and follows the head with getSignaturesForAddress
-// cursors and getTransaction, only ever at the configured commitment, and resumes from its cursor after
-// a crash. A failed pass (RPC or database down) is retried with bounded backoff (core/retry/backoff.ts)
-// for as long as it takes. A websocket logsSubscribe, when available, only wakes it up early. With `stallMs`,
-// the watchdog (../watchdog.ts) samples the head and the checkpoint; a loop whose pass hangs is restarted: the
-// pass's RPC calls are abandoned (an AbortSignal) and a new loop starts.
+// cursors; the reservation accounts each transaction wrote are read and mirrored as they are (./mirror.ts),
+// only ever at the configured commitment, and it resumes from its cursor after a crash. A failed pass (RPC or
+// database down) is retried with bounded backoff (core/retry/backoff.ts) for as long as it takes. A websocket
+// logsSubscribe, when available, only wakes it up early. With `stallMs`, the watchdog (../watchdog.ts) samples the
+// head and the checkpoint; a loop whose pass hangs is restarted: the pass's RPC calls are abandoned (an
+// AbortSignal) and a new loop starts.
 import type { Pool } from "pg";
 import WebSocket from "ws";
-import { type RegistryEvent, registryEventDecoder } from "../../chains/solana/events";
 import type { SolanaManifestEntry } from "../../config/manifest";
 import { type BackoffPolicy, backoffPolicy, createBackoff } from "../../core/retry/backoff";
 import { startPassLoop } from "../../core/retry/passLoop";
-import { withTransaction } from "../../storage/transaction";
 import { resetChainIfHistoryChanged } from "../chainHistory";
 import { recordHead, recordIndexed } from "../checkpoints";
 import { indexerWatchdog } from "../watchdog";
-import { applyTransactions, type ProgramTransaction } from "./apply";
+import { type Commitment, type MirrorContext, mirrorBatch } from "./mirror";
 import { DEFAULT_RETRY, RpcAbandonedError, type RpcCall, type RpcRetryPolicy, solanaRpc } from "./rpc";
 
 /** What the indexer needs of a manifest's Solana entry. */
@@ -24,7 +23,7 @@ export type IndexedProgram = Pick<
   "chain" | "rpcUrl" | "wsUrl" | "programId" | "deploySlot"
 >;
 
-export type Commitment = "confirmed" | "finalized";
+export type { Commitment } from "./mirror";
 
 export interface SolanaIndexerOptions {
   pool: Pool;
@@ -63,19 +62,16 @@ export interface SolanaIndexer {
 
 interface SignatureInfo {
   signature: string;
-  slot: number;
-  err: unknown;
-}
-
-interface TransactionAnswer {
-  slot: number;
-  blockTime: number | null;
-  meta: { err: unknown; logMessages?: string[] | null } | null;
 }
 
 const PAGE_LIMIT = 1000;
-/** getTransaction calls in flight at once; their effects are applied in order, one DB transaction per batch. */
+/** getTransaction calls in flight at once; each batch's accounts are read together and applied in one DB transaction. */
 const FETCH_BATCH = 50;
+/**
+ * Part of the chain's history id: a mirror built by an earlier rule (the program's events, which missed
+ * reservations made through other programs) is dropped and rebuilt from the accounts once.
+ */
+const MIRROR_RULE = "accounts";
 
 export async function startSolanaIndexer(options: SolanaIndexerOptions): Promise<SolanaIndexer> {
   const { pool, manifestEntry: entry } = options;
@@ -83,7 +79,6 @@ export async function startSolanaIndexer(options: SolanaIndexerOptions): Promise
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const log = options.log ?? ((line: string) => process.stderr.write(`[indexer:solana] ${line}\n`));
   const rpc = solanaRpc(entry.rpcUrl, options.retry);
-  const decode = registryEventDecoder(entry.programId);
   let markCaughtUp: () => void = () => undefined;
   let abandonCatchUp: (error: Error) => void = () => undefined;
   const caughtUp = new Promise<void>((resolve, reject) => {
@@ -104,11 +99,11 @@ export async function startSolanaIndexer(options: SolanaIndexerOptions): Promise
       await resetChainIfHistoryChanged(
         pool,
         entry.chain,
-        `${entry.programId}@${genesis}@${entry.deploySlot}`,
+        `${entry.programId}@${genesis}@${entry.deploySlot}@${MIRROR_RULE}`,
       );
       identified = true;
     }
-    await syncOnce({ pool, rpc: call, chain: entry.chain, programId: entry.programId, commitment, decode });
+    await syncOnce({ pool, rpc: call, chain: entry.chain, programId: entry.programId, commitment });
     run.passed = true;
     markCaughtUp();
   };
@@ -256,21 +251,14 @@ function startStallMonitor(options: StallMonitorOptions): { stop(): Promise<void
   return { stop: () => loop.stop() };
 }
 
-interface PassContext {
-  pool: Pool;
-  rpc: RpcCall;
-  chain: string;
-  programId: string;
-  commitment: Commitment;
-  decode: (logs: string[]) => RegistryEvent[];
-}
-
 /**
- * One pass: note the head, list every program signature newer than the cursor (newest first, paged),
- * then apply them oldest first. Everything up to the head slot read at the start is then in the mirror.
- * Transactions are fetched in parallel batches, and each batch is applied in one database transaction.
+ * One pass: note the head, list every program signature newer than the cursor (newest first, paged) from a node
+ * at or past the head, then mirror them oldest first. Everything up to the head slot is then in the mirror, and
+ * only then is the head recorded as indexed: behind a load balancer, the head and the list can come from nodes at
+ * different slots, and `minContextSlot` keeps the list (and each batch's account reads) from being older than the
+ * data the checkpoint claims.
  */
-async function syncOnce(context: PassContext): Promise<void> {
+async function syncOnce(context: MirrorContext): Promise<void> {
   const { pool, rpc, chain, programId, commitment } = context;
   const head = await rpc<number>("getSlot", [{ commitment }]);
   await recordHead(pool, chain, "solana", BigInt(head));
@@ -284,7 +272,13 @@ async function syncOnce(context: PassContext): Promise<void> {
   for (;;) {
     const page = await rpc<SignatureInfo[]>("getSignaturesForAddress", [
       programId,
-      { limit: PAGE_LIMIT, commitment, ...(until ? { until } : {}), ...(before ? { before } : {}) },
+      {
+        limit: PAGE_LIMIT,
+        commitment,
+        minContextSlot: head,
+        ...(until ? { until } : {}),
+        ...(before ? { before } : {}),
+      },
     ]);
     pending.push(...page);
     if (page.length < PAGE_LIMIT) break;
@@ -293,27 +287,10 @@ async function syncOnce(context: PassContext): Promise<void> {
   pending.reverse();
   let lastBlockTime: number | null = null;
   for (let start = 0; start < pending.length; start += FETCH_BATCH) {
-    const batch = pending.slice(start, start + FETCH_BATCH);
-    const answers = await Promise.all(
-      batch.map((info) =>
-        rpc<TransactionAnswer | null>("getTransaction", [
-          info.signature,
-          { commitment, encoding: "json", maxSupportedTransactionVersion: 0 },
-        ]),
-      ),
-    );
-    // A transaction listed but not yet served at this commitment (a lagging node) ends the pass there:
-    // apply what precedes it, the next pass resumes from the cursor.
-    const served = answers.indexOf(null);
-    const ready = (served === -1 ? answers : answers.slice(0, served)) as TransactionAnswer[];
-    const programTxs: ProgramTransaction[] = ready.map((tx, index) => ({
-      signature: (batch[index] as SignatureInfo).signature,
-      slot: tx.slot,
-      events: tx.meta && !tx.meta.err ? context.decode(tx.meta.logMessages ?? []) : [],
-    }));
-    await withTransaction(pool, (client) => applyTransactions(client, chain, programTxs));
-    lastBlockTime = ready.at(-1)?.blockTime ?? lastBlockTime;
-    if (served !== -1) return;
+    const signatures = pending.slice(start, start + FETCH_BATCH).map((info) => info.signature);
+    const batch = await mirrorBatch(context, signatures);
+    lastBlockTime = batch.blockTime ?? lastBlockTime;
+    if (!batch.complete) return;
   }
   const blockTime = await rpc<number | null>("getBlockTime", [head]).catch((error: unknown) => {
     // An abandoned pass records nothing more.

@@ -1,5 +1,6 @@
 // A minimal Solana JSON-RPC client for the indexer: every call retries with exponential backoff on
-// 429, 5xx, timeouts and dropped connections, because hosted RPC providers and busy nodes do all of these.
+// 429, 5xx, timeouts, dropped connections and nodes behind the asked `minContextSlot`, because hosted RPC
+// providers, load balancers and busy nodes do all of these.
 import { setTimeout as sleep } from "node:timers/promises";
 import { ServiceError } from "../../core/errors/serviceError";
 
@@ -39,6 +40,12 @@ export class RpcUnavailableError extends ServiceError {
 
 class RetryableError extends ServiceError {}
 
+/**
+ * The answering node has not reached the call's `minContextSlot`: behind a load balancer, a node behind its peers.
+ * Retried: the next try may reach another node, or this one once it has caught up.
+ */
+const MIN_CONTEXT_SLOT_NOT_REACHED = -32016;
+
 /** The caller abandoned the call (the watchdog restarting a hung loop): never retried. */
 export class RpcAbandonedError extends ServiceError {
   constructor(method: string, cause: unknown) {
@@ -74,6 +81,7 @@ export function solanaRpc(url: string, policy: RpcRetryPolicy = DEFAULT_RETRY): 
     } catch (error) {
       throw new RetryableError(`unreadable answer: ${(error as Error).message}`);
     }
+    if (body.error?.code === MIN_CONTEXT_SLOT_NOT_REACHED) throw new RetryableError(body.error.message);
     if (body.error) throw new SolanaRpcError(method, body.error.code, body.error.message);
     return body.result as T;
   };

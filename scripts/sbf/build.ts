@@ -68,16 +68,19 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-/** Compiles every C source (in name order, so the layout is stable) and links the shared object. */
-export function buildProgram(): Uint8Array {
+/**
+ * Compiles every C source of `sourceDir` (in name order, so the layout is stable) and links the shared object.
+ * The registry by default; test programs (test/programs/support/) are built the same way.
+ */
+export function buildProgram(sourceDir = SOURCE_DIR): Uint8Array {
   const workDir = mkdtempSync(join(tmpdir(), "sbf-build-"));
   try {
-    const sources = readdirSync(SOURCE_DIR)
+    const sources = readdirSync(sourceDir)
       .filter((file) => file.endsWith(".c"))
       .sort();
     const objects = sources.map((source) => {
       const output = join(workDir, source.replace(/\.c$/, ".o"));
-      compileC(source, output);
+      compileC(source, output, sourceDir);
       return { file: source, bytes: readFileSync(output) };
     });
     return linkSbf(objects);

@@ -9,6 +9,7 @@ import {
   SystemProgram,
   Transaction,
 } from "@solana/web3.js";
+import type { SolanaManifestEntry } from "../../config/manifest";
 import { ServiceError } from "../../core/errors/serviceError";
 import {
   configAddress,
@@ -160,6 +161,34 @@ export async function deployIdentityRegistry(
     configAccount: configAddress(programId).toBase58(),
     priceAccount: settings.priceUpdate.toBase58(),
     deploySlot: deployed.deploySlot,
+  };
+}
+
+/**
+ * The manifest entry of a deployment; `wsUrl` only when the RPC has a websocket, and `sandbox` when the sandbox's
+ * own deployment was made beside it.
+ */
+export function manifestEntry(
+  chain: string,
+  endpoints: { rpcUrl: string; wsUrl?: string | undefined },
+  deployment: RegistryDeployment,
+  sandbox?: RegistryDeployment,
+): SolanaManifestEntry {
+  const { rpcUrl, wsUrl } = endpoints;
+  return {
+    chain,
+    rpcUrl,
+    ...(wsUrl === undefined ? {} : { wsUrl }),
+    ...deployment,
+    ...(sandbox === undefined
+      ? {}
+      : {
+          sandbox: {
+            programId: sandbox.programId,
+            configAccount: sandbox.configAccount,
+            priceAccount: sandbox.priceAccount,
+          },
+        }),
   };
 }
 

@@ -71,15 +71,20 @@ export function configArgs(settings: RegistrySettings) {
   };
 }
 
-/** Local settings: the program owns the price account (PDA ["price"]) and push_price writes it. */
-export function localSettings(programId: PublicKey): RegistrySettings {
+/** The deployment defaults, reading the SOL/USD price from the PriceUpdateV2 account `priceUpdate` of `priceOwner`. */
+export function registrySettings(priceUpdate: PublicKey, priceOwner: PublicKey): RegistrySettings {
   return {
-    priceUpdate: localPriceAddress(programId),
-    priceOwner: programId,
+    priceUpdate,
+    priceOwner,
     feedId: SOL_USD_FEED_ID,
     maxPriceAgeSecs: DEFAULT_MAX_PRICE_AGE_SECS,
     tierUsdMicros: DEFAULT_TIER_PRICES_USD_MICROS.map(Number),
   };
+}
+
+/** Local settings: the program owns the price account (PDA ["price"]) and push_price writes it. */
+export function localSettings(programId: PublicKey): RegistrySettings {
+  return registrySettings(localPriceAddress(programId), programId);
 }
 
 function walletKey(provider: Provider): PublicKey {

@@ -128,7 +128,8 @@ FROM (SELECT r.*, ${partnerOf("r")} AS scoped_partner
  */
 export const SHARED_COLUMNS = `
   (SELECT json_agg(json_build_object('chain', chain, 'family', family, 'headNumber', head_number,
-      'indexedNumber', indexed_number, 'indexedBlockTime', indexed_block_time, 'indexedAt', indexed_at) ORDER BY chain)
+      'indexedNumber', indexed_number, 'indexedBlockTime', indexed_block_time, 'indexedAt', indexed_at,
+      'rewoundFrom', rewound_from) ORDER BY chain)
      FROM chain_checkpoints) AS checkpoints,
   (SELECT json_object_agg(environment, kid) FROM signing_keys WHERE status = 'active') AS active_kids`;
 
@@ -162,6 +163,7 @@ export interface SharedRow {
         indexedNumber: number | null;
         indexedBlockTime: string | null;
         indexedAt: string | null;
+        rewoundFrom: number | null;
       }[]
     | null;
   active_kids: Partial<Record<Environment, string>> | null;
@@ -187,10 +189,12 @@ function sharedSnapshotOf(row: SharedRow): SharedSnapshot {
     chain: entry.chain,
     family: entry.family,
     checkpoint: {
+      family: entry.family,
       headNumber: entry.headNumber === null ? null : Number(entry.headNumber),
       indexedNumber: entry.indexedNumber === null ? null : Number(entry.indexedNumber),
       indexedBlockTime: dateOrNull(entry.indexedBlockTime),
       indexedAt: dateOrNull(entry.indexedAt),
+      rewoundFrom: entry.rewoundFrom === null ? null : Number(entry.rewoundFrom),
     },
   }));
   const byChain = new Map<string, CheckpointedChain[]>();

@@ -1,8 +1,9 @@
 // Reporting: launch reports (a `launched` event, no lock) and bonding / milestone events (copycat locks with
 // longest-lock semantics). A lock rests on facts: the reporting partner's recorded launch (its launcher is
-// the lock's), the chain's reservations (reserved or not; never over another wallet's), never the body's word
-// (core/status/lockBasis). Each change and its outbox events commit in one transaction; a refused lock report
-// is audited. Launchpad ids must be the reporter's (services/partners/launchpads). Not deduplicated.
+// the lock's), the chain's reservations (reserved or not; never over another wallet's), the live prepares
+// (never reserved; another wallet's defers it), never the body's word (core/status/lockBasis). Each change and
+// its outbox events commit in one transaction; a refused lock report is audited. Launchpad ids must be the
+// reporter's (services/partners/launchpads). Not deduplicated.
 import type { Pool, PoolClient } from "pg";
 import { assertLauncherFormat } from "../../core/address/launcherFormat";
 import { ApiError } from "../../core/errors/catalogue";
@@ -19,7 +20,7 @@ import {
 import { appendDomainEvents } from "../../storage/outbox";
 import { withTransaction } from "../../storage/transaction";
 import { assertOwnLaunchpad } from "../partners/launchpads";
-import { pendingPrepareHolds } from "../reservations/store";
+import { pendingPrepares } from "../reservations/store";
 import { chainFreshness, chainsInScope, type EvaluationContext } from "./evaluation";
 import { serializeIdentityChanges } from "./identityLock";
 import { auditRefusal, type RefusedLock } from "./lockRefusals";
@@ -173,6 +174,8 @@ const LOCK_REFUSAL_MESSAGES: Readonly<
     "Another wallet holds a live on-chain reservation of this identity on this chain; a lock never overrides it.",
   launched_over_reservation:
     "The reported launch happened while another wallet held a reservation of this identity on this chain; it earns no lock.",
+  reservation_payment_pending:
+    "Another wallet has prepared a reservation of this identity on this chain and may be paying for it; the lock waits: retry after details.holdExpiresAt, when that payment has confirmed (then no lock) or lapsed.",
   locked_for_another_launcher:
     "A live lock on this identity and chain protects another launcher; it is not extended for this launch.",
 };
@@ -212,7 +215,7 @@ export async function recordLock(
     const snapshot = await reportSnapshot(client, caller, identity, report);
     chainsInScope(snapshot, context, report.chain);
     assertCurrent(chainFreshness(snapshot, context, report.chain), report.chain);
-    const pending = await pendingPrepareHolds(
+    const prepares = await pendingPrepares(
       client,
       caller.environment,
       caller.partnerId,
@@ -220,12 +223,18 @@ export async function recordLock(
       report.chain,
       now,
     );
-    const records = { ...snapshot.records, holds: [...snapshot.records.holds, ...pending] };
+    const { records } = snapshot;
     const launch = await reportedLaunch(client, caller, identity, report, now);
     if (launch === undefined) {
       return auditRefusal(client, caller, identity, { kind, ...report }, refusalError("launch_not_reported"));
     }
-    const basis = lockBasis(records, { kind, launch, claimedReserved: report.wasReserved, now });
+    const basis = lockBasis(records, {
+      kind,
+      launch,
+      claimedReserved: report.wasReserved,
+      pendingPrepares: prepares,
+      now,
+    });
     if (isLockRefusal(basis)) {
       return auditRefusal(client, caller, identity, { kind, ...report }, refusalError(basis, launch));
     }

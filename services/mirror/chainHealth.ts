@@ -3,6 +3,10 @@
 // exactly when its decisions answer `recheck_required`.
 import type { Pool } from "pg";
 import { type ChainFreshness, DEFAULT_FRESHNESS_BOUND_SECONDS, freshnessOf } from "../../core/status";
+import { CHECKPOINT_COLUMNS, type CheckpointRow, checkpointOf } from "./chainCatalogue";
+
+// The posture job reads its rows through chainHealthOf too.
+export { CHECKPOINT_COLUMNS, type CheckpointRow } from "./chainCatalogue";
 
 export type ChainHealthStatus = "ok" | "stale" | "not_started";
 
@@ -20,15 +24,6 @@ export interface ChainHealth {
   secondsSinceIndexed: number | null;
 }
 
-export interface CheckpointRow {
-  chain: string;
-  family: "evm" | "solana";
-  head_number: string | null;
-  indexed_number: string | null;
-  indexed_block_time: Date | null;
-  indexed_at: Date | null;
-}
-
 const HEALTH_OF_FRESHNESS: Record<ChainFreshness["state"], ChainHealthStatus> = {
   fresh: "ok",
   behind: "stale",
@@ -36,32 +31,15 @@ const HEALTH_OF_FRESHNESS: Record<ChainFreshness["state"], ChainHealthStatus> = 
   unavailable: "stale",
 };
 
-/** The columns chainHealthOf reads, for every query of chain_checkpoints that feeds it. */
-export const CHECKPOINT_COLUMNS =
-  "chain, family, head_number, indexed_number, indexed_block_time, indexed_at";
-
-const toNumber = (value: string | null): number | null => (value === null ? null : Number(value));
-
 export function chainHealthOf(
   row: CheckpointRow,
   nowMs: number,
   boundSeconds = DEFAULT_FRESHNESS_BOUND_SECONDS,
 ): ChainHealth {
-  const head = toNumber(row.head_number);
-  const indexed = toNumber(row.indexed_number);
+  const checkpoint = checkpointOf(row);
+  const { headNumber: head, indexedNumber: indexed } = checkpoint;
   const age = row.indexed_at ? Math.max(0, Math.floor((nowMs - row.indexed_at.getTime()) / 1000)) : null;
-  const freshness = freshnessOf(
-    indexed === null
-      ? undefined
-      : {
-          headNumber: head,
-          indexedNumber: indexed,
-          indexedBlockTime: row.indexed_block_time,
-          indexedAt: row.indexed_at,
-        },
-    new Date(nowMs),
-    boundSeconds,
-  );
+  const freshness = freshnessOf(indexed === null ? undefined : checkpoint, new Date(nowMs), boundSeconds);
   const status = HEALTH_OF_FRESHNESS[freshness.state];
   return {
     chain: row.chain,

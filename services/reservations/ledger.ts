@@ -104,3 +104,16 @@ export async function voidLedgerEntry(client: PoolClient, reservationId: string,
     [reservationId, now],
   );
 }
+
+/**
+ * Takes back the accrual of a reservation whose confirmation a reorg undid: the entry is a draft again, to accrue at
+ * the fee of the settlement that confirms it next or to be voided. An entry already in a payout plan stays as
+ * planned (the revenue consistency check then shows it as accrued for an unconfirmed reservation).
+ */
+export async function reopenLedgerEntry(client: PoolClient, reservationId: string): Promise<void> {
+  await client.query(
+    `UPDATE partner_ledger_entries SET status = 'draft', accrued_at = NULL
+      WHERE reservation_id = $1 AND status = 'accrued' AND payout_plan_id IS NULL`,
+    [reservationId],
+  );
+}

@@ -200,7 +200,7 @@ export async function prepareReservation(
   };
   await withTransaction(pool, async (client) => {
     // A lock reported since the check above (while the chain was asked) refuses this prepare; one reported after
-    // it sees this prepare as a hold of its wallet (services/identity/reporting.ts).
+    // it for another wallet waits while this prepare lives (core/status/lockBasis.ts).
     await serializeIdentityChanges(client, context.environment, identity.identityKey, chain);
     const lock = {
       environment: context.environment,

@@ -12,9 +12,9 @@ import { type ChainAnswer, decide } from "./reconcileRules";
 import {
   claimQueue,
   claimSubmissions,
-  holdOf,
   lockReservation,
   mirrorCutoffs,
+  mirrorEvidence,
   type Queue,
 } from "./reconcileStore";
 import type { Reservation } from "./record";
@@ -80,18 +80,10 @@ export async function reconcileReservation(
     withTransaction(deps.pool, async (client) => {
       const reservation = await reservationById(client, reservationId, { forUpdate: true });
       if (reservation === undefined || isFinal(reservation.status)) return { reservation };
-      const cutoffs = await mirrorCutoffs(client, now, bound, reservation.chain);
       // An answer about another hash (the wallet sent a new one meanwhile) is no evidence.
       const answer = chain?.hash === reservation.transactionHash ? chain?.answer : undefined;
-      const action = decide(
-        reservation,
-        {
-          hold: await holdOf(client, reservation),
-          cutoff: cutoffs.get(reservation.chain) ?? null,
-          chain: answer,
-        },
-        now,
-      );
+      const mirror = await mirrorEvidence(client, reservation, now, bound);
+      const action = decide(reservation, { ...mirror, chain: answer }, now);
       if (action.kind === "ask_chain") return { reservation, askChain: chain === undefined };
       const applied = await applyAction(client, reservation, action, now);
       return { reservation: applied?.reservation ?? reservation };
@@ -105,7 +97,16 @@ export async function reconcileReservation(
 }
 
 function emptyCounts(): ReconcileCounts {
-  return { confirmed: 0, failed: 0, lapsed: 0, extended: 0, expiring: 0, expired: 0, chainUnavailable: 0 };
+  return {
+    confirmed: 0,
+    failed: 0,
+    lapsed: 0,
+    extended: 0,
+    expiring: 0,
+    expired: 0,
+    reopened: 0,
+    chainUnavailable: 0,
+  };
 }
 
 function count(counts: ReconcileCounts, effects: readonly ReconcileEffect[]): void {
@@ -132,8 +133,9 @@ async function eachLimited<T>(
 export async function reconcilePass(deps: ReconcileDeps): Promise<ReconcileCounts> {
   const now = deps.now();
   const bound = deps.freshnessBoundSeconds ?? DEFAULT_FRESHNESS_BOUND_SECONDS;
+  // The queues' SQL narrows by these; each decision reads its own evidence (mirrorEvidence), which a revert
+  // since may have changed.
   const cutoffs = await mirrorCutoffs(deps.pool, now, bound);
-  const cutoffOf = (reservation: Reservation) => cutoffs.get(reservation.chain) ?? null;
   const counts = emptyCounts();
   const seen: string[] = [];
 
@@ -143,7 +145,7 @@ export async function reconcilePass(deps: ReconcileDeps): Promise<ReconcileCount
         const rows = await claimQueue(client, queue, now, cutoffs, seen, BATCH_SIZE);
         for (const reservation of rows) {
           seen.push(reservation.reservationId);
-          const evidence = { hold: await holdOf(client, reservation), cutoff: cutoffOf(reservation) };
+          const evidence = await mirrorEvidence(client, reservation, now, bound);
           const applied = await applyAction(client, reservation, decide(reservation, evidence, now), now);
           if (applied) count(counts, applied.effects);
         }
@@ -161,11 +163,7 @@ export async function reconcilePass(deps: ReconcileDeps): Promise<ReconcileCount
     await withTransaction(deps.pool, async (client) => {
       const reservation = await lockReservation(client, submitted.reservationId);
       if (reservation?.status !== "submitted" || reservation.transactionHash !== hash) return;
-      const evidence = {
-        hold: await holdOf(client, reservation),
-        cutoff: cutoffOf(reservation),
-        chain: answer,
-      };
+      const evidence = { ...(await mirrorEvidence(client, reservation, now, bound)), chain: answer };
       const applied = await applyAction(client, reservation, decide(reservation, evidence, now), now);
       if (applied) count(counts, applied.effects);
     });

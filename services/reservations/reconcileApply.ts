@@ -4,13 +4,20 @@ import type { PoolClient } from "pg";
 import { appendDomainEvents } from "../../storage/outbox";
 import { confirmReservation } from "./confirmation";
 import { expiredEvents, expiringEvents } from "./events";
-import { voidLedgerEntry } from "./ledger";
+import { reopenLedgerEntry, voidLedgerEntry } from "./ledger";
 import type { ReconcileAction } from "./reconcileRules";
 import type { Reservation } from "./record";
 import { transition } from "./store";
 
 /** What an applied action changed; a pass counts these. */
-export type ReconcileEffect = "confirmed" | "failed" | "lapsed" | "extended" | "expiring" | "expired";
+export type ReconcileEffect =
+  | "confirmed"
+  | "failed"
+  | "lapsed"
+  | "extended"
+  | "expiring"
+  | "expired"
+  | "reopened";
 
 export interface Applied {
   reservation: Reservation;
@@ -59,6 +66,23 @@ export async function applyAction(
         reservation: tracked,
         effects: [...(moved ? ["extended" as const] : []), ...(action.notify ? ["expiring" as const] : [])],
       };
+    }
+    case "reopen": {
+      // The window, fee and notice were the reorged settlement's; the wait for a settlement starts again.
+      const wait =
+        action.to === "submitted" ? { submitted_at: action.submittedAt } : { lapses_at: action.lapsesAt };
+      const reopened = await transition(client, id, "confirmed", action.to, {
+        status_reason: action.reason,
+        confirmed_at: null,
+        starts_at: null,
+        expires_at: null,
+        fee_paid: null,
+        expiring_notified_at: null,
+        ...wait,
+      });
+      if (reopened === undefined) return undefined;
+      await reopenLedgerEntry(client, id);
+      return { reservation: reopened, effects: ["reopened"] };
     }
     case "expire": {
       const expired = await transition(client, id, "confirmed", "expired", {

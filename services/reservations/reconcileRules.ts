@@ -46,7 +46,13 @@ export type ReconcileAction =
   | { kind: "lapse"; reason: string }
   /** A confirmed window: follow the chain's expiry and/or send the expiring notice. */
   | { kind: "track"; expiresAt: Date; notify: boolean }
-  | { kind: "expire"; expiresAt: Date };
+  | { kind: "expire"; expiresAt: Date }
+  /**
+   * A confirmed reservation whose settlement the chain no longer holds: back to awaiting it, its submission (or its
+   * lapse) moved to give it the grace period again.
+   */
+  | { kind: "reopen"; to: "submitted"; submittedAt: Date; reason: string }
+  | { kind: "reopen"; to: "pending_payment"; lapsesAt: Date; reason: string };
 
 /** The mirror's completeness instant under the freshness rule (core/status): its data time while fresh. */
 export function mirrorCutoff(freshness: ChainFreshness): Date | null {
@@ -233,7 +239,44 @@ function noticeDue(reservation: Reservation, expiresAt: Date, now: Date): boolea
   return now >= noticeFrom && now < expiresAt && (notified === null || notified < noticeFrom);
 }
 
+/**
+ * The mirror's hold still carries what confirmed `reservation`: a reserve's own hold (the same launcher, reserved at
+ * the window's start; renewals keep it), a renewal's extension (the same launcher's earlier hold, ending at or past
+ * the renewal's own end). Only a reorg takes either away before the window ends.
+ */
+function holdsSettlement(reservation: Reservation, hold: ChainHold | undefined): boolean {
+  if (hold === undefined || !heldByLauncher(reservation, hold)) return false;
+  const startsAt = reservation.startsAt as Date;
+  if (reservation.kind === "reserve") return hold.reservedAt.getTime() === startsAt.getTime();
+  return hold.reservedAt < startsAt && hold.expiresAt >= secondsAfter(startsAt, reservation.durationSeconds);
+}
+
+/**
+ * Back to awaiting the settlement a reorg took out: the transaction may be mined again (the same hash, or the
+ * wallet sends it again), so it gets the submission's grace from now before it fails or lapses.
+ */
+function reopened(reservation: Reservation, now: Date): ReconcileAction {
+  const reason =
+    "The chain no longer holds the transaction that confirmed this reservation (a reorg took its block out); " +
+    "waiting for it to settle again.";
+  return reservation.transactionHash === null
+    ? { kind: "reopen", to: "pending_payment", lapsesAt: secondsAfter(now, SUBMISSION_GRACE_SECONDS), reason }
+    : { kind: "reopen", to: "submitted", submittedAt: now, reason };
+}
+
+/**
+ * A fresh mirror no longer shows the settlement of an open window. Fresh, it has indexed again everything a revert
+ * took out of it (core/status), so what it lacks the chain lacks. Past its end a window no longer needs its hold.
+ */
+function settlementLost(reservation: Reservation, evidence: Evidence, now: Date): boolean {
+  const open = now < (reservation.expiresAt as Date);
+  return (
+    !reservation.simulated && open && evidence.cutoff !== null && !holdsSettlement(reservation, evidence.hold)
+  );
+}
+
 function decideConfirmed(reservation: Reservation, evidence: Evidence, now: Date): ReconcileAction {
+  if (settlementLost(reservation, evidence, now)) return reopened(reservation, now);
   const expiresAt = trackedExpiry(reservation, evidence.hold);
   const moved = expiresAt.getTime() !== (reservation.expiresAt as Date).getTime();
   if (now >= expiresAt) {

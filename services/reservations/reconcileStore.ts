@@ -5,7 +5,12 @@ import type { Pool, PoolClient } from "pg";
 import { sameOnChainSql } from "../../core/address/equality";
 import { EXPIRING_NOTICE_SECONDS } from "../../core/reservation";
 import { freshnessOf } from "../../core/status";
-import { readCheckpoints } from "../mirror/chainCatalogue";
+import {
+  CHECKPOINT_COLUMNS,
+  type CheckpointRow,
+  checkpointOf,
+  readCheckpoints,
+} from "../mirror/chainCatalogue";
 import { type ChainHold, mirrorCutoff } from "./reconcileRules";
 import { type Reservation, type ReservationRow, reservationOf } from "./record";
 
@@ -21,14 +26,7 @@ interface HoldRow {
   tx_hash: string;
 }
 
-export async function holdOf(db: Db, reservation: Reservation): Promise<ChainHold | undefined> {
-  const { rows } = await db.query<HoldRow>(
-    `SELECT launcher, reserved_at, expires_at, duration_seconds, fee_paid, partner_ref, tx_hash
-       FROM chain_reservations WHERE chain = $1 AND name_hash = $2 AND ticker_hash = $3`,
-    [reservation.chain, reservation.nameHash, reservation.tickerHash],
-  );
-  const row = rows[0];
-  if (row === undefined) return undefined;
+function holdOf(row: HoldRow): ChainHold {
   return {
     launcher: row.launcher,
     reservedAt: row.reserved_at,
@@ -40,14 +38,45 @@ export async function holdOf(db: Db, reservation: Reservation): Promise<ChainHol
   };
 }
 
+/** What the mirror says about a reservation: its pair's hold, and how far its chain is known to be complete. */
+export interface MirrorEvidence {
+  hold: ChainHold | undefined;
+  cutoff: Date | null;
+}
+
+/**
+ * The mirror's hold of the reservation's pair and its chain's cutoff at `now`, read in one statement: one snapshot.
+ * A revert takes rows out and sets the checkpoint back in one transaction (docs/indexers.md), so a hold missing here
+ * is never paired with a cutoff read before the revert, which would vouch for it being missing on chain.
+ */
+export async function mirrorEvidence(
+  db: Db,
+  reservation: Reservation,
+  now: Date,
+  boundSeconds: number,
+): Promise<MirrorEvidence> {
+  const { rows } = await db.query<Partial<CheckpointRow> & Partial<HoldRow>>(
+    `SELECT checkpoint.*, hold.* FROM (SELECT 1) one
+       LEFT JOIN (SELECT ${CHECKPOINT_COLUMNS} FROM chain_checkpoints WHERE chain = $1) checkpoint ON true
+       LEFT JOIN (SELECT launcher, reserved_at, expires_at, duration_seconds, fee_paid, partner_ref, tx_hash
+                    FROM chain_reservations WHERE chain = $1 AND name_hash = $2 AND ticker_hash = $3) hold ON true`,
+    [reservation.chain, reservation.nameHash, reservation.tickerHash],
+  );
+  const row = rows[0] ?? {};
+  const checkpoint = row.chain == null ? undefined : checkpointOf(row as CheckpointRow);
+  return {
+    hold: row.launcher == null ? undefined : holdOf(row as HoldRow),
+    cutoff: mirrorCutoff(freshnessOf(checkpoint, now, boundSeconds)),
+  };
+}
+
 /** Each checkpointed chain's mirror cutoff at `now` (absent: never indexed, so no cutoff). */
 export async function mirrorCutoffs(
   db: Db,
   now: Date,
   boundSeconds: number,
-  chain?: string,
 ): Promise<Map<string, Date | null>> {
-  const checkpointed = await readCheckpoints(db, chain);
+  const checkpointed = await readCheckpoints(db);
   return new Map(
     checkpointed.map((entry) => [
       entry.chain,
@@ -96,7 +125,8 @@ const QUEUES: Record<Queue, { sql: string; params: (args: QueueArgs) => unknown[
       ORDER BY r.lapses_at ${claim("$5")}`,
     params: timeParams,
   },
-  // Confirmed windows that ended, entered their notice period unnotified, or were extended on-chain.
+  // Confirmed windows that ended, entered their notice period unnotified, were extended on-chain, or lost their
+  // settlement.
   windows: {
     sql: `SELECT r.* FROM reservations r ${CUTOFF_JOIN}
       WHERE r.status = 'confirmed' AND ${notSeen("$4")} AND (
@@ -107,7 +137,15 @@ const QUEUES: Record<Queue, { sql: string; params: (args: QueueArgs) => unknown[
             SELECT 1 FROM chain_reservations m
              WHERE m.chain = r.chain AND m.name_hash = r.name_hash AND m.ticker_hash = r.ticker_hash
                AND ${sameOnChainSql("r.family", "m.launcher", "r.launcher")} AND m.reserved_at < r.expires_at
-               AND m.expires_at > r.expires_at)))
+               AND m.expires_at > r.expires_at))
+        -- Open windows whose settlement a fresh mirror no longer shows (a reorg): reconcileRules holdsSettlement.
+        OR (NOT r.simulated AND r.expires_at > $1 AND mirror.cutoff IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM chain_reservations m
+             WHERE m.chain = r.chain AND m.name_hash = r.name_hash AND m.ticker_hash = r.ticker_hash
+               AND ${sameOnChainSql("r.family", "m.launcher", "r.launcher")}
+               AND CASE WHEN r.kind = 'reserve' THEN m.reserved_at = r.starts_at
+                        ELSE m.reserved_at < r.starts_at
+                             AND m.expires_at >= r.starts_at + make_interval(secs => r.duration_seconds) END)))
       ORDER BY r.expires_at ${claim("$5")}`,
     params: timeParams,
   },

@@ -3,7 +3,7 @@
 import type { Pool, PoolClient } from "pg";
 import type { Environment } from "../../core/environment";
 import { canTransition, type ReservationStatus } from "../../core/reservation";
-import type { HoldRecord } from "../../core/status";
+import type { PendingPrepare } from "../../core/status";
 import { type Reservation, type ReservationRow, reservationOf } from "./record";
 
 type Db = Pool | PoolClient;
@@ -63,18 +63,19 @@ export async function reservationById(
   return row === undefined ? undefined : reservationOf(row);
 }
 
-/** Column values a transition sets besides status (snake_case column -> value). */
+/** Column values a transition sets besides status (snake_case column -> value; null clears a reopened window). */
 export type TransitionFields = Partial<{
   status_reason: string | null;
   transaction_hash: string;
   submitted_at: Date;
-  confirmed_at: Date;
-  starts_at: Date;
-  expires_at: Date;
-  fee_paid: string;
+  lapses_at: Date;
+  confirmed_at: Date | null;
+  starts_at: Date | null;
+  expires_at: Date | null;
+  fee_paid: string | null;
   finished_at: Date;
   settled_at: Date;
-  expiring_notified_at: Date;
+  expiring_notified_at: Date | null;
 }>;
 
 /**
@@ -102,29 +103,23 @@ export async function transition(
 }
 
 /**
- * The live prepares of an identity on a chain (awaiting payment or submitted, not lapsed) as holds of their
- * wallets: a creator told to pay must not lose the pair to a lock reported while the payment is in flight. In
- * the sandbox only `partnerId`'s own prepares count (each sandbox partner rehearses alone).
+ * The live prepares of an identity on a chain (awaiting payment or submitted, not lapsed): wallets told to pay.
+ * They protect nothing; a lock report lets another wallet's defer it (core/status/lockBasis). In the sandbox only
+ * `partnerId`'s own prepares count (each sandbox partner rehearses alone).
  */
-export async function pendingPrepareHolds(
+export async function pendingPrepares(
   client: Db,
   environment: Environment,
   partnerId: string,
   identityKey: string,
   chain: string,
   now: Date,
-): Promise<HoldRecord[]> {
-  const { rows } = await client.query<{ launcher: string; prepared_at: Date; lapses_at: Date }>(
-    `SELECT launcher, prepared_at, lapses_at FROM reservations
+): Promise<PendingPrepare[]> {
+  const { rows } = await client.query<{ launcher: string; lapses_at: Date }>(
+    `SELECT launcher, lapses_at FROM reservations
       WHERE environment = $1 AND identity_key = $2 AND chain = $3 AND status IN ('pending_payment', 'submitted')
         AND lapses_at > $4 AND (environment = 'production' OR partner_id = $5)`,
     [environment, identityKey, chain, now, partnerId],
   );
-  return rows.map((row) => ({
-    kind: "reservation",
-    chain,
-    launcher: row.launcher,
-    startsAt: row.prepared_at,
-    expiresAt: row.lapses_at,
-  }));
+  return rows.map((row) => ({ launcher: row.launcher, lapsesAt: row.lapses_at }));
 }

@@ -88,6 +88,29 @@ describe("api: partners (onboarding, verification, rotation, logs and usage)", f
       const count = await api.db.pool.query("SELECT count(*)::int AS n FROM partner_access_requests");
       expect(count.rows[0].n).to.equal(1);
     });
+
+    it("is a keyless write limited per client address: past the public-write limit 429, nothing stored", async () => {
+      const limited = await startTestApi({ db: api.db, deps: { publicWriteRateLimitPerMinute: 2 } });
+      try {
+        const ask = (organization: string) =>
+          limited.call({
+            method: "POST",
+            path: "/api/v1/partners/request",
+            body: { organization, email: "bd@flood.example", intendedUse: "Launch validation" },
+          });
+        expect((await ask("Flood 1")).status).to.equal(201);
+        expect((await ask("Flood 2")).status).to.equal(201);
+        const refused = await ask("Flood 3");
+        expectEnvelope(refused, 429, "rate_limited");
+        expect(refused.headers["retry-after"]).to.match(/^[1-9][0-9]*$/);
+        const { rows } = await api.db.pool.query<{ organization: string }>(
+          "SELECT organization FROM partner_access_requests WHERE email = 'bd@flood.example' ORDER BY organization",
+        );
+        expect(rows.map((row) => row.organization)).to.deep.equal(["Flood 1", "Flood 2"]);
+      } finally {
+        await limited.close();
+      }
+    });
   });
 
   describe("email verification", () => {

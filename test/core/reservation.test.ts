@@ -94,6 +94,12 @@ describe("core: reservation rules", () => {
     expect(RESERVATION_STATUSES.filter(isFinal)).to.deep.equal(["failed", "expired"]);
   });
 
+  it("lets a confirmation a reorg undid go back to awaiting its settlement, and nowhere else", () => {
+    expect(canTransition("confirmed", "submitted")).to.equal(true);
+    expect(canTransition("confirmed", "pending_payment")).to.equal(true);
+    expect(canTransition("confirmed", "failed")).to.equal(false);
+  });
+
   it("opens renewal in the last 12 hours of a live window only", () => {
     const expiresAt = new Date("2026-02-01T12:00:00.000Z");
     const at = (hoursBefore: number) => new Date(expiresAt.getTime() - hoursBefore * 3_600_000);

@@ -1,9 +1,12 @@
 // Decision integrity under hostile and careless partners, as a simulation on the local chains: creators reserve
 // pairs on-chain with real wallets and pay, while production and sandbox partners act at once and at random
 // (launch reports with any launcher, bonded and milestone events with any flag, sandbox holds, sandbox prepares
-// and confirms, validations). After every round an invariant checker asks production validate about every live
-// reservation: its creator never reads `block`, and a copycat wallet never reads `allow`. Refusals of the
-// partners' requests are expected and not judged; only the decisions are. The run is seeded (SIMULATION_SEED).
+// and confirms, validations), and a production partner prepares a pair for a wallet it never pays for, then
+// reports that wallet's launch and a bond or milestone. After every round an invariant checker asks production
+// validate about every live reservation: its creator never reads `block`, and a copycat wallet never reads
+// `allow`; at the end, no lock has the reserved length (60 or 90 days) without a confirmed reservation (or sandbox
+// hold) of its launcher. Refusals of the partners' requests are expected and not judged; only the decisions and the
+// locks are. The run is seeded (SIMULATION_SEED).
 import { expect } from "chai";
 import { issueKeeperCredential, setLaunchReporting } from "../../services/identity/keeperCredentials";
 import { bindLaunchpad } from "../../services/partners/launchpads";
@@ -58,12 +61,17 @@ describe("e2e: integrity simulation (many partners at once, invariants after eve
   this.timeout(600_000);
   let seed = 0;
   let random: () => number = Math.random;
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  // The unpaid launches draw from their own generator, so the other actions of a seed stay as they were.
+  let unpaidRandom: () => number = Math.random;
+  const pickWith = <T>(draw: () => number, items: readonly T[]): T =>
+    items[Math.floor(draw() * items.length)] as T;
+  const pick = <T>(items: readonly T[]): T => pickWith(random, items);
   let e2e: E2e;
   let production: Partner[];
   let sandbox: Partner[];
   let pairs: Pair[];
   let paid: Paid[] = [];
+  let unpaidLocks = 0;
   let violations: string[] = [];
 
   before(async () => {
@@ -159,6 +167,71 @@ describe("e2e: integrity simulation (many partners at once, invariants after eve
     }
   }
 
+  /**
+   * A production partner prepares a pair for a fresh wallet, never pays, and reports that wallet's launch and a
+   * bond or milestone while the prepare lives: a prepare is no reservation, so the lock may only be the short one.
+   */
+  async function unpaidLaunch(): Promise<HttpResponse | undefined> {
+    const draw = <T>(items: readonly T[]) => pickWith(unpaidRandom, items);
+    const driver = draw([e2e.evm, e2e.solana]);
+    const pair = draw(pairs);
+    const partner = draw(production);
+    const lockPath = draw(["/events/bonded", "/events/milestone"]);
+    const wallet = await driver.newWallet();
+    const base = { chain: driver.chain, launchpad: partner.launchpad, name: pair.name, ticker: pair.ticker };
+    const prepare = await post(partner, "/reservations/prepare", {
+      chain: driver.chain,
+      name: pair.name,
+      ticker: pair.ticker,
+      launcher: wallet.address,
+      durationSeconds: 86_400,
+    });
+    if (prepare.status !== 201) return prepare;
+    const launch = await post(partner, "/launches/report", {
+      ...base,
+      launcher: wallet.address,
+      tokenOrMint: wallet.address,
+    });
+    if (launch.status !== 200) return launch;
+    const lock = await post(partner, lockPath, base, { "x-service-keeper": partner.keeper as string });
+    if (lock.status === 200) unpaidLocks += 1;
+    return lock;
+  }
+
+  /**
+   * No lock of the run has the reserved length unless its launcher held a confirmed reservation (or sandbox hold)
+   * by then. Checked once at the end: lock rows are never removed.
+   */
+  async function checkLockLengths(): Promise<void> {
+    const { rows } = await e2e.db.pool.query<{
+      environment: string;
+      identity_key: string;
+      chain: string;
+      kind: string;
+      authorized_launcher: string;
+      applied_at: Date;
+    }>(
+      `SELECT l.environment, l.identity_key, l.chain, l.kind, l.authorized_launcher, l.applied_at FROM identity_locks l
+        WHERE l.expires_at - l.applied_at >= CASE l.kind WHEN 'bonded' THEN interval '60 days' ELSE interval '90 days' END
+          AND NOT EXISTS (
+            SELECT 1 FROM chain_reservations r
+             WHERE l.environment = 'production' AND r.chain = l.chain
+               AND r.normalized_name || '::' || r.normalized_ticker = l.identity_key
+               AND lower(r.launcher) = lower(l.authorized_launcher)
+               AND r.reserved_at <= l.applied_at + interval '60 seconds')
+          AND NOT EXISTS (
+            SELECT 1 FROM sandbox_holds h
+             WHERE l.environment = 'sandbox' AND h.partner_id = l.partner_id AND h.chain = l.chain
+               AND h.identity_key = l.identity_key AND lower(h.launcher) = lower(l.authorized_launcher)
+               AND h.starts_at <= l.applied_at + interval '60 seconds')`,
+    );
+    for (const lock of rows) {
+      violations.push(
+        `seed ${seed}: a ${lock.environment} ${lock.kind} lock applied at ${lock.applied_at.toISOString()} of ${lock.identity_key} on ${lock.chain} for ${lock.authorized_launcher} has the reserved length without a confirmed reservation`,
+      );
+    }
+  }
+
   /** Every live reservation: its creator is never blocked, a copycat is never allowed (production validate). */
   async function checkInvariants(round: number): Promise<void> {
     const checker = production[0] as Partner;
@@ -189,14 +262,16 @@ describe("e2e: integrity simulation (many partners at once, invariants after eve
   // SIMULATION_SEED replays one run; the default seeds include runs that broke the previous code.
   const seeds = process.env.SIMULATION_SEED ? [Number(process.env.SIMULATION_SEED)] : [20261123, 1, 7];
   for (const runSeed of seeds) {
-    it(`seed ${runSeed}: every paying creator stays allowed and every copycat refused while partners act at random`, async () => {
+    it(`seed ${runSeed}: every paying creator stays allowed, every copycat refused and no lock long without a confirmed reservation while partners act at random`, async () => {
       seed = runSeed;
       random = seededRandom(runSeed);
+      unpaidRandom = seededRandom(runSeed + 1);
       pairs = Array.from({ length: 8 }, () => uniquePair("Sim"));
       paid = [];
+      unpaidLocks = 0;
       violations = [];
       for (let round = 1; round <= ROUNDS; round += 1) {
-        const actions: Promise<unknown>[] = [creatorReserves()];
+        const actions: Promise<unknown>[] = [creatorReserves(), unpaidLaunch()];
         for (let index = 0; index < ACTIONS_PER_ROUND; index += 1) actions.push(partnerActs());
         const settled = await Promise.allSettled(actions);
         const crashed = settled.filter((result) => result.status === "rejected");
@@ -211,7 +286,9 @@ describe("e2e: integrity simulation (many partners at once, invariants after eve
         }
         await checkInvariants(round);
       }
+      await checkLockLengths();
       expect(paid.length, "creators paid for reservations during the run").to.be.greaterThan(2);
+      expect(unpaidLocks, "locks reported on launches whose prepare was never paid").to.be.greaterThan(0);
       expect(violations).to.deep.equal([]);
     });
   }

@@ -101,7 +101,8 @@ export interface E2e {
   api: TestApi;
   registries: RegistryCatalogue;
   clock: ChainClock;
-  evm: ChainDriver;
+  /** With the Hardhat node's test client (snapshots, reverts, mining). */
+  evm: ChainDriver & { test: TestClient };
   solana: ChainDriver;
   /** A production key of a new partner with every partner scope. */
   key: { secret: string; partnerId: string; keyId: string };

@@ -1,5 +1,6 @@
-// The Solana indexer's RPC client: what it retries (429, 5xx, timeouts, dropped connections) and what it
-// does not (a JSON-RPC error answer), against a real local HTTP server scripted per request.
+// The Solana indexer's RPC client: what it retries (429, 5xx, timeouts, dropped connections, a node behind the
+// asked minContextSlot) and what it does not (other JSON-RPC error answers), against a real local HTTP server
+// scripted per request.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
@@ -75,6 +76,13 @@ describe("Solana indexer RPC client retries", () => {
       },
     );
     expect(requests).to.equal(1);
+  });
+
+  it("retries a node behind the asked minContextSlot (-32016), as another node behind the same URL may have it", async () => {
+    const behind = { code: -32016, message: "Minimum context slot has not been reached" };
+    script = [{ status: 200, body: { jsonrpc: "2.0", id: 1, error: behind } }];
+    expect(await solanaRpc(url, policy)<number>("getSlot", [{ minContextSlot: 42 }])).to.equal(42);
+    expect(requests).to.equal(2);
   });
 
   it("abandons a hung call when its signal is aborted, without retrying it", async () => {

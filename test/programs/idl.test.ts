@@ -36,6 +36,12 @@ describe("program: IDL and C sources agree", () => {
     );
   });
 
+  it("Anchor.toml's test command runs the program tests where they are", () => {
+    const anchorToml = readFileSync(join(__dirname, "..", "..", "Anchor.toml"), "utf8");
+    const folder = /^test = "npx mocha '([^*']+)\/\*\*\/\*\.test\.ts'"$/m.exec(anchorToml)?.[1];
+    expect(folder && join(__dirname, "..", "..", folder), "the folder of this very test").to.equal(__dirname);
+  });
+
   it("uses Anchor's discriminators: sha256(namespace:name)[0..8]", () => {
     for (const instruction of idl.instructions)
       expect(instruction.discriminator).to.deep.equal(sha256Prefix(`global:${instruction.name}`));

@@ -35,7 +35,13 @@ ponder.on("IdentityRegistry:Reserved", async ({ event, context }) => {
   };
   await context.db
     .insert(reservation)
-    .values({ chain: context.chain.name, nameHash: args.nameHash, tickerHash: args.tickerHash, ...record })
+    .values({
+      chainId: context.chain.id,
+      chain: context.chain.name,
+      nameHash: args.nameHash,
+      tickerHash: args.tickerHash,
+      ...record,
+    })
     .onConflictDoUpdate(record);
 });
 
@@ -43,6 +49,7 @@ ponder.on("IdentityRegistry:Renewed", async ({ event, context }) => {
   const { args } = event;
   const chain = context.chain.name;
   await context.db.insert(renewal).values({
+    chainId: context.chain.id,
     chain,
     txHash: event.transaction.hash,
     logIndex: event.log.logIndex,
@@ -58,7 +65,7 @@ ponder.on("IdentityRegistry:Renewed", async ({ event, context }) => {
   });
   // The registry only emits Renewed for a live reservation, so the row exists.
   await context.db
-    .update(reservation, { chain, nameHash: args.nameHash, tickerHash: args.tickerHash })
+    .update(reservation, { chainId: context.chain.id, nameHash: args.nameHash, tickerHash: args.tickerHash })
     .set((row) => ({
       expiresAt: args.expiresAt,
       durationSeconds: row.durationSeconds + args.durationSeconds,

@@ -25,6 +25,12 @@ export interface FaultPlan {
   commitmentLag?: Partial<CommitmentLag>;
   /** Report `blockTime: null`, as nodes without the time for old slots do. */
   nullBlockTime?: boolean;
+  /**
+   * A second node this many blocks behind, behind the same URL: a round-robin load balancer sends every other
+   * HTTP request (of `methods`, when listed) to it. Its reads at every commitment trail by these blocks and it
+   * checks `minContextSlot` against its own slot (-32016); account state is the newest on both (litesvm keeps one).
+   */
+  laggingReplicaBlocks?: number;
   /** Seed for the random choices, so a failing test can be replayed. */
   seed?: number;
 }
@@ -45,11 +51,13 @@ export class FaultInjector {
   private plan: FaultPlan = {};
   private script: InjectedFailure[] = [];
   private random = seededRandom(1);
+  private replicaTurn = false;
 
   set(plan: FaultPlan): void {
     this.plan = { ...plan };
     this.script = [...(plan.script ?? [])];
     this.random = seededRandom(plan.seed ?? 1);
+    this.replicaTurn = false;
   }
 
   get current(): FaultPlan {
@@ -74,6 +82,14 @@ export class FaultInjector {
 
   get timeoutMs(): number {
     return this.plan.timeoutMs ?? 30_000;
+  }
+
+  /** Blocks by which the node answering a request to `method` trails this one: 0, or the lagging replica's turn. */
+  replicaLagFor(method: string | undefined): number {
+    const { methods, laggingReplicaBlocks } = this.plan;
+    if (!laggingReplicaBlocks || (methods && (method === undefined || !methods.includes(method)))) return 0;
+    this.replicaTurn = !this.replicaTurn;
+    return this.replicaTurn ? laggingReplicaBlocks : 0;
   }
 
   /** Slots to skip before the next block. */

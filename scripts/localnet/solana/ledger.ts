@@ -62,6 +62,8 @@ export class Ledger {
   private readonly transactions = new Map<string, TransactionRecord>();
   private readonly signaturesByAddress = new Map<string, string[]>();
   lag: CommitmentLag = { confirmed: 0, finalized: 0 };
+  /** Blocks the node answering the current request trails by (faults.ts, `laggingReplicaBlocks`). */
+  private replicaLag = 0;
 
   constructor(genesisTime: number) {
     const genesis: BlockRecord = {
@@ -108,8 +110,18 @@ export class Ledger {
 
   /** The newest block visible at a commitment level. */
   blockAt(commitment: Commitment): BlockRecord {
-    const lag = commitment === "processed" ? 0 : this.lag[commitment];
+    const lag = (commitment === "processed" ? 0 : this.lag[commitment]) + this.replicaLag;
     return this.blocks[Math.max(0, this.blocks.length - 1 - lag)] as BlockRecord;
+  }
+
+  /** Runs `answer` (synchronous) as a node `blocks` behind this one answers it. */
+  answerBehind<T>(blocks: number, answer: () => T): T {
+    this.replicaLag = blocks;
+    try {
+      return answer();
+    } finally {
+      this.replicaLag = 0;
+    }
   }
 
   /** The newest `count` blocks, newest first. */

@@ -182,7 +182,9 @@ export async function startSolanaRpc(options: SolanaRpcOptions = {}): Promise<So
       serveFailure(response, failure, id);
       return;
     }
-    const call = (name: string, params: Params) => callMethod(chain, name, params);
+    const behind = isAdmin ? 0 : chain.faults.replicaLagFor(method);
+    const call = (name: string, params: Params) =>
+      chain.ledger.answerBehind(behind, () => callMethod(chain, name, params));
     if (Array.isArray(body)) {
       if (body.length === 0)
         sendJson(

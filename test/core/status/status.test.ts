@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import {
+  type ChainCheckpoint,
   type ChainFreshness,
   type ChainStatus,
   decideAcrossChains,
@@ -10,6 +11,7 @@ import {
   type HoldRecord,
   type IdentityRecords,
   identityTimeline,
+  LAG_BOUND_BLOCKS,
   type LaunchRecord,
   type LockBasisQuery,
   type LockRecord,
@@ -17,6 +19,7 @@ import {
   lockDurationSeconds,
   NO_RECORDS,
   NoChainsError,
+  type PendingPrepare,
   SANDBOX_DESIGNATED_LAUNCHER,
   sandboxScenarios,
 } from "../../../core/status";
@@ -405,8 +408,14 @@ describe("identity status engine", () => {
       kind: "bonded",
       launch: launch(),
       claimedReserved: undefined,
+      pendingPrepares: [],
       now: T,
       ...overrides,
+    });
+    /** A prepare of `launcher` that lapses `offset` from T. */
+    const prepare = (launcher: string, offset: number): PendingPrepare => ({
+      launcher,
+      lapsesAt: ms(offset),
     });
     it("the launcher is the launch's; reserved when the launcher held the pair at the launch", () => {
       expect(lockBasis(records({ holds: [hold()] }), query())).to.deep.equal({
@@ -448,6 +457,30 @@ describe("identity status engine", () => {
         reason: "launched_over_reservation",
       });
     });
+    it("a prepare of the launcher itself, never confirmed, is not a reservation: the unreserved lengths", () => {
+      const ownPrepare = { pendingPrepares: [prepare(EVM_OWNER, 10 * 60_000)] };
+      for (const kind of ["bonded", "milestone"] as const) {
+        expect(lockBasis(NO_RECORDS, query({ kind, ...ownPrepare }))).to.deep.equal({
+          authorizedLauncher: EVM_OWNER,
+          reserved: false,
+          lockSeconds: lockDurationSeconds(kind, false),
+        });
+      }
+      expect(lockBasis(NO_RECORDS, query({ claimedReserved: true, ...ownPrepare }))).to.include({
+        reason: "reservation_state_mismatch",
+      });
+    });
+    it("another wallet's live prepare defers the lock until the last one lapses; a lapsed one defers nothing", () => {
+      const prepares = [prepare(EVM_OTHER, 5 * 60_000), prepare(SOL_OWNER, 10 * 60_000)];
+      expect(lockBasis(NO_RECORDS, query({ pendingPrepares: prepares }))).to.deep.equal({
+        reason: "reservation_payment_pending",
+        holder: SOL_OWNER,
+        holdExpiresAt: ms(10 * 60_000),
+      });
+      expect(lockBasis(NO_RECORDS, query({ pendingPrepares: prepares, now: ms(10 * 60_000) }))).to.include({
+        reserved: false,
+      });
+    });
     it("a live lock of another launcher (or of nobody) is not extended for this launch", () => {
       for (const authorizedLauncher of [EVM_OTHER, null]) {
         expect(lockBasis(records({ locks: [lock({ authorizedLauncher })] }), query())).to.include({
@@ -460,11 +493,13 @@ describe("identity status engine", () => {
   });
 
   describe("freshness", () => {
-    const checkpoint = {
+    const checkpoint: ChainCheckpoint = {
+      family: "evm",
       headNumber: 100,
       indexedNumber: 100,
       indexedBlockTime: ms(-10 * 60_000),
       indexedAt: ms(-5_000),
+      rewoundFrom: null,
     };
     it("a caught-up mirror is as fresh as its last confirmation", () => {
       expect(freshnessOf(checkpoint, T, 30)).to.deep.equal({ state: "fresh", dataAsOf: ms(-5_000) });
@@ -484,6 +519,47 @@ describe("identity status engine", () => {
       expect(freshnessOf({ ...checkpoint, headNumber: 120 }, T, 30)).to.deep.equal({
         state: "behind",
         dataAsOf: ms(-10 * 60_000),
+      });
+    });
+    describe("blocks known to exist but not indexed, whatever their times", () => {
+      /** Indexed up to block 100, a block a second old by the chain's clock (ahead of the service's). */
+      const lagging = (family: ChainCheckpoint["family"], lag: number): ChainCheckpoint => ({
+        ...checkpoint,
+        family,
+        headNumber: 100 + lag,
+        indexedBlockTime: ms(-1_000),
+      });
+      for (const family of ["evm", "solana"] as const) {
+        const bound = LAG_BOUND_BLOCKS[family];
+        it(`${family}: ${bound} behind the head it read is fresh, ${bound + 1} is behind though its last block is a second old`, () => {
+          expect(freshnessOf(lagging(family, bound), T, 30)).to.deep.equal({
+            state: "fresh",
+            dataAsOf: ms(-1_000),
+          });
+          expect(freshnessOf(lagging(family, bound + 1), T, 30)).to.deep.equal({
+            state: "behind",
+            dataAsOf: ms(-1_000),
+          });
+        });
+      }
+      it("a rewound mirror is behind until it has indexed again as far as it had, even caught up with the head", () => {
+        const rewound = {
+          ...checkpoint,
+          headNumber: 90,
+          indexedNumber: 90,
+          indexedAt: ms(-1_000),
+          rewoundFrom: 100,
+        };
+        expect(freshnessOf(rewound, T, 30).state).to.equal("behind");
+        expect(freshnessOf({ ...rewound, indexedNumber: 99, headNumber: 99 }, T, 30).state).to.equal(
+          "behind",
+        );
+        expect(freshnessOf({ ...rewound, indexedNumber: 100, headNumber: 100 }, T, 30).state).to.equal(
+          "fresh",
+        );
+      });
+      it("a checkpoint with a head but no indexed block is behind", () => {
+        expect(freshnessOf({ ...checkpoint, indexedNumber: null }, T, 30).state).to.equal("behind");
       });
     });
     it("no checkpoint: not started", () => {

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Hex, keccak256, toHex } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
-import { writeManifestEntries } from "../../../config/manifest";
+import { type EvmManifestEntry, writeManifestEntries } from "../../../config/manifest";
 import { identityRegistryAbi } from "../../../contracts/abi/identityRegistry";
 import { foldedHash, foldV1 } from "../../../core/fold";
 import { connectEvm, type EvmClients } from "../../../scripts/evm/clients";
@@ -24,10 +24,14 @@ const HARDHAT_MNEMONIC = "test test test test test test test test test test test
 const WALLET_COUNT = 19;
 
 export interface HardhatChain {
+  /** Its name in manifests. */
+  chain: string;
   rpcUrl: string;
   /** The node's websocket (Hardhat serves it on the HTTP port). */
   wsUrl: string;
   deployment: EvmDeployment;
+  /** Its manifest entry, without a websocket. */
+  entry: EvmManifestEntry;
   /** A manifest of this chain without a websocket: Ponder polls. */
   manifestPath: string;
   /** Writes a manifest of this chain whose entry names `wsUrl` as its websocket; returns its path. */
@@ -46,20 +50,41 @@ export interface HardhatChain {
 
 export const ONE_DAY = 86_400;
 
-export async function startHardhatChain(chainName = "hardhat"): Promise<HardhatChain> {
+export interface HardhatChainOptions {
+  /** Chain id 1337 instead of Hardhat's 31337, to run beside a default chain (secondChain.hardhat.config.ts). */
+  secondChainId?: boolean;
+}
+
+/** Writes a manifest of several chains (one Ponder indexing them all); returns its path. */
+export function manifestOfChains(chains: readonly HardhatChain[]): string {
+  const path = join(mkdtempSync(join(tmpdir(), "indexer-manifest-")), "chains.json");
+  writeManifestEntries(path, { evm: chains.map((chain) => chain.entry) });
+  return path;
+}
+
+export async function startHardhatChain(
+  chainName = "hardhat",
+  options: HardhatChainOptions = {},
+): Promise<HardhatChain> {
   const port = await freePort();
   const rpcUrl = `http://127.0.0.1:${port}`;
-  const node = spawn("npx", ["hardhat", "node", "--hostname", "127.0.0.1", "--port", String(port)], {
-    cwd: join(__dirname, "..", "..", ".."),
-    stdio: "ignore",
-    detached: true,
-  });
+  const config = options.secondChainId ? ["--config", join(__dirname, "secondChain.hardhat.config.ts")] : [];
+  const node = spawn(
+    "npx",
+    ["hardhat", ...config, "node", "--hostname", "127.0.0.1", "--port", String(port)],
+    {
+      cwd: join(__dirname, "..", "..", ".."),
+      stdio: "ignore",
+      detached: true,
+    },
+  );
   try {
     await waitForRpc(rpcUrl);
     const deployment = await deployIdentityRegistry({ rpcUrl, deployerPrivateKey: HARDHAT_DEV_PRIVATE_KEY });
     const manifestDir = mkdtempSync(join(tmpdir(), "indexer-manifest-"));
     const manifestPath = join(manifestDir, "local.json");
-    writeManifestEntries(manifestPath, { evm: [manifestEntry(chainName, { rpcUrl }, deployment)] });
+    const entry = manifestEntry(chainName, { rpcUrl }, deployment);
+    writeManifestEntries(manifestPath, { evm: [entry] });
     let websocketManifests = 0;
     const manifestWithWebsocket = (wsUrl: string) => {
       const path = join(manifestDir, `websocket-${++websocketManifests}.json`);
@@ -91,9 +116,11 @@ export async function startHardhatChain(chainName = "hardhat"): Promise<HardhatC
         args: [ONE_DAY],
       });
     return {
+      chain: chainName,
       rpcUrl,
       wsUrl: `ws://127.0.0.1:${port}`,
       deployment,
+      entry,
       manifestPath,
       manifestWithWebsocket,
       wallets,

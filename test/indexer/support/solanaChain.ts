@@ -1,7 +1,14 @@
 // The project's local Solana RPC (litesvm behind JSON-RPC + websocket) with the identity_registry program
 // deployed, and funded launchers that reserve and renew through the stock Anchor client.
 import { AnchorProvider, BN, Wallet } from "@coral-xyz/anchor";
-import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from "@solana/web3.js";
+import {
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  Transaction,
+  type TransactionInstruction,
+} from "@solana/web3.js";
 import type { SolanaManifestEntry } from "../../../config/manifest";
 import { foldedHash, foldV1 } from "../../../core/fold";
 import { devWallet } from "../../../scripts/localnet";
@@ -21,9 +28,20 @@ export interface SolanaTestChain {
   rpc: SolanaRpc;
   entry: SolanaManifestEntry;
   program: RegistryProgram;
+  /** The deployer's provider (upgrade authority and admin). */
+  provider: AnchorProvider;
   newLauncher(): Keypair;
   reserve(launcher: Keypair, name: string, ticker: string): Promise<string>;
   renew(launcher: Keypair, name: string, ticker: string): Promise<string>;
+  /** The registry's reserve / renew instruction, for a test to send its own way (e.g. through another program). */
+  instruction(
+    kind: "reserve" | "renew",
+    launcher: PublicKey,
+    name: string,
+    ticker: string,
+  ): Promise<TransactionInstruction>;
+  /** Sends `instructions` in one legacy transaction paid and signed by `signer`; resolves once confirmed. */
+  send(signer: Keypair, instructions: TransactionInstruction[]): Promise<string>;
   setFaults(plan: FaultPlan): void;
   refreshPrice(): Promise<void>;
   stop(): Promise<void>;
@@ -67,9 +85,21 @@ async function startOnce(chain: string): Promise<SolanaTestChain> {
     treasury: treasuryAddress(programId),
     systemProgram: PublicKey.default,
   });
+  const calls = (launcher: PublicKey, name: string, ticker: string) => ({
+    reserve: program.methods
+      .reserve(
+        name,
+        ticker,
+        new BN(SOLANA_DAY),
+        Array.from({ length: 32 }, (_, index) => index),
+      )
+      .accountsStrict(keys(launcher, name, ticker)),
+    renew: program.methods.renew(new BN(SOLANA_DAY)).accountsStrict(keys(launcher, name, ticker)),
+  });
   return {
     rpc,
     program,
+    provider,
     entry: {
       chain,
       rpcUrl: rpc.rpcUrl,
@@ -85,22 +115,14 @@ async function startOnce(chain: string): Promise<SolanaTestChain> {
       return launcher;
     },
     reserve: (launcher, name, ticker) =>
-      program.methods
-        .reserve(
-          name,
-          ticker,
-          new BN(SOLANA_DAY),
-          Array.from({ length: 32 }, (_, index) => index),
-        )
-        .accountsStrict(keys(launcher.publicKey, name, ticker))
-        .signers([launcher])
-        .rpc(),
+      calls(launcher.publicKey, name, ticker).reserve.signers([launcher]).rpc(),
     renew: (launcher, name, ticker) =>
-      program.methods
-        .renew(new BN(SOLANA_DAY))
-        .accountsStrict(keys(launcher.publicKey, name, ticker))
-        .signers([launcher])
-        .rpc(),
+      calls(launcher.publicKey, name, ticker).renew.signers([launcher]).rpc(),
+    instruction: (kind, launcher, name, ticker) => calls(launcher, name, ticker)[kind].instruction(),
+    send: (signer, instructions) =>
+      new AnchorProvider(connection, new Wallet(signer), { commitment: "confirmed" }).sendAndConfirm(
+        new Transaction().add(...instructions),
+      ),
     setFaults: (plan) => rpc.chain.setFaults(plan),
     async refreshPrice() {
       await refreshLocalPrice(provider, deployment.programId);

@@ -205,6 +205,28 @@ describe("localnet Solana RPC fault mode", () => {
     socket.close();
   });
 
+  it("answers every other request from a replica behind by the given blocks, which refuses a minContextSlot past its slot", async () => {
+    await rpcResult(rpc.rpcUrl, "localnet_setFaults", [{ freezeBlocks: true }]);
+    for (let block = 0; block < 4; block++) rpc.chain.produceBlock();
+    const [head, , , behind] = rpc.chain.ledger.recentBlocks(4).map((block) => block.slot);
+    await rpcResult(rpc.rpcUrl, "localnet_setFaults", [{ freezeBlocks: true, laggingReplicaBlocks: 3 }]);
+    const confirmed = [{ commitment: "confirmed" }];
+    const slots = [
+      await rpcResult<number>(rpc.rpcUrl, "getSlot", confirmed),
+      await rpcResult<number>(rpc.rpcUrl, "getSlot", confirmed),
+    ];
+    expect(slots).to.deep.equal([behind, head]);
+    const atHead = [{ commitment: "confirmed", minContextSlot: head }];
+    const answers = [
+      await rawRpc(rpc.rpcUrl, "getSlot", atHead),
+      await rawRpc(rpc.rpcUrl, "getSlot", atHead),
+    ];
+    expect(answers.map((answer) => answer.body.error?.code ?? answer.body.result)).to.deep.equal([
+      -32016,
+      head,
+    ]);
+  });
+
   it("reports null block times when asked to", async () => {
     const signature = await sendAndConfirmTransaction(connection, pay(1_500_000), [payer]);
     await rpcResult(rpc.rpcUrl, "localnet_setFaults", [{ nullBlockTime: true }]);

@@ -10,10 +10,12 @@ const HOLDER = "0xabcdef0123456789abcdef0123456789abcdef01";
 const COPYCAT = "0x1111111111111111111111111111111111111111";
 const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
 const checkpoint = (ageSeconds: number): ChainCheckpoint => ({
+  family: "evm",
   headNumber: 10,
   indexedNumber: 10,
   indexedBlockTime: at(-ageSeconds),
   indexedAt: at(-ageSeconds),
+  rewoundFrom: null,
 });
 const context: EvaluationContext = {
   environment: "production",

@@ -373,6 +373,63 @@ describe("reservations: reconciler", function () {
     });
   });
 
+  describe("a confirmation a reorg took out of the chain", () => {
+    it("reopens it once the mirror is fresh again without its hold, and confirms it again where the chain mined it again", async () => {
+      const reservation = await submit(
+        db.pool,
+        await prepare(db.pool, { preparedAt: t0 }),
+        HASH_A,
+        seconds(t0, 30),
+      );
+      const minedAt = (at: Date) => ({
+        launcher: EVM_LAUNCHER,
+        reservedAt: at,
+        expiresAt: seconds(at, DAY),
+        durationSeconds: DAY,
+        feePaid: 900n,
+        partnerRef: reservation.partnerRef,
+        txHash: HASH_A,
+      });
+      await mirrorHold(db.pool, reservation, minedAt(seconds(t0, 40)));
+      await checkpoint(db.pool, "hardhat", "evm", seconds(t0, 60));
+      expect(await passAt(seconds(t0, 60))).to.include({ confirmed: 1 });
+      const eventsBefore = await eventsOf(db.pool, reservation.reservationId);
+
+      // The revert, as the EVM trigger makes it: the row out, the checkpoint set back (rewound_from) in one go.
+      await db.pool.query("DELETE FROM chain_reservations");
+      await db.pool.query("UPDATE chain_checkpoints SET indexed_number = 90, rewound_from = 100");
+      expect(await passAt(seconds(t0, 70))).to.include({ reopened: 0 });
+      expect((await current(db.pool, reservation)).status).to.equal("confirmed");
+
+      // Indexed again as far as it had, on the new branch, which lacks the transaction.
+      await checkpoint(db.pool, "hardhat", "evm", seconds(t0, 80));
+      await db.pool.query("UPDATE chain_checkpoints SET indexed_number = 100");
+      expect(await passAt(seconds(t0, 80))).to.include({ reopened: 1 });
+      const reopened = await current(db.pool, reservation);
+      expect(reopened).to.include({
+        status: "submitted",
+        transactionHash: HASH_A,
+        confirmedAt: null,
+        startsAt: null,
+        expiresAt: null,
+        feePaid: null,
+      });
+      expect(reopened.submittedAt).to.deep.equal(seconds(t0, 80));
+      expect(reopened.statusReason).to.match(/no longer holds the transaction/);
+      expect(await ledgerOf(db.pool, reservation.reservationId)).to.include({ status: "draft" });
+      expect(await eventsOf(db.pool, reservation.reservationId)).to.deep.equal(eventsBefore);
+
+      // The same transaction mined again in a later block: confirmed again, with that block's window.
+      await mirrorHold(db.pool, reservation, minedAt(seconds(t0, 85)));
+      await checkpoint(db.pool, "hardhat", "evm", seconds(t0, 90));
+      expect(await passAt(seconds(t0, 90))).to.include({ confirmed: 1, reopened: 0 });
+      const again = await current(db.pool, reservation);
+      expect(again).to.include({ status: "confirmed" });
+      expect(again.startsAt).to.deep.equal(seconds(t0, 85));
+      expect(await ledgerOf(db.pool, reservation.reservationId)).to.include({ status: "accrued" });
+    });
+  });
+
   describe("sandbox", () => {
     it("sweeps simulated reservations without any chain: prepares lapse, confirmed windows get their notice and end", async () => {
       const lapsing = await prepare(db.pool, { preparedAt: t0, environment: "sandbox", simulated: true });

@@ -24,7 +24,6 @@ import type {
   RegistryClient,
   SolanaTransactionRequest,
 } from "../../../chains/registryClient";
-import { registryEventDecoder } from "../../../chains/solana/events";
 import type { EvmManifestEntry, SolanaManifestEntry } from "../../../config/manifest";
 import { identityRegistryAbi } from "../../../contracts/abi/identityRegistry";
 import { normalizeIdentity } from "../../../core/fold";
@@ -34,7 +33,8 @@ import {
   RENEWAL_WINDOW_SECONDS,
   SUBMISSION_GRACE_SECONDS,
 } from "../../../core/reservation";
-import { applyTransactions } from "../../../indexer/solana/apply";
+import { mirrorBatch } from "../../../indexer/solana/mirror";
+import { solanaRpc } from "../../../indexer/solana/rpc";
 import { devWallet, type Localnet, startLocalnet } from "../../../scripts/localnet";
 import {
   type ReconcileDeps,
@@ -42,7 +42,6 @@ import {
   reconcileReservation,
 } from "../../../services/reservations/reconcile";
 import type { Reservation } from "../../../services/reservations/record";
-import { withTransaction } from "../../../storage/transaction";
 import { letWebsocketIdle } from "../../scripts/localnet/rpcClient";
 import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
 import {
@@ -331,16 +330,16 @@ describe("reservations: reconciler against local chains", function () {
       return signature;
     }
 
-    /** The Solana indexer's own apply step, fed with the transaction as the RPC returns it. */
+    /** The Solana indexer's own mirroring of one transaction, read from the RPC as a pass reads it. */
     async function indexSignature(signature: string): Promise<void> {
-      const transaction = await connection.getTransaction(signature, {
-        commitment: "confirmed",
-        maxSupportedTransactionVersion: 0,
-      });
-      const events = registryEventDecoder(solana.programId)(transaction?.meta?.logMessages ?? []);
-      await withTransaction(db.pool, (client) =>
-        applyTransactions(client, solana.chain, [{ signature, slot: transaction?.slot ?? 0, events }]),
-      );
+      const context = {
+        pool: db.pool,
+        rpc: solanaRpc(solana.rpcUrl),
+        chain: solana.chain,
+        programId: solana.programId,
+        commitment: "confirmed" as const,
+      };
+      await mirrorBatch(context, [signature]);
     }
 
     it("confirms a reserve by its partnerRef with nobody posting the signature; a failed transaction fails", async () => {

@@ -202,4 +202,69 @@ describe("reservations: reconcile rules", () => {
       "fail",
     );
   });
+
+  describe("a confirmation whose settlement a reorg took out", () => {
+    /** Confirmed from `hold(subject)`: its window is the hold's. */
+    const confirmed = (overrides: Partial<Reservation> = {}) =>
+      reservation({
+        status: "confirmed",
+        confirmedAt: at(90),
+        startsAt: at(60),
+        expiresAt: at(60 + DAY),
+        ...overrides,
+      });
+
+    it("sends a reserve back to submitted, its grace counted from now, once a fresh mirror lacks its hold", () => {
+      const subject = confirmed({ transactionHash: SIGNATURE, submittedAt: at(30) });
+      const reason = /no longer holds the transaction that confirmed this reservation/;
+      for (const lost of [undefined, hold(subject, { reservedAt: at(61), expiresAt: at(61 + DAY) })]) {
+        const action = decide(subject, { hold: lost, ...fresh(at(500)) }, at(500));
+        expect(action).to.deep.include({ kind: "reopen", to: "submitted", submittedAt: at(500) });
+        expect(action).to.have.property("reason").that.matches(reason);
+      }
+    });
+
+    it("sends a reserve nobody posted a hash for back to pending_payment, lapsing a grace period from now", () => {
+      const subject = confirmed();
+      expect(decide(subject, { hold: undefined, ...fresh(at(500)) }, at(500))).to.deep.include({
+        kind: "reopen",
+        to: "pending_payment",
+        lapsesAt: at(500 + SUBMISSION_GRACE_SECONDS),
+      });
+    });
+
+    it("keeps the confirmation while the mirror is behind, once the window has ended, and in the sandbox", () => {
+      const subject = confirmed({ transactionHash: SIGNATURE, submittedAt: at(30) });
+      expect(decide(subject, { hold: undefined, cutoff: null }, at(500)).kind).to.equal("wait");
+      const ended = at(60 + DAY + 1);
+      expect(decide(subject, { hold: undefined, ...fresh(ended) }, ended).kind).to.equal("expire");
+      const simulated = confirmed({ simulated: true });
+      expect(decide(simulated, { hold: undefined, ...fresh(at(500)) }, at(500)).kind).to.equal("wait");
+    });
+
+    it("keeps a reserve whose hold was renewed since, and a renewal while the hold ends at or past its own end", () => {
+      const subject = confirmed({ transactionHash: SIGNATURE, submittedAt: at(30) });
+      const renewed = hold(subject, {
+        expiresAt: at(60 + 2 * DAY),
+        durationSeconds: 2 * DAY,
+        txHash: "renewal",
+      });
+      expect(decide(subject, { hold: renewed, ...fresh(at(500)) }, at(500)).kind).to.equal("track");
+
+      const renewal = confirmed({
+        kind: "renew",
+        transactionHash: SIGNATURE,
+        submittedAt: at(DAY - 3600),
+        startsAt: at(60 + DAY),
+        expiresAt: at(60 + 2 * DAY),
+      });
+      const now = at(DAY);
+      expect(decide(renewal, { hold: renewed, ...fresh(now) }, now).kind).to.equal("wait");
+      // The renewal's block reorged away: the hold ends where it ended before the renewal.
+      expect(decide(renewal, { hold: hold(subject), ...fresh(now) }, now)).to.deep.include({
+        kind: "reopen",
+        to: "submitted",
+      });
+    });
+  });
 });

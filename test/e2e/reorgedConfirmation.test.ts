@@ -1,0 +1,76 @@
+// A reservation the worker confirmed, whose block a reorg then takes out of the chain: the Hardhat node with the
+// real Ponder indexer and the worker (test/e2e/support.ts). The chain is snapshotted before the wallet's transaction
+// and reverted after the confirmation, and another block is mined at the transaction's height. The reservation must
+// not stay confirmed on a transaction the chain no longer holds (docs/reservations.md, "Reorgs").
+import { expect } from "chai";
+import { normalizeIdentity } from "../../core/fold";
+import { SUBMISSION_GRACE_SECONDS } from "../../core/reservation";
+import { ledgerOf } from "../services/reservations/support";
+import { type E2e, partnerApi, prepared, startE2e, uniquePair } from "./support";
+
+describe("e2e: a confirmation whose block is reorged out of the EVM chain", function () {
+  this.timeout(120_000);
+  let e2e: E2e;
+  let partner: ReturnType<typeof partnerApi>;
+
+  before(async () => {
+    e2e = await startE2e();
+    partner = partnerApi(e2e);
+  });
+  after(async () => {
+    await e2e?.stop();
+  });
+
+  /** A prepare on the EVM chain, a snapshot of the chain, then the wallet's transaction (hash not posted). */
+  async function sentOnSnapshot(word: string) {
+    const wallet = await e2e.evm.newWallet();
+    const pair = uniquePair(word);
+    const reservation = await prepared(partner, { chain: e2e.evm.chain, ...pair, launcher: wallet.address });
+    const snapshot = await e2e.evm.test.snapshot();
+    const hash = await wallet.signAndSend(reservation.transaction);
+    return { wallet, pair, reservation, snapshot, hash };
+  }
+
+  /** Reverts the chain to `snapshot` and mines another block at the height of the reverted transaction. */
+  async function reorgAway(snapshot: `0x${string}`): Promise<void> {
+    await e2e.evm.test.revert({ id: snapshot });
+    await e2e.evm.test.mine({ blocks: 1 });
+  }
+
+  it("sends a confirmation back to pending_payment when its block is reorged away, and confirms it again where the wallet's transaction is mined again", async () => {
+    const { wallet, pair, reservation, snapshot } = await sentOnSnapshot("Reorged");
+    const id = reservation.reservationId;
+    const first = await partner.statusBecomes(id, "confirmed");
+
+    await reorgAway(snapshot);
+    const reopened = await partner.statusBecomes(id, "pending_payment");
+    expect(reopened).to.include({ confirmedAt: null, startsAt: null, expiresAt: null, feePaid: null });
+    expect(reopened.statusReason).to.match(/no longer holds the transaction that confirmed this reservation/);
+    expect(await ledgerOf(e2e.db.pool, id)).to.include({ status: "draft" });
+
+    await wallet.signAndSend(reservation.transaction);
+    const again = await partner.statusBecomes(id, "confirmed");
+    const onChain = await e2e.evm.registry.reservationOf(normalizeIdentity(pair.name, pair.ticker));
+    expect(again.expiresAt, "the window of the block that mined it again").to.equal(
+      onChain?.expiresAt.toISOString(),
+    );
+    expect(again.expiresAt).to.not.equal(first.expiresAt);
+    expect(await ledgerOf(e2e.db.pool, id)).to.include({ status: "accrued" });
+  });
+
+  it("fails a posted transaction the reorg dropped once the grace period since the reorg has passed", async () => {
+    const { reservation, snapshot, hash } = await sentOnSnapshot("Dropped");
+    const id = reservation.reservationId;
+    expect((await partner.submit(id, hash)).status).to.equal(200);
+    await partner.statusBecomes(id, "confirmed");
+
+    await reorgAway(snapshot);
+    const reopened = await partner.statusBecomes(id, "submitted");
+    expect(reopened).to.include({ transactionHash: hash, expiresAt: null });
+
+    await e2e.warp(SUBMISSION_GRACE_SECONDS + 1);
+    const failed = await partner.statusBecomes(id, "failed");
+    expect(failed.statusReason).to.match(/did not settle/);
+    expect(await ledgerOf(e2e.db.pool, id)).to.include({ status: "void" });
+  });
+});
