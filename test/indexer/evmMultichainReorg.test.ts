@@ -3,11 +3,11 @@
 // different block at the same height) while the other goes on indexing: the other chain's mirror rows and
 // checkpoint must never move back, since nothing changed on that chain.
 import { expect } from "chai";
-import { readManifest } from "../../config/manifest";
-import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
-import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
+import type { EvmIndexer } from "../../indexer/evm/run";
+import { createTestDatabase, type TestDatabase } from "../support/testDatabase";
 import { expectMirrorEqualsRegistry, registriesOf } from "./support/copycat";
 import { type HardhatChain, manifestOfChains, startHardhatChain } from "./support/hardhatChain";
+import { closeIndexerDatabase, startTestEvmIndexer } from "./support/ponderIndexer";
 import {
   awaitMirrored,
   type MirrorSample,
@@ -62,31 +62,14 @@ describe("EVM indexer: a reorg on one chain while another chain indexes in the s
       startHardhatChain(STEADY, { secondChainId: true }),
     ]);
     manifestPath = manifestOfChains([reorged, steady]);
-    indexer = await startEvmIndexer({
-      databaseUrl: database.url,
-      pool: database.pool,
-      manifest: readManifest(manifestPath),
-      manifestPath,
-      mirrorSchema: database.schema,
-      viewsSchema: `${database.schema}_views`,
-      deploymentSchema,
-      port: await freePort(),
-      pollingIntervalMs: 100,
-      restartOnExit: false,
-      log: () => undefined,
-    });
+    indexer = await startTestEvmIndexer(database, manifestPath, deploymentSchema, { restartOnExit: false });
     await indexer.ready;
   });
 
   after(async () => {
     await indexer?.stop();
     await Promise.all([reorged?.stop(), steady?.stop()]);
-    if (database) {
-      for (const schema of [deploymentSchema, `${database.schema}_views`]) {
-        await database.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      }
-      await database.close();
-    }
+    if (database) await closeIndexerDatabase(database, deploymentSchema);
   });
 
   it("moves none of the other chain's rows and never sets its checkpoint back while it reverts the reorged chain", async () => {

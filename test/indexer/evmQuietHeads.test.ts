@@ -5,13 +5,12 @@
 // proxy (test/support/faultProxy.ts) whose freeze keeps the connection open and forwards nothing.
 import { expect } from "chai";
 import { toHex } from "viem";
-import { readManifest } from "../../config/manifest";
 import { freshnessOf, LAG_BOUND_BLOCKS } from "../../core/status";
 import { HEADS_QUIET_MS } from "../../indexer/evm/headsRelay";
-import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
+import type { EvmIndexer } from "../../indexer/evm/run";
 import { readCheckpoints } from "../../services/mirror/chainCatalogue";
 import { type FaultProxy, startFaultProxy } from "../support/faultProxy";
-import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
+import { createTestDatabase, type TestDatabase } from "../support/testDatabase";
 import {
   type DecisionApi,
   expectMirrorEqualsRegistry,
@@ -20,6 +19,7 @@ import {
   startDecisionApi,
 } from "./support/copycat";
 import { type HardhatChain, startHardhatChain } from "./support/hardhatChain";
+import { closeIndexerDatabase, startTestEvmIndexer } from "./support/ponderIndexer";
 import { awaitMirrored, indexedNumber, waitFor } from "./support/readModel";
 
 const CHAIN = "hardhat-quiet";
@@ -45,15 +45,7 @@ describe("EVM indexer whose websocket stops announcing heads while blocks keep c
     websocketProxy = await startFaultProxy({ host: hostname, port: Number(port) });
     const manifestPath = chain.manifestWithWebsocket(websocketProxy.urlThrough(chain.wsUrl));
     decisions = await startDecisionApi(database, manifestPath);
-    indexer = await startEvmIndexer({
-      databaseUrl: database.url,
-      pool: database.pool,
-      manifest: readManifest(manifestPath),
-      manifestPath,
-      mirrorSchema: database.schema,
-      viewsSchema: `${database.schema}_views`,
-      deploymentSchema,
-      port: await freePort(),
+    indexer = await startTestEvmIndexer(database, manifestPath, deploymentSchema, {
       pollingIntervalMs: 200,
       log: (line) => lines.push(line),
     });
@@ -67,12 +59,7 @@ describe("EVM indexer whose websocket stops announcing heads while blocks keep c
     await websocketProxy?.close();
     await decisions?.close();
     await chain?.stop();
-    if (database) {
-      for (const schema of [deploymentSchema, `${database.schema}_views`]) {
-        await database.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      }
-      await database.close();
-    }
+    if (database) await closeIndexerDatabase(database, deploymentSchema);
   });
 
   const head = async () => BigInt(await chain.rpc<string>("eth_blockNumber"));

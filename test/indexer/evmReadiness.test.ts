@@ -3,13 +3,13 @@
 // reads as not indexed, which the worker's first posture sample would announce as chain.degraded and hold
 // for the recovery dwell although Ponder wrote its first checkpoint a moment later.
 import { expect } from "chai";
-import { readManifest } from "../../config/manifest";
 import { DEFAULT_FRESHNESS_BOUND_SECONDS } from "../../core/status";
-import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
+import type { EvmIndexer } from "../../indexer/evm/run";
 import { DEFAULT_RECOVERY_DWELL_MS, sampleChainPostures } from "../../services/mirror";
 import { readWatchdogStates } from "../../services/mirror/chainPosture";
-import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
+import { createTestDatabase, type TestDatabase } from "../support/testDatabase";
 import { type HardhatChain, startHardhatChain } from "./support/hardhatChain";
+import { closeIndexerDatabase, startTestEvmIndexer } from "./support/ponderIndexer";
 
 const CHAIN = "hardhat-readiness";
 
@@ -27,27 +27,11 @@ describe("EVM indexer readiness: a freshly started chain", function () {
   after(async () => {
     await indexer?.stop();
     await chain?.stop();
-    if (database) {
-      for (const schema of [deploymentSchema, `${database.schema}_views`]) {
-        await database.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      }
-      await database.close();
-    }
+    if (database) await closeIndexerDatabase(database, deploymentSchema);
   });
 
   it("is ready once its checkpoint is recorded, so a posture sampled then reads healthy", async () => {
-    indexer = await startEvmIndexer({
-      databaseUrl: database.url,
-      pool: database.pool,
-      manifest: readManifest(chain.manifestPath),
-      manifestPath: chain.manifestPath,
-      mirrorSchema: database.schema,
-      viewsSchema: `${database.schema}_views`,
-      deploymentSchema,
-      port: await freePort(),
-      pollingIntervalMs: 100,
-      log: () => undefined,
-    });
+    indexer = await startTestEvmIndexer(database, chain.manifestPath, deploymentSchema);
     await indexer.ready;
     expect(indexer.indexing()).to.equal(null);
     const { rows } = await database.pool.query<{ indexed_number: string | null }>(

@@ -5,14 +5,14 @@
 // leave the chain reading fresh once indexed. (A new reservation reorged away: evmIndexer.test.ts; one chain of two
 // reorged: evmMultichainReorg.test.ts.)
 import { expect } from "chai";
-import { readManifest } from "../../config/manifest";
 import { freshnessOf } from "../../core/status";
-import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
+import type { EvmIndexer } from "../../indexer/evm/run";
 import type { EvmClients } from "../../scripts/evm/clients";
 import { readCheckpoints } from "../../services/mirror/chainCatalogue";
-import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
+import { createTestDatabase, type TestDatabase } from "../support/testDatabase";
 import { expectMirrorEqualsRegistry, type Pair, registriesOf } from "./support/copycat";
 import { type HardhatChain, ONE_DAY, startHardhatChain } from "./support/hardhatChain";
+import { closeIndexerDatabase, startTestEvmIndexer } from "./support/ponderIndexer";
 import { awaitMirrored, mirrorSample } from "./support/readModel";
 
 const CHAIN = "hardhat-reorg";
@@ -28,18 +28,8 @@ describe("EVM indexer: reorgs of changes to existing pairs, and the checkpoint a
 
   before(async () => {
     [database, chain] = await Promise.all([createTestDatabase(), startHardhatChain(CHAIN)]);
-    indexer = await startEvmIndexer({
-      databaseUrl: database.url,
-      pool: database.pool,
-      manifest: readManifest(chain.manifestPath),
-      manifestPath: chain.manifestPath,
-      mirrorSchema: database.schema,
-      viewsSchema: `${database.schema}_views`,
-      deploymentSchema,
-      port: await freePort(),
-      pollingIntervalMs: 100,
+    indexer = await startTestEvmIndexer(database, chain.manifestPath, deploymentSchema, {
       restartOnExit: false,
-      log: () => undefined,
     });
     await indexer.ready;
   });
@@ -47,12 +37,7 @@ describe("EVM indexer: reorgs of changes to existing pairs, and the checkpoint a
   after(async () => {
     await indexer?.stop();
     await chain?.stop();
-    if (database) {
-      for (const schema of [deploymentSchema, `${database.schema}_views`]) {
-        await database.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      }
-      await database.close();
-    }
+    if (database) await closeIndexerDatabase(database, deploymentSchema);
   });
 
   const wallet = (index: number): EvmClients => {

@@ -4,11 +4,10 @@
 // mirror, on a chain that makes no block meanwhile (so the head never runs ahead of the checkpoint), while a
 // copycat asks validate every 50 ms.
 import { expect } from "chai";
-import { readManifest } from "../../config/manifest";
 import { freshnessOf } from "../../core/status";
-import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
+import type { EvmIndexer } from "../../indexer/evm/run";
 import { readCheckpoints } from "../../services/mirror/chainCatalogue";
-import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
+import { createTestDatabase, type TestDatabase } from "../support/testDatabase";
 import {
   type DecisionApi,
   expectMirrorEqualsRegistry,
@@ -17,6 +16,7 @@ import {
   startDecisionApi,
 } from "./support/copycat";
 import { type HardhatChain, startHardhatChain } from "./support/hardhatChain";
+import { closeIndexerDatabase, startTestEvmIndexer } from "./support/ponderIndexer";
 import { awaitMirrored, mirrorRows, waitFor } from "./support/readModel";
 
 const CHAIN = "hardhat-restart";
@@ -32,18 +32,8 @@ describe("EVM indexer restarted with kill -9 right after a reservation is mirror
   before(async () => {
     [database, chain] = await Promise.all([createTestDatabase(), startHardhatChain(CHAIN)]);
     decisions = await startDecisionApi(database, chain.manifestPath);
-    indexer = await startEvmIndexer({
-      databaseUrl: database.url,
-      pool: database.pool,
-      manifest: readManifest(chain.manifestPath),
-      manifestPath: chain.manifestPath,
-      mirrorSchema: database.schema,
-      viewsSchema: `${database.schema}_views`,
-      deploymentSchema,
-      port: await freePort(),
-      pollingIntervalMs: 100,
+    indexer = await startTestEvmIndexer(database, chain.manifestPath, deploymentSchema, {
       restartBackoff: { initialDelayMs: 200, maxDelayMs: 500 },
-      log: () => undefined,
     });
     await indexer.ready;
   });
@@ -52,12 +42,7 @@ describe("EVM indexer restarted with kill -9 right after a reservation is mirror
     await indexer?.stop();
     await decisions?.close();
     await chain?.stop();
-    if (database) {
-      for (const schema of [deploymentSchema, `${database.schema}_views`]) {
-        await database.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      }
-      await database.close();
-    }
+    if (database) await closeIndexerDatabase(database, deploymentSchema);
   });
 
   const mirrored = async (pair: Pair) =>
