@@ -1,8 +1,9 @@
-// Compute units per identity_registry instruction, measured in litesvm on the committed .so deployed through
-// the upgradeable loader. PDA derivation costs 1,500 CU per bump tried, so reserve depends on the pair: the
-// suite reserves many fixed pairs and reports mean, median and worst case. `npm run bench -- cu`
+// Compute units per identity_registry instruction (and the guarded_launchpad reference program's launches),
+// measured in litesvm on the committed .so files deployed through the upgradeable loader. PDA derivation costs 1,500 CU per bump tried, so commit, reserve (the reveal) and a
+// free assert_launch_allowed depend on the addresses: the suite runs many fixed pairs (fixed secrets, so every
+// run measures the same addresses) and reports mean, median and extremes. `npm run bench -- cu`
 import { BN } from "@coral-xyz/anchor";
-import { Keypair, PublicKey } from "@solana/web3.js";
+import { Keypair, type PublicKey, Transaction, type TransactionInstruction } from "@solana/web3.js";
 import { foldedHash, foldV1 } from "../core/fold";
 import { deployProgram } from "../scripts/solana/deploy";
 import { LiteSvmProvider } from "../scripts/solana/litesvm-provider";
@@ -12,12 +13,24 @@ import {
   loadProgramBytes,
   localSettings,
   pushLocalPrice,
-  type RegistryProgram,
   registryProgram,
   reservationAddress,
-  treasuryAddress,
-  walletAddress,
 } from "../scripts/solana/registry";
+import {
+  commitMethod,
+  planReveal,
+  type RevealPlan,
+  revealMethod,
+} from "../test/programs/support/commitReveal";
+import {
+  decisionInstruction,
+  deployLaunchpad,
+  initializeMethod,
+  MAINNET_GENESIS,
+  planLaunch,
+  registryOnlyInstruction,
+  signedLaunch,
+} from "../test/programs/support/launchpad";
 import type { Emit } from "./run";
 
 const PAIRS = 48;
@@ -26,6 +39,7 @@ const DAY = 86_400;
 
 const seededKeypair = (index: number) =>
   Keypair.fromSeed(Uint8Array.from({ length: 32 }, (_, i) => (index * 31 + i) % 256));
+const seededSecret = (index: number) => Array.from({ length: 32 }, (_, i) => (index * 17 + i * 3) % 256);
 
 function summary(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -38,24 +52,6 @@ function summary(values: number[]) {
   };
 }
 
-function reserveKeys(
-  program: RegistryProgram,
-  priceUpdate: PublicKey,
-  launcher: PublicKey,
-  name: string,
-  ticker: string,
-) {
-  return {
-    launcher,
-    config: configAddress(program.programId),
-    priceUpdate,
-    reservation: reservationAddress(program.programId, foldedHash(foldV1(name)), foldedHash(foldV1(ticker))),
-    wallet: walletAddress(program.programId, launcher),
-    treasury: treasuryAddress(program.programId),
-    systemProgram: PublicKey.default,
-  };
-}
-
 export async function run(emit: Emit): Promise<void> {
   const admin = seededKeypair(0);
   const provider = LiteSvmProvider.create(admin, 10n ** 13n);
@@ -65,20 +61,36 @@ export async function run(emit: Emit): Promise<void> {
   const program = registryProgram(provider, programKeypair.publicKey);
   const settings = localSettings(program.programId);
   const units = () => provider.last?.computeUnits ?? Number.NaN;
+  const emitSummary = (name: string, values: number[]) => {
+    const stats = summary(values);
+    for (const [key, value] of Object.entries(stats)) emit(`${name}_${key}`, value, "CU");
+    return stats;
+  };
+  const nextSlot = () => provider.svm.svm.warpToSlot(provider.svm.svm.getClock().slot + 1n);
+  const price = (publishTime: number) =>
+    pushLocalPrice(program, { price: 150_00000000n, exponent: -8, publishTime });
 
   await initializeRegistry(program, settings);
   emit("initialize", units(), "CU");
-  await pushLocalPrice(program, { price: 150_00000000n, exponent: -8, publishTime: START });
+  await price(START);
   emit("push_price_create", units(), "CU");
-  await pushLocalPrice(program, { price: 150_00000000n, exponent: -8, publishTime: START });
+  await price(START);
   emit("push_price_refresh", units(), "CU");
 
-  const reserve = async (launcher: Keypair, name: string, ticker: string, duration = DAY) => {
-    await program.methods
-      .reserve(name, ticker, new BN(duration), Array(32).fill(0))
-      .accountsStrict(reserveKeys(program, settings.priceUpdate, launcher.publicKey, name, ticker))
-      .signers([launcher])
-      .rpc();
+  let secrets = 0;
+  const commits: number[] = [];
+  /** Commits (measured into `commits`), moves one slot, reveals; returns the reveal's compute units. */
+  const reserve = async (launcher: Keypair, name: string, ticker: string) => {
+    const plan: RevealPlan = planReveal(program.programId, launcher.publicKey, settings.priceUpdate, {
+      name,
+      ticker,
+      durationSeconds: DAY,
+      secret: seededSecret(secrets++),
+    });
+    await commitMethod(program, plan).signers([launcher]).rpc();
+    commits.push(units());
+    nextSlot();
+    await revealMethod(program, plan).signers([launcher]).rpc();
     return units();
   };
 
@@ -92,36 +104,124 @@ export async function run(emit: Emit): Promise<void> {
     first.push(await reserve(launcher, `Bench Token ${index}`, `BT${index}`));
     existing.push(await reserve(launcher, `Second Token ${index}`, `ST${index}`));
   }
-  const firstStats = summary(first);
-  const existingStats = summary(existing);
-  for (const [key, value] of Object.entries(firstStats)) emit(`reserve_new_wallet_${key}`, value, "CU");
-  for (const [key, value] of Object.entries(existingStats))
-    emit(`reserve_existing_wallet_${key}`, value, "CU");
+  const commitStats = emitSummary("commit", commits);
+  const firstStats = emitSummary("reserve_new_wallet", first);
+  const existingStats = emitSummary("reserve_existing_wallet", existing);
+  const revealStats = emitSummary("reserve", [...first, ...existing]);
+
+  const check = async (name: string, ticker: string, launcher: PublicKey) => {
+    await program.methods
+      .assertLaunchAllowed(name, ticker, launcher)
+      .accountsStrict({
+        config: configAddress(program.programId),
+        reservation: reservationAddress(
+          program.programId,
+          foldedHash(foldV1(name)),
+          foldedHash(foldV1(ticker)),
+        ),
+      })
+      .view();
+    return units();
+  };
+  const held: number[] = [];
+  const free: number[] = [];
+  for (const [index, launcher] of launchers.entries()) {
+    held.push(await check(`Bench Token ${index}`, `BT${index}`, launcher.publicKey));
+    free.push(await check(`Free Token ${index}`, `FT${index}`, launcher.publicKey));
+  }
+  const heldStats = emitSummary("assert_launch_allowed_held", held);
+  const freeStats = emitSummary("assert_launch_allowed_free", free);
+
+  // guarded_launchpad: each launcher launches its own held pair twice (two mints), registry-only then signed. The
+  // registry's answer costs the same both times, so signed - registry-only is the guard itself: the instructions
+  // sysvar introspection, the trusted-signer lookup, the clock and the message rebuild and compare. The Ed25519
+  // program's own verification is charged outside the transaction's compute units (measured alone below).
+  const launchpad = await deployLaunchpad(provider, seededKeypair(2));
+  await initializeMethod(launchpad, admin.publicKey, program.programId, MAINNET_GENESIS).rpc();
+  const decisionKey = seededKeypair(3);
+  await program.methods
+    .setDecisionSigner(decisionKey.publicKey, new BN(START - DAY), new BN(START + 30 * DAY))
+    .accountsStrict({ admin: admin.publicKey, config: configAddress(program.programId) })
+    .rpc();
+  const send = async (instructions: TransactionInstruction[], signers: Keypair[]) => {
+    await provider.sendAndConfirm(new Transaction().add(...instructions), signers);
+    return units();
+  };
+  const registryOnly: number[] = [];
+  const signedLaunches: number[] = [];
+  const guard: number[] = [];
+  for (const [index, launcher] of launchers.entries()) {
+    const pair = { name: `Bench Token ${index}`, ticker: `BT${index}` };
+    const first = planLaunch(launchpad, program.programId, launcher, pair, BigInt(START + 600));
+    const plain = await send(
+      [await registryOnlyInstruction(launchpad, program.programId, first)],
+      [launcher, first.mint],
+    );
+    const second = planLaunch(launchpad, program.programId, launcher, pair, BigInt(START + 600));
+    const signed = await send(await signedLaunch(launchpad, program.programId, second, decisionKey), [
+      launcher,
+      second.mint,
+    ]);
+    registryOnly.push(plain);
+    signedLaunches.push(signed);
+    guard.push(signed - plain);
+  }
+  const registryOnlyStats = emitSummary("launchpad_launch_registry_only", registryOnly);
+  const signedStats = emitSummary("launchpad_launch_signed", signedLaunches);
+  const guardStats = emitSummary("launchpad_guard", guard);
+  const precompile = await send([decisionInstruction(decisionKey, Buffer.alloc(265))], []);
+  emit("ed25519_precompile_alone", precompile, "CU");
 
   provider.svm.setUnixTimestamp(BigInt(START + DAY - 3600));
-  await pushLocalPrice(program, { price: 150_00000000n, exponent: -8, publishTime: START + DAY - 3600 });
+  await price(START + DAY - 3600);
   const renewals: number[] = [];
   for (const [index, launcher] of launchers.entries()) {
-    await program.methods
-      .renew(new BN(DAY))
-      .accountsStrict(
-        reserveKeys(program, settings.priceUpdate, launcher.publicKey, `Bench Token ${index}`, `BT${index}`),
-      )
-      .signers([launcher])
-      .rpc();
+    const plan = planReveal(program.programId, launcher.publicKey, settings.priceUpdate, {
+      name: `Bench Token ${index}`,
+      ticker: `BT${index}`,
+      durationSeconds: DAY,
+    });
+    const { commitment: _unused, ...accounts } = plan.accounts;
+    await program.methods.renew(new BN(DAY)).accountsStrict(accounts).signers([launcher]).rpc();
     renewals.push(units());
   }
-  for (const [key, value] of Object.entries(summary(renewals))) emit(`renew_${key}`, value, "CU");
+  emitSummary("renew", renewals);
 
   provider.svm.setUnixTimestamp(BigInt(START + 3 * DAY));
-  await pushLocalPrice(program, { price: 150_00000000n, exponent: -8, publishTime: START + 3 * DAY });
+  await price(START + 3 * DAY);
+  const expired: number[] = [];
+  for (const [index, launcher] of launchers.entries()) {
+    expired.push(await check(`Second Token ${index}`, `ST${index}`, launcher.publicKey));
+  }
+  emitSummary("assert_launch_allowed_expired", expired);
   const reuse: number[] = [];
   for (const [index, launcher] of launchers.entries()) {
     const next = launchers[(index + 1) % launchers.length] ?? launcher;
     reuse.push(await reserve(next, `Bench Token ${index}`, `BT${index}`));
   }
-  for (const [key, value] of Object.entries(summary(reuse)))
-    emit(`reserve_reuse_expired_${key}`, value, "CU");
+  emitSummary("reserve_reuse_expired", reuse);
+
+  // A commitment nobody revealed, closed by anyone once older than 24 hours.
+  const abandoned = planReveal(
+    program.programId,
+    launchers[0]?.publicKey ?? admin.publicKey,
+    settings.priceUpdate,
+    {
+      name: "Abandoned",
+      ticker: "ABND",
+      durationSeconds: DAY,
+      secret: seededSecret(10_000),
+    },
+  );
+  await commitMethod(program, abandoned)
+    .signers([launchers[0] ?? admin])
+    .rpc();
+  provider.svm.setUnixTimestamp(BigInt(START + 4 * DAY + 1));
+  await program.methods
+    .closeCommitment()
+    .accountsStrict({ commitment: abandoned.accounts.commitment, launcher: abandoned.accounts.launcher })
+    .rpc();
+  emit("close_commitment", units(), "CU");
 
   await program.methods.foldPreview("pepe", "pepe").view();
   emit("fold_preview_4_chars", units(), "CU");
@@ -129,7 +229,13 @@ export async function run(emit: Emit): Promise<void> {
   emit("fold_preview_64_chars", units(), "CU");
 
   console.error(
-    `reserve with a new wallet (2 PDAs + fee): mean ${firstStats.mean}, p50 ${firstStats.p50}, max ${firstStats.max} CU; ` +
-      `existing wallet (1 PDA + fee): mean ${existingStats.mean}, max ${existingStats.max} CU; goal <= 12,000`,
+    `commit: mean ${commitStats.mean}, max ${commitStats.max} CU (goal <= 6,000 mean); ` +
+      `reserve (reveal): mean ${revealStats.mean} CU (goal <= 14,000 mean), new wallet mean ${firstStats.mean} ` +
+      `(max ${firstStats.max}), existing wallet mean ${existingStats.mean} (max ${existingStats.max}); ` +
+      `assert_launch_allowed: held mean ${heldStats.mean}, free mean ${freeStats.mean} (max ${freeStats.max}) ` +
+      "CU (goal <= 6,000 mean); " +
+      `guarded_launchpad: launch_registry_only mean ${registryOnlyStats.mean}, launch (signed) mean ${signedStats.mean} ` +
+      `(max ${signedStats.max}), guard (signed - registry-only) mean ${guardStats.mean}, max ${guardStats.max} CU ` +
+      `(goal <= 8,000); the Ed25519 precompile alone ${precompile} CU`,
   );
 }

@@ -12,7 +12,12 @@ import { identityRegistryAbi } from "../contracts/abi/identityRegistry";
 import { startEvmIndexer } from "../indexer/evm/run";
 import { startSolanaIndexer } from "../indexer/solana";
 import { solanaRpc } from "../indexer/solana/rpc";
-import { type HardhatChain, ONE_DAY, startHardhatChain } from "../test/indexer/support/hardhatChain";
+import {
+  type HardhatChain,
+  ONE_DAY,
+  reservationCalls,
+  startHardhatChain,
+} from "../test/indexer/support/hardhatChain";
 import { startSolanaTestChain } from "../test/indexer/support/solanaChain";
 import { createTestDatabase, freePort, stopSharedEmbeddedServer } from "../test/support/testDatabase";
 import type { Emit } from "./run";
@@ -104,8 +109,10 @@ async function evmLatency(emit: Emit): Promise<void> {
 
 /**
  * Sends `count` reservations from impersonated, funded addresses (3 each, the per-wallet limit) in
- * JSON-RPC batches of about 100 (automine: one block each), then mines past Ponder's 30-block local
- * finality window. (With automine off and blocks of 100, the Hardhat node grew past 10 GB.)
+ * JSON-RPC batches of about 100 (automine: one block each): a batch of commitments, then a batch of their reveals
+ * (each block is stamped at least a second after the last, the local registry's minimum commitment age), then mines
+ * past Ponder's 30-block local finality window. (With automine off and blocks of 100, the Hardhat node grew past
+ * 10 GB.)
  */
 async function seedEvmReservations(chain: HardhatChain, count: number): Promise<void> {
   const fee = await chain.wallets[0]?.publicClient.readContract({
@@ -125,7 +132,8 @@ async function seedEvmReservations(chain: HardhatChain, count: number): Promise<
     const failed = answers.find((answer) => answer.error);
     if (failed) throw new Error(`seeding reservations failed: ${failed.error?.message}`);
   };
-  const senderOf = (i: number) => `0x${(0x10000 + Math.floor(i / 3)).toString(16).padStart(40, "0")}`;
+  const senderOf = (i: number): `0x${string}` =>
+    `0x${(0x10000 + Math.floor(i / 3)).toString(16).padStart(40, "0")}`;
   for (let start = 0; start < count; start += 99) {
     const indexes = Array.from({ length: Math.min(99, count - start) }, (_, k) => start + k);
     const senders = [...new Set(indexes.map(senderOf))];
@@ -136,24 +144,27 @@ async function seedEvmReservations(chain: HardhatChain, count: number): Promise<
         { method: "hardhat_impersonateAccount", params: [sender] },
       ]),
     );
-    await batch(
-      indexes.map((i) => ({
-        method: "eth_sendTransaction",
-        params: [
-          {
-            from: senderOf(i),
-            to: chain.deployment.registry,
-            gas: "0x7a120",
-            value: `0x${(fee ?? 0n).toString(16)}`,
-            data: encodeFunctionData({
-              abi: identityRegistryAbi,
-              functionName: "reserve",
-              args: [`backfill ${i}`, "BKF", ONE_DAY, `0x${"0".repeat(64)}`],
-            }),
-          },
-        ],
-      })),
-    );
+    const calls = indexes.map((i) => ({
+      from: senderOf(i),
+      ...reservationCalls(senderOf(i), `backfill ${i}`, "BKF", `0x${"0".repeat(64)}`),
+    }));
+    const send = (value: bigint, data: (call: (typeof calls)[number]) => `0x${string}`) =>
+      batch(
+        calls.map((call) => ({
+          method: "eth_sendTransaction",
+          params: [
+            {
+              from: call.from,
+              to: chain.deployment.registry,
+              gas: "0x7a120",
+              value: `0x${value.toString(16)}`,
+              data: data(call),
+            },
+          ],
+        })),
+      );
+    await send(0n, (call) => encodeFunctionData(call.commit));
+    await send(fee ?? 0n, (call) => encodeFunctionData(call.reveal));
   }
   await chain.rpc("hardhat_mine", ["0x40"]);
 }

@@ -4,9 +4,10 @@
 // Solana indexer's 1 s pass woken by its websocket, a worker pass every 1 s, prices republished every 20 s):
 // - prepare throughput and latency per chain: production prepares read the registry over RPC (hold, wallet
 //   count, price; Solana also a blockhash) and write the reservation and its ledger draft;
-// - time from the wallet's submission (sign and send) to `confirmed`, per chain, twice: driven by the worker
-//   alone (nobody posts the hash; the worker matches the mirror's partnerRef) and by POST status alone (worker
-//   stopped; the client posts its hash every POST_STATUS_RETRY_MS until the answer is confirmed);
+// - time from the wallet's submission (sign and send the commitment, wait until the registry accepts its reveal,
+//   sign and send the reveal) to `confirmed`, per chain, twice: driven by the worker alone (nobody posts a hash; the
+//   worker matches the mirror's partnerRef) and by POST status alone (worker stopped; the client posts the reveal's
+//   hash every POST_STATUS_RETRY_MS until the answer is confirmed);
 // - the copycat window, per chain: from a reservation being included on-chain (the holder's wallet sees it) to the
 //   first `block` that validate signs for another wallet (a copycat asking every COPYCAT_POLL_MS); until then the
 //   mirror has not seen it and validate answers `allow` (docs/decisions.md, "The copycat window").
@@ -15,7 +16,7 @@
 
 import { LOCAL_EVM_BLOCK_MS } from "../scripts/localnet";
 import { issueKey } from "../test/api/support/harness";
-import type { ChainDriver, E2e } from "../test/e2e/support";
+import type { ChainDriver, E2e, PaidSteps } from "../test/e2e/support";
 import { DAY, startE2e, uniquePair } from "../test/e2e/support";
 import { stopSharedEmbeddedServer } from "../test/support/testDatabase";
 import type { Emit } from "./run";
@@ -111,7 +112,10 @@ async function prepareLoad(e2e: E2e, driver: ChainDriver, emit: Emit): Promise<v
 
 type Driver = "worker" | "post_status";
 
-/** Submission to confirmed for one reservation: a fresh funded wallet, prepare, sign and send, then wait. */
+/**
+ * Submission to confirmed for one reservation: a fresh funded wallet, prepare, then from the commitment's sending
+ * on: commit, reveal, wait.
+ */
 async function confirmationTime(e2e: E2e, api: Caller, driver: ChainDriver, by: Driver): Promise<number> {
   const wallet = await driver.newWallet();
   // Submissions at random phases of the worker's loop (back to back, they would all start just after a pass).
@@ -126,9 +130,10 @@ async function confirmationTime(e2e: E2e, api: Caller, driver: ChainDriver, by: 
     throw new Error(`prepare answered ${prepared.status}: ${JSON.stringify(prepared.body)}`);
   const reservationId = prepared.body.reservationId as string;
   const submitted = performance.now();
-  const hash = await wallet.signAndSend(
-    prepared.body.transaction as Parameters<typeof wallet.signAndSend>[0],
-  );
+  const hash = await wallet.pay({
+    transaction: prepared.body.transaction as PaidSteps["transaction"],
+    reveal: prepared.body.reveal as PaidSteps["reveal"],
+  });
   for (;;) {
     const status =
       by === "worker"

@@ -40,6 +40,11 @@ export interface ReserveRequest {
   kind: "reserve" | "renew";
   /** The quote the transaction pays (EVM sends it plus headroom; Solana's program charges at execution). */
   quote: RegistryQuote;
+  /**
+   * A new reservation only: the 32 random bytes (hex) its commitment hides the pair behind, disclosed by the
+   * reveal. Null for a renewal, which needs no commitment (only the holder renews).
+   */
+  secret: `0x${string}` | null;
 }
 
 /** EVM: an eth_sendTransaction request; amounts as decimal strings of wei. */
@@ -62,6 +67,40 @@ export interface SolanaTransactionRequest {
 }
 
 export type PreparedTransaction = EvmTransactionRequest | SolanaTransactionRequest;
+
+/** How long a commitment must rest on-chain before its reveal is accepted: seconds on EVM, slots on Solana. */
+export type CommitmentAge = { seconds: number } | { slots: number };
+
+/** A new reservation's second transaction and what the first one commits to. */
+export interface PreparedReveal {
+  transaction: PreparedTransaction;
+  /** bytes32 hex the commit records: a hash of the folded pair, launcher, duration, partner ref and secret. */
+  commitment: `0x${string}`;
+  minCommitmentAge: CommitmentAge;
+  /** A commitment older than this no longer reveals: commit again. */
+  maxCommitmentAgeSeconds: number;
+}
+
+/**
+ * What a creator signs. A renewal is one transaction. A new reservation is two, so that nothing in the mempool
+ * names the pair before it is sealed: `transaction` commits, `reveal` reserves once the commitment has matured.
+ */
+export interface PreparedSteps {
+  transaction: PreparedTransaction;
+  reveal: PreparedReveal | null;
+}
+
+/** Which registry step a transaction is, read from its own instruction or calldata. */
+export type RegistryStep = "commit" | "reserve" | "renew";
+
+/** A commitment the registry holds, and from when its reveal is accepted. */
+export interface OnChainCommitment {
+  committedAt: Date;
+  /** EVM: the first block time the reveal is accepted; Solana: committedAt (the slot below decides). */
+  revealableAt: Date;
+  /** Solana: the first slot the reveal is accepted in. */
+  revealableSlot: number | null;
+}
 
 /**
  * What the chain says about a submitted transaction: `succeeded`/`failed` once it is final enough for the
@@ -101,10 +140,17 @@ export interface RegistryClient {
   reservationOf(identity: NormalizedIdentity): Promise<OnChainReservation | null>;
   activeReservationCount(launcher: string): Promise<number>;
   /**
-   * The creator-signable transaction. Null only from a simulated registry whose chain has no sandbox deployment
+   * The creator-signable transactions. Null only from a simulated registry whose chain has no sandbox deployment
    * in the manifest: the sandbox never hands out a transaction a production registry would accept.
    */
-  prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction | null>;
+  prepareTransaction(request: ReserveRequest): Promise<PreparedSteps | null>;
+  /** The launcher's commitment as the registry holds it; null when it holds none (never made, revealed or closed). */
+  commitmentOf(launcher: string, commitment: `0x${string}`): Promise<OnChainCommitment | null>;
+  /**
+   * Which registry step a transaction is, from its calldata (EVM, pending included) or its instructions (Solana,
+   * once processed); null when no node knows it or it is no registry call.
+   */
+  stepOf(transactionHash: string): Promise<RegistryStep | null>;
   transactionOutcome(transactionHash: string): Promise<TransactionOutcome>;
   /**
    * The registry reservation a transaction made or renewed; null when no node knows it, it failed, or it emitted

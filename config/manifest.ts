@@ -21,6 +21,7 @@ const wsUrl = z
   .string()
   .regex(/^wss?:\/\//, "must be a ws(s) URL")
   .optional();
+const feedAnswer = z.string().regex(/^[1-9][0-9]*$/, "must be a positive whole number as a decimal string");
 const height = (what: string) => z.number().int(`must be ${what}`).min(0, `must be ${what}`);
 
 const evmEntrySchema = z.object({
@@ -37,6 +38,16 @@ const evmEntrySchema = z.object({
   priceFeed: evmAddress,
   /** Block of the registry deployment: where indexers start. */
   deployBlock: height("the block number of the registry deployment"),
+  /**
+   * The registry's settings as deployed (`npm run deploy:evm` writes them; optional, so older entries still
+   * read). Feed answer bounds are decimal strings in the feed's units (an 18-decimal feed's exceed 2^53); a
+   * zero sequencerUptimeFeed means the registry checks no sequencer.
+   */
+  minAnswer: feedAnswer.optional(),
+  maxAnswer: feedAnswer.optional(),
+  sequencerUptimeFeed: evmAddress.optional(),
+  sequencerGracePeriodSeconds: z.number().int().min(0, "must be a whole number of seconds").optional(),
+  minCommitmentAgeSeconds: z.number().int().positive("must be a positive whole number of seconds").optional(),
   /**
    * The sandbox's own registry on this chain (a second deployment, never indexed): sandbox prepares target it,
    * so a signed sandbox transaction can never create a production reservation. Without it a sandbox prepare

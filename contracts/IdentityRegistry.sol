@@ -8,9 +8,11 @@ import {FoldV1} from "./libraries/FoldV1.sol";
 import {NonReentrant} from "./utils/NonReentrant.sol";
 
 /// @title On-chain authority for token identity reservations on one EVM chain.
-/// @notice A launcher (msg.sender) pays a flat USD tier price, converted to wei through a Chainlink-style
-/// feed, to hold a folded name/ticker pair for a fixed window. At most three active holds per wallet; the
-/// holder may renew during the last 12 hours. Overpayment is refunded in the same transaction.
+/// @notice A launcher (msg.sender) commits to a hidden reservation, reveals it once the commitment has aged,
+/// and pays a flat USD tier price, converted to wei through a Chainlink-style feed, to hold a folded
+/// name/ticker pair for a fixed window. At most three active holds per wallet; the holder may renew during
+/// the last 12 hours. Overpayment is refunded in the same transaction. Contracts can ask whether a launch
+/// is allowed, and the registry lists the signers whose off-chain launch decisions are trusted.
 contract IdentityRegistry is IIdentityRegistry, Ownable2Step, NonReentrant {
     uint256 public constant FOLD_VERSION = 1;
     uint256 public constant MAX_ACTIVE_PER_WALLET = 3;
@@ -19,13 +21,21 @@ contract IdentityRegistry is IIdentityRegistry, Ownable2Step, NonReentrant {
     uint256 public constant MAX_NAME_LENGTH = 64;
     uint256 public constant MIN_TICKER_LENGTH = 2;
     uint256 public constant MAX_TICKER_LENGTH = 10;
+    /// A commitment older than this is void: a stale one cannot be revealed when the market has moved on.
+    uint256 public constant MAX_COMMITMENT_AGE = 24 hours;
 
-    /// Everything a reservation reads besides the tiers, packed in one slot (one cold read).
+    /// Everything a reservation reads besides the tiers and bounds, packed in one slot (one cold read).
     struct Config {
         AggregatorV3Interface priceFeed;
         uint32 maxPriceAge;
         uint8 feedDecimals;
         bool paused;
+    }
+
+    /// Sanity bounds on the feed's answer, in its units (one slot).
+    struct PriceBounds {
+        int128 minAnswer;
+        int128 maxAnswer;
     }
 
     /// One slot per pair. `walletSlot` says which of the holder's three expiry slots mirrors `expiresAt`.
@@ -35,23 +45,40 @@ contract IdentityRegistry is IIdentityRegistry, Ownable2Step, NonReentrant {
         uint8 walletSlot;
     }
 
+    /// When a decision signer's signatures count: validFrom <= issuedAt < validUntil (one slot).
+    struct SignerWindow {
+        uint64 validFrom;
+        uint64 validUntil;
+    }
+
+    /// Immutable, so reading them costs no storage: changing them means a new registry.
+    AggregatorV3Interface private immutable _sequencerUptimeFeed;
+    uint32 private immutable _sequencerGracePeriod;
+    uint32 private immutable _minCommitmentAge;
+
     Config private _config;
     /// USD price of each duration tier with 6 decimals, ordered 1 day, 3 days, 7 days, 30 days (one slot).
     uint64[4] private _tierPrices;
+    PriceBounds private _priceBounds;
     mapping(bytes32 nameHash => mapping(bytes32 tickerHash => Reservation)) private _reservations;
     /// Expiry of each of a wallet's three reservation slots (one slot per wallet). A slot whose expiry has
     /// passed is free, so an expired reservation releases its slot without any cleanup call.
     mapping(address wallet => uint64[3]) private _walletExpiries;
+    /// Keyed by committer: a commitment copied from the mempool lands under the copier and is useless to it.
+    mapping(address launcher => mapping(bytes32 commitment => uint64 committedAt)) private _commitments;
+    mapping(address signer => SignerWindow) private _decisionSigners;
 
-    constructor(
-        address initialOwner,
-        AggregatorV3Interface priceFeed_,
-        uint32 maxPriceAgeSeconds,
-        uint64[4] memory tierPricesUsdMicros
-    ) Ownable2Step(initialOwner) {
-        _setPriceFeed(priceFeed_);
-        _setMaxPriceAge(maxPriceAgeSeconds);
-        _setTierPrices(tierPricesUsdMicros);
+    constructor(Settings memory settings) Ownable2Step(settings.owner) {
+        if (settings.minCommitmentAgeSeconds == 0 || settings.minCommitmentAgeSeconds >= MAX_COMMITMENT_AGE) {
+            revert InvalidMinCommitmentAge(settings.minCommitmentAgeSeconds);
+        }
+        _minCommitmentAge = settings.minCommitmentAgeSeconds;
+        _sequencerUptimeFeed = settings.sequencerUptimeFeed;
+        _sequencerGracePeriod = settings.sequencerGracePeriodSeconds;
+        _setPriceFeed(settings.priceFeed);
+        _setMaxPriceAge(settings.maxPriceAgeSeconds);
+        _setTierPrices(settings.tierPricesUsdMicros);
+        _setPriceBounds(settings.minAnswer, settings.maxAnswer);
     }
 
     // ----------------------------------------------------------------------------------------------
@@ -59,18 +86,31 @@ contract IdentityRegistry is IIdentityRegistry, Ownable2Step, NonReentrant {
     // ----------------------------------------------------------------------------------------------
 
     /// @inheritdoc IIdentityRegistry
-    function reserve(string calldata name, string calldata ticker, uint32 durationSeconds, bytes32 partnerRef)
-        external
-        payable
-        nonReentrant
-        returns (uint64 expiresAt)
-    {
+    function commit(bytes32 commitment) external {
+        uint64 committedAt = _commitments[msg.sender][commitment];
+        // Re-committing a live value would restart its clock for nothing; an expired one may be renewed.
+        if (committedAt != 0 && block.timestamp <= committedAt + MAX_COMMITMENT_AGE) {
+            revert CommitmentExists(committedAt);
+        }
+        _commitments[msg.sender][commitment] = uint64(block.timestamp);
+        emit Committed(msg.sender, commitment);
+    }
+
+    /// @inheritdoc IIdentityRegistry
+    function reserve(
+        string calldata name,
+        string calldata ticker,
+        uint32 durationSeconds,
+        bytes32 partnerRef,
+        bytes32 secret
+    ) external payable nonReentrant returns (uint64 expiresAt) {
         Config memory config = _config;
         if (config.paused) revert ReservationsPaused();
         uint256 tier = _tierIndex(durationSeconds);
         (bytes memory foldedName, bytes memory foldedTicker) = _foldPair(name, ticker);
         bytes32 nameHash = keccak256(foldedName);
         bytes32 tickerHash = keccak256(foldedTicker);
+        _consumeCommitment(_commitment(nameHash, tickerHash, msg.sender, durationSeconds, partnerRef, secret));
 
         Reservation storage record = _reservations[nameHash][tickerHash];
         (address holder, uint64 heldUntil) = (record.launcher, record.expiresAt);
@@ -142,6 +182,41 @@ contract IdentityRegistry is IIdentityRegistry, Ownable2Step, NonReentrant {
     }
 
     /// @inheritdoc IIdentityRegistry
+    function commitmentOf(address launcher, bytes32 commitment) external view returns (uint64 committedAt) {
+        return _commitments[launcher][commitment];
+    }
+
+    /// @inheritdoc IIdentityRegistry
+    function makeCommitment(
+        string calldata name,
+        string calldata ticker,
+        address launcher,
+        uint32 durationSeconds,
+        bytes32 partnerRef,
+        bytes32 secret
+    ) external pure returns (bytes32) {
+        (bytes memory foldedName, bytes memory foldedTicker) = _foldPair(name, ticker);
+        return _commitment(
+            keccak256(foldedName), keccak256(foldedTicker), launcher, durationSeconds, partnerRef, secret
+        );
+    }
+
+    /// @inheritdoc IIdentityRegistry
+    function launchAllowed(string calldata name, string calldata ticker, address launcher)
+        external
+        view
+        returns (bool allowed, address holder, uint64 expiresAt)
+    {
+        return _launchCheck(name, ticker, launcher);
+    }
+
+    /// @inheritdoc IIdentityRegistry
+    function requireLaunchAllowed(string calldata name, string calldata ticker, address launcher) external view {
+        (bool allowed, address holder, uint64 expiresAt) = _launchCheck(name, ticker, launcher);
+        if (!allowed) revert LaunchRefused(holder, expiresAt);
+    }
+
+    /// @inheritdoc IIdentityRegistry
     function activeReservationCount(address wallet) external view returns (uint256 count) {
         uint64[3] memory expiries = _walletExpiries[wallet];
         for (uint256 i; i < MAX_ACTIVE_PER_WALLET; ++i) {
@@ -177,6 +252,39 @@ contract IdentityRegistry is IIdentityRegistry, Ownable2Step, NonReentrant {
     }
 
     /// @inheritdoc IIdentityRegistry
+    function priceBounds() external view returns (int256 minAnswer, int256 maxAnswer) {
+        PriceBounds memory bounds = _priceBounds;
+        return (bounds.minAnswer, bounds.maxAnswer);
+    }
+
+    /// @inheritdoc IIdentityRegistry
+    function sequencerUptimeFeed() external view returns (AggregatorV3Interface) {
+        return _sequencerUptimeFeed;
+    }
+
+    /// @inheritdoc IIdentityRegistry
+    function sequencerGracePeriod() external view returns (uint32) {
+        return _sequencerGracePeriod;
+    }
+
+    /// @inheritdoc IIdentityRegistry
+    function minCommitmentAge() external view returns (uint32) {
+        return _minCommitmentAge;
+    }
+
+    /// @inheritdoc IIdentityRegistry
+    function decisionSignerWindow(address signer) external view returns (uint64 validFrom, uint64 validUntil) {
+        SignerWindow memory window = _decisionSigners[signer];
+        return (window.validFrom, window.validUntil);
+    }
+
+    /// @inheritdoc IIdentityRegistry
+    function isDecisionSigner(address signer, uint256 at) external view returns (bool) {
+        SignerWindow memory window = _decisionSigners[signer];
+        return window.validFrom <= at && at < window.validUntil;
+    }
+
+    /// @inheritdoc IIdentityRegistry
     function fold(string calldata input) external pure returns (string memory) {
         return string(FoldV1.fold(bytes(input)));
     }
@@ -206,6 +314,31 @@ contract IdentityRegistry is IIdentityRegistry, Ownable2Step, NonReentrant {
 
     function setMaxPriceAge(uint32 maxPriceAgeSeconds) external onlyOwner {
         _setMaxPriceAge(maxPriceAgeSeconds);
+    }
+
+    /// @inheritdoc IIdentityRegistry
+    function setPriceBounds(int256 minAnswer, int256 maxAnswer) external onlyOwner {
+        _setPriceBounds(minAnswer, maxAnswer);
+    }
+
+    /// @inheritdoc IIdentityRegistry
+    function setDecisionSigner(address signer, uint64 validFrom, uint64 validUntil) external onlyOwner {
+        if (signer == address(0)) revert ZeroAddress();
+        if (validUntil <= validFrom) revert InvalidSignerWindow(validFrom, validUntil);
+        _decisionSigners[signer] = SignerWindow(validFrom, validUntil);
+        emit DecisionSignerSet(signer, validFrom, validUntil);
+    }
+
+    /// @inheritdoc IIdentityRegistry
+    function revokeDecisionSigner(address signer) external onlyOwner {
+        SignerWindow memory window = _decisionSigners[signer];
+        if (window.validUntil == 0) revert UnknownDecisionSigner(signer);
+        uint64 revokedAt = uint64(block.timestamp);
+        // Only ever shortens: revoking an already expired signer must not re-open the time since it expired.
+        if (window.validUntil > revokedAt) window.validUntil = revokedAt;
+        if (window.validFrom > window.validUntil) window.validFrom = window.validUntil;
+        _decisionSigners[signer] = window;
+        emit DecisionSignerRevoked(signer, revokedAt);
     }
 
     /// @notice Pauses or resumes new reservations. Renewals and views keep working while paused.
@@ -251,6 +384,60 @@ contract IdentityRegistry is IIdentityRegistry, Ownable2Step, NonReentrant {
         emit MaxPriceAgeUpdated(maxPriceAgeSeconds);
     }
 
+    function _setPriceBounds(int256 minAnswer, int256 maxAnswer) private {
+        if (minAnswer <= 0 || maxAnswer <= minAnswer || maxAnswer > type(int128).max) {
+            revert InvalidPriceBounds(minAnswer, maxAnswer);
+        }
+        _priceBounds = PriceBounds(int128(minAnswer), int128(maxAnswer));
+        emit PriceBoundsUpdated(minAnswer, maxAnswer);
+    }
+
+    /// keccak256(abi.encode(nameHash, tickerHash, launcher, durationSeconds, partnerRef, secret)): the layout
+    /// the service computes off-chain, so keep it exactly.
+    function _commitment(
+        bytes32 nameHash,
+        bytes32 tickerHash,
+        address launcher,
+        uint32 durationSeconds,
+        bytes32 partnerRef,
+        bytes32 secret
+    ) private pure returns (bytes32) {
+        return keccak256(abi.encode(nameHash, tickerHash, launcher, durationSeconds, partnerRef, secret));
+    }
+
+    /// Deletes msg.sender's matured, unexpired `commitment`, so each commitment reserves at most once.
+    function _consumeCommitment(bytes32 commitment) private {
+        uint64 committedAt = _commitments[msg.sender][commitment];
+        if (committedAt == 0) revert CommitmentNotFound();
+        uint64 maturesAt = committedAt + _minCommitmentAge;
+        if (block.timestamp < maturesAt) revert CommitmentTooNew(maturesAt);
+        uint64 expiredAt = committedAt + uint64(MAX_COMMITMENT_AGE);
+        if (block.timestamp > expiredAt) revert CommitmentExpired(expiredAt);
+        delete _commitments[msg.sender][commitment];
+    }
+
+    function _launchCheck(string calldata name, string calldata ticker, address launcher)
+        private
+        view
+        returns (bool allowed, address holder, uint64 expiresAt)
+    {
+        (bytes memory foldedName, bytes memory foldedTicker) = _foldPair(name, ticker);
+        Reservation memory record = _reservations[keccak256(foldedName)][keccak256(foldedTicker)];
+        if (block.timestamp >= record.expiresAt) return (true, address(0), 0);
+        return (record.launcher == launcher, record.launcher, record.expiresAt);
+    }
+
+    /// Chainlink's L2 pattern: no price while the sequencer is down, nor during the grace period after it is
+    /// back (queued L1 transactions and stale feeds settle then). startedAt 0 is an invalid round: down.
+    function _requireSequencerUp() private view {
+        AggregatorV3Interface sequencer = _sequencerUptimeFeed;
+        if (address(sequencer) == address(0)) return;
+        (, int256 status, uint256 startedAt,,) = sequencer.latestRoundData();
+        if (status != 0 || startedAt == 0) revert SequencerDown();
+        uint256 endsAt = startedAt + _sequencerGracePeriod;
+        if (block.timestamp < endsAt) revert SequencerGracePeriodNotOver(endsAt);
+    }
+
     /// Folds both strings and enforces the length bounds of the normalization standard.
     function _foldPair(string calldata name, string calldata ticker)
         private
@@ -287,9 +474,14 @@ contract IdentityRegistry is IIdentityRegistry, Ownable2Step, NonReentrant {
 
     /// The tier's USD price in wei at the feed's answer, rounded up so the treasury is never short.
     function _feeWei(Config memory config, uint256 tier) private view returns (uint256) {
+        _requireSequencerUp();
         (, int256 answer,, uint256 updatedAt,) = config.priceFeed.latestRoundData();
         if (answer <= 0) revert InvalidPrice(answer);
         if (updatedAt + config.maxPriceAge < block.timestamp) revert StalePrice(updatedAt, config.maxPriceAge);
+        PriceBounds memory bounds = _priceBounds;
+        if (answer < bounds.minAnswer || answer > bounds.maxAnswer) {
+            revert PriceOutOfBounds(answer, bounds.minAnswer, bounds.maxAnswer);
+        }
         // usd = micros / 1e6; wei = usd * 1e18 / (answer / 10^decimals)
         uint256 numerator = uint256(_tierPrices[tier]) * 10 ** (12 + uint256(config.feedDecimals));
         return (numerator + uint256(answer) - 1) / uint256(answer);

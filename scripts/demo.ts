@@ -109,6 +109,12 @@ async function createDemoKey(config: Config): Promise<{ secret: string; keyId: s
   }
 }
 
+/** When the registry accepts a commitment's reveal, as POST /v1/reservations/status answers a commit. */
+interface RevealTiming {
+  revealableAt: string;
+  revealableSlot: number | null;
+}
+
 /** What a chain needs from the demo: a dev wallet's address, and how that wallet signs and sends. */
 interface ChainSide {
   chain: string;
@@ -116,6 +122,14 @@ interface ChainSide {
   address(wallet: DevWalletName): string;
   /** Signs exactly the prepared transaction as `wallet`, sends it and waits until the chain included it. */
   signAndSend(wallet: DevWalletName, transaction: unknown): Promise<{ hash: string; where: string }>;
+  /** Waits until the chain's next block would accept the reveal. */
+  waitUntilRevealable(timing: RevealTiming): Promise<void>;
+}
+
+function describe(transaction: EvmTransactionRequest | SolanaTransactionRequest): string {
+  return transaction.family === "evm"
+    ? `to ${transaction.to}, value ${transaction.value} wei, data ${transaction.data.slice(0, 10)}… (${(transaction.data.length - 2) / 2} bytes)`
+    : `${Buffer.from(transaction.tx, "base64").length} bytes, fee payer ${transaction.feePayer}, blockhash ${transaction.recentBlockhash}`;
 }
 
 function evmSide(entry: EvmManifestEntry): ChainSide {
@@ -146,6 +160,10 @@ function evmSide(entry: EvmManifestEntry): ChainSide {
       if (receipt.status !== "success") throw new DemoError(`The transaction ${hash} reverted.`);
       return { hash, where: `mined in block ${receipt.blockNumber}` };
     },
+    async waitUntilRevealable({ revealableAt }) {
+      // The next block is stamped at the node's clock or later: wait for the wall clock to pass the time.
+      await sleep(Math.max(0, Date.parse(revealableAt) - Date.now()));
+    },
   };
 }
 
@@ -173,6 +191,10 @@ function solanaSide(entry: SolanaManifestEntry): ChainSide {
         if (Date.now() > deadline) throw new DemoError(`The transaction ${signature} did not land in time.`);
         await sleep(POLL_MS);
       }
+    },
+    async waitUntilRevealable({ revealableSlot }) {
+      // Transactions sent now land in the slot after the newest one processed.
+      while ((await connection.getSlot("processed")) + 1 < (revealableSlot ?? 0)) await sleep(POLL_MS);
     },
   };
 }
@@ -216,20 +238,35 @@ async function runChain(api: ReturnType<typeof client>, side: ChainSide): Promis
     );
   }
   const reservationId = prepared.reservationId as string;
-  const transaction = prepared.transaction as EvmTransactionRequest | SolanaTransactionRequest;
+  const commit = prepared.transaction as EvmTransactionRequest | SolanaTransactionRequest;
+  const reveal = prepared.reveal as {
+    transaction: EvmTransactionRequest | SolanaTransactionRequest;
+    minCommitmentAge: { seconds: number } | { slots: number };
+  };
   step(
     "prepare",
     `${reservationId}: ${prepared.status}, ${prepared.kind} for launcher ${side.address(launcher)} (dev wallet "${launcher}")`,
   );
+  step("", `1. commit: ${describe(commit)} (names no pair)`);
   step(
     "",
-    transaction.family === "evm"
-      ? `transaction: to ${transaction.to}, value ${transaction.value} wei, data ${transaction.data.slice(0, 10)}… (${(transaction.data.length - 2) / 2} bytes)`
-      : `transaction: ${Buffer.from(transaction.tx, "base64").length} bytes, fee payer ${transaction.feePayer}, blockhash ${transaction.recentBlockhash}`,
+    `2. reveal: ${describe(reveal.transaction)}, once the commitment is ${"seconds" in reveal.minCommitmentAge ? `${reveal.minCommitmentAge.seconds} s` : `${reveal.minCommitmentAge.slots} slot(s)`} old`,
   );
 
-  const sent = await side.signAndSend(launcher, transaction);
-  step("sign+send", `the wallet signed and sent ${sent.hash} (${sent.where})`);
+  const committed = await side.signAndSend(launcher, commit);
+  step("commit", `the wallet signed and sent ${committed.hash} (${committed.where})`);
+  const seen = expectStatus(
+    await api.call("POST", "/reservations/status", { reservationId, transactionHash: committed.hash }),
+    200,
+    "POST status (commit)",
+  ) as { status: string; step: string; commitOnChain: RevealTiming | null };
+  step("status", `POST /v1/reservations/status -> ${seen.status}, step ${seen.step}`);
+  if (seen.commitOnChain === null)
+    throw new DemoError("The registry does not hold the commitment just mined.");
+  await side.waitUntilRevealable(seen.commitOnChain);
+
+  const sent = await side.signAndSend(launcher, reveal.transaction);
+  step("reveal", `the wallet signed and sent ${sent.hash} (${sent.where})`);
 
   const submittedAt = Date.now();
   const submitted = expectStatus(
@@ -237,7 +274,7 @@ async function runChain(api: ReturnType<typeof client>, side: ChainSide): Promis
     200,
     "POST status",
   );
-  step("status", `POST /v1/reservations/status -> ${submitted.status}`);
+  step("status", `POST /v1/reservations/status -> ${submitted.status}, step ${submitted.step}`);
 
   let current = submitted;
   while (current.status !== "confirmed") {

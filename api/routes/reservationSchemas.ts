@@ -108,7 +108,18 @@ export const reservationSchema = z.object({
   launcher: z.string(),
   durationSeconds: z.number().int(),
   partnerRef: z.string(),
-  transactionHash: z.string().nullable(),
+  transactionHash: z
+    .string()
+    .nullable()
+    .describe("The paying transaction: a new reservation's reveal, or the renewal."),
+  commit: z
+    .object({
+      commitment: z.string().describe("bytes32 hex the commit transaction records."),
+      transactionHash: z.string().nullable().describe("The commit transaction, once reported."),
+      submittedAt: z.string().nullable(),
+    })
+    .nullable()
+    .describe("A new reservation's first step (null for a renewal, which needs no commitment)."),
   preparedAt: z.string(),
   lapsesAt: z.string(),
   submittedAt: z.string().nullable(),
@@ -122,15 +133,60 @@ export const reservationSchema = z.object({
   revenueShare: revenueShareSchema,
 });
 
+const preparedTransaction = z.discriminatedUnion("family", [evmTransaction, solanaTransaction]);
+
+const commitmentAge = z
+  .union([
+    z.object({ seconds: z.number().int().describe("EVM: seconds after the commit's block.") }),
+    z.object({ slots: z.number().int().describe("Solana: slots after the commit's slot.") }),
+  ])
+  .describe("How long the commitment rests on-chain before the registry accepts the reveal.");
+
 export const prepareSchema = reservationSchema.extend({
-  transaction: z
-    .discriminatedUnion("family", [evmTransaction, solanaTransaction])
+  transaction: preparedTransaction
     .nullable()
     .describe(
-      "Null only for a sandbox prepare on a chain without a sandbox registry: the sandbox never returns a transaction a production registry accepts.",
+      "The first transaction to sign and send: a new reservation's commitment (it names no pair), or the renewal. Null only for a sandbox prepare on a chain without a sandbox registry: the sandbox never returns a transaction a production registry accepts.",
     ),
+  reveal: z
+    .object({
+      transaction: preparedTransaction.describe(
+        "The paying reservation, to send once the commitment has rested `minCommitmentAge`; it carries the secret the commitment hid.",
+      ),
+      commitment: z.string(),
+      minCommitmentAge: commitmentAge,
+      maxCommitmentAgeSeconds: z
+        .number()
+        .int()
+        .describe("A commitment older than this no longer reveals: prepare again."),
+    })
+    .nullable()
+    .describe("A new reservation's second step; null for a renewal (one transaction)."),
   message: z.string().optional().describe("Why `transaction` is null, when it is."),
   quote: quoteSchema.shape.quote,
+});
+
+export const submittedSchema = reservationSchema.extend({
+  step: z
+    .enum(["commit", "reveal", "renew"])
+    .describe(
+      "Which of the reservation's transactions the reported hash was taken for: a commit keeps it pending_payment.",
+    ),
+  commitOnChain: z
+    .object({
+      committedAt: z.string(),
+      revealableAt: z.string().describe("EVM: the first block time the reveal is accepted."),
+      revealableSlot: z
+        .number()
+        .int()
+        .nullable()
+        .describe("Solana: the first slot the reveal is accepted in."),
+    })
+    .nullable()
+    .optional()
+    .describe(
+      "After a commit report: the commitment as the registry holds it; null while it has not landed.",
+    ),
 });
 
 export const statusQuery = z.object({ reservationId });

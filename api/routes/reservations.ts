@@ -7,6 +7,7 @@ import {
   quoteAmountView,
   quoteView,
   reservationView,
+  type SubmittedReservation,
 } from "../../services/reservations";
 import type { Platform } from "../platform/platform";
 import {
@@ -20,6 +21,7 @@ import {
   sandboxConfirmBody,
   statusBody,
   statusQuery,
+  submittedSchema,
 } from "./reservationSchemas";
 
 const TAG = "Reservations";
@@ -34,8 +36,9 @@ const NO_SANDBOX_TRANSACTION =
   "This chain has no sandbox registry deployment, so the sandbox returns no transaction (a simulated one would land on the production registry). Confirm the rehearsal with POST /v1/reservations/sandbox-confirm.";
 
 /**
- * The answer to a prepare: the pending reservation, its transaction and the quote it was priced at; a null
- * transaction (sandbox, chain without a sandbox registry) says why.
+ * The answer to a prepare: the pending reservation, its transactions (a new reservation: the commitment to send
+ * first, then `reveal`) and the quote it was priced at; a null transaction (sandbox, chain without a sandbox
+ * registry) says why.
  */
 function preparedAnswer({ reservation, quote }: PreparedReservation) {
   return {
@@ -43,9 +46,32 @@ function preparedAnswer({ reservation, quote }: PreparedReservation) {
     body: {
       ...reservationView(reservation),
       transaction: reservation.transaction,
+      reveal: reservation.reveal,
       ...(reservation.transaction === null ? { message: NO_SANDBOX_TRANSACTION } : {}),
       quote: quoteAmountView(quote),
     },
+  };
+}
+
+const iso = (value: Date) => value.toISOString();
+
+/** The reservation after a reported transaction, which step it was taken for, and a commitment's maturity. */
+function submittedAnswer({ reservation, step, commitment }: SubmittedReservation) {
+  return {
+    ...reservationView(reservation),
+    step,
+    ...(commitment === undefined
+      ? {}
+      : {
+          commitOnChain:
+            commitment === null
+              ? null
+              : {
+                  committedAt: iso(commitment.committedAt),
+                  revealableAt: iso(commitment.revealableAt),
+                  revealableSlot: commitment.revealableSlot,
+                },
+        }),
   };
 }
 
@@ -133,11 +159,13 @@ export function registerReservationRoutes({ routes, runIdempotent, services }: P
       method: "post",
       path: "/v1/reservations/status",
       summary:
-        "Record the transaction the wallet sent (the reservation becomes submitted) and answer its reconciled status.",
+        "Record a transaction the wallet sent: a commit keeps the reservation pending_payment (the answer says when the reveal may go), the reveal or a renewal submits it. Answers the reconciled status.",
       tag: TAG,
       access: { scope: "reservation:prepare" },
       body: statusBody,
-      responses: { 200: { description: "The reservation.", schema: reservationSchema } },
+      responses: {
+        200: { description: "The reservation and the step the hash was taken for.", schema: submittedSchema },
+      },
       errors: [
         ...PARTNER_ERRORS,
         "reservation_not_found",
@@ -147,8 +175,9 @@ export function registerReservationRoutes({ routes, runIdempotent, services }: P
       ],
     },
     async ({ body, res }) => {
-      const submitted = await reservations.submit(partnerOf(res), body.reservationId, body.transactionHash);
-      res.json(reservationView(submitted));
+      res.json(
+        submittedAnswer(await reservations.submit(partnerOf(res), body.reservationId, body.transactionHash)),
+      );
     },
   );
 

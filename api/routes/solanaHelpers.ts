@@ -1,6 +1,6 @@
-// Public Solana helpers for wallets that build the reservation transaction themselves (a launchpad's page, a
-// script): the price in lamports and SOL, every account and argument of the reserve (or renew) instruction, a
-// recent blockhash, and a signature's status. They read the production chains through the registry catalogue
+// Public Solana helpers for wallets that build the reservation transactions themselves (a launchpad's page, a
+// script): the price in lamports and SOL, every account and argument of the commit, reserve (or renew)
+// instructions, a recent blockhash, and a signature's status. They read the production chains through the registry catalogue
 // on every host (the sandbox has no chain to read) and hold nothing; docs/chains.md documents them.
 import { PublicKey } from "@solana/web3.js";
 import { formatUnits } from "viem";
@@ -10,7 +10,11 @@ import { isSignature } from "../../chains/solana/outcome";
 import { priceUsdOf } from "../../chains/solana/price";
 import { REGISTRY_COMPUTE_UNIT_LIMIT } from "../../chains/solana/transaction";
 import { ApiError } from "../../core/errors/catalogue";
-import { MAX_ACTIVE_PER_WALLET, RESERVATION_DURATIONS } from "../../core/reservation";
+import {
+  MAX_ACTIVE_PER_WALLET,
+  MAX_COMMITMENT_AGE_SECONDS,
+  RESERVATION_DURATIONS,
+} from "../../core/reservation";
 import { normalizedOrReject } from "../../services/identity";
 import { durationSecondsQuery, rawName, rawTicker } from "../platform/openapi/fields";
 import type { Platform } from "../platform/platform";
@@ -81,13 +85,25 @@ const contextSchema = z.object({
   }),
   instruction: z
     .enum(["reserve", "renew"])
-    .describe("renew when the launcher holds the pair and its window is open."),
+    .describe(
+      "renew when the launcher holds the pair and its window is open; reserve otherwise, which takes two transactions: commit, then reserve once the commitment has rested `commitment.minCommitmentSlots`.",
+    ),
   args: z.object({
+    commit: z.object({
+      commitment: z
+        .string()
+        .describe(
+          "keccak256(nameHash || tickerHash || launcher || durationSeconds as u64 little-endian || partnerRef || secret), 32 bytes.",
+        ),
+    }),
     reserve: z.object({
       name: z.string(),
       ticker: z.string(),
       durationSeconds: z.array(z.number().int()),
       partnerRef: z.string().describe("32 bytes; all zeros when no partner is attributed."),
+      secret: z
+        .string()
+        .describe("32 random bytes the wallet draws for the commitment and discloses only in reserve."),
     }),
     renew: z.object({ durationSeconds: z.array(z.number().int()) }),
   }),
@@ -101,7 +117,16 @@ const contextSchema = z.object({
       treasury: z.string(),
       systemProgram: z.string(),
     })
-    .describe("Every account of reserve and renew (same list, same order)."),
+    .describe(
+      "Every account of renew, and of reserve but its last (`commitment`, derived from the commitment: see `commitment.seeds`).",
+    ),
+  commitment: z.object({
+    seeds: z
+      .array(z.string())
+      .describe('The commitment account\'s PDA seeds: "commitment", the launcher, the 32-byte commitment.'),
+    minCommitmentSlots: z.number().int(),
+    maxCommitmentAgeSeconds: z.number().int(),
+  }),
   computeUnitLimit: z.number().int(),
   tiers: z.array(z.object({ durationSeconds: z.number().int(), usd, lamports: lamports.nullable() })),
   price: z.object({
@@ -109,7 +134,9 @@ const contextSchema = z.object({
     priceUsd: z.number().nullable(),
     publishedAt: instant.nullable(),
     expiresAt: instant.nullable(),
-    problem: z.enum(["PriceAccountMismatch", "InvalidPrice", "StalePrice"]).nullable(),
+    problem: z
+      .enum(["PriceAccountMismatch", "InvalidPrice", "PriceConfidenceTooWide", "StalePrice"])
+      .nullable(),
     message: z.string().nullable(),
   }),
   reservation: z
@@ -198,7 +225,7 @@ export function registerSolanaHelperRoutes({ routes, services }: Platform): void
       method: "get",
       path: "/v1/solana/reserve-context",
       summary:
-        "Everything a wallet needs to build reserve (or renew) itself: program id, every account (PDAs), the folded arguments, tier prices, whether renewal applies.",
+        "Everything a wallet needs to build commit and reserve (or renew) itself: program id, every account (PDAs), the folded arguments, the commitment rules, tier prices, whether renewal applies.",
       tag: TAG,
       access: "optional-key",
       query: contextQuery,
@@ -226,15 +253,22 @@ export function registerSolanaHelperRoutes({ routes, services }: Platform): void
         },
         instruction: context.instruction,
         args: {
+          commit: { commitment: "keccak256 of the reserve arguments and secret (see the schema)" },
           reserve: {
             name: identity.normalizedName,
             ticker: identity.normalizedTicker,
             durationSeconds: [...RESERVATION_DURATIONS],
             partnerRef: `0x${"00".repeat(32)}`,
+            secret: "32 random bytes of the wallet's own",
           },
           renew: { durationSeconds: [...RESERVATION_DURATIONS] },
         },
         accounts: addresses,
+        commitment: {
+          seeds: ["commitment", launcher.toBase58(), "<commitment>"],
+          minCommitmentSlots: context.minCommitmentSlots,
+          maxCommitmentAgeSeconds: MAX_COMMITMENT_AGE_SECONDS,
+        },
         computeUnitLimit: REGISTRY_COMPUTE_UNIT_LIMIT,
         tiers: context.tiers.map((tier) => ({
           durationSeconds: tier.durationSeconds,

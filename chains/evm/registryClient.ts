@@ -25,17 +25,19 @@ import type { ReservationDuration } from "../../core/reservation";
 import {
   ChainUnavailableError,
   type EvmMessageVerifier,
+  type OnChainCommitment,
   type OnChainReservation,
-  type PreparedTransaction,
+  type PreparedSteps,
   PriceUnavailableError,
   type RegistryClient,
   type RegistryQuote,
   type RegistrySettlement,
+  type RegistryStep,
   type ReserveRequest,
   type TransactionOutcome,
 } from "../registryClient";
 import { DEFAULT_RPC_TIMEOUT_MS } from "../rpcTimeout";
-import { isTransactionHash, registryTransaction } from "./transaction";
+import { isTransactionHash, registrySteps } from "./transaction";
 
 /** The two AggregatorV3Interface reads a quote needs (any Chainlink-style feed). */
 const aggregatorAbi = parseAbi([
@@ -44,7 +46,15 @@ const aggregatorAbi = parseAbi([
 ]);
 
 /** Registry errors that mean the feed cannot price a reservation now. */
-const PRICE_ERRORS = new Set(["StalePrice", "InvalidPrice"]);
+const PRICE_ERRORS = new Set([
+  "StalePrice",
+  "InvalidPrice",
+  "PriceOutOfBounds",
+  "SequencerDown",
+  "SequencerGracePeriodNotOver",
+]);
+
+const REGISTRY_STEPS: ReadonlySet<string> = new Set<RegistryStep>(["commit", "reserve", "renew"]);
 
 export interface EvmRegistryClientOptions {
   timeoutMs?: number;
@@ -70,6 +80,8 @@ export class EvmRegistryClient implements RegistryClient {
   private readonly client: PublicClient;
   private readonly registry: { address: Address; abi: typeof identityRegistryAbi };
   readonly messageVerifier: EvmMessageVerifier;
+  /** The registry's minCommitmentAge, an immutable: read once. */
+  private minCommitmentAge: Promise<number> | undefined;
 
   constructor(
     private readonly entry: EvmManifestEntry,
@@ -155,8 +167,54 @@ export class EvmRegistryClient implements RegistryClient {
     return Number(count);
   }
 
-  async prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction> {
-    return registryTransaction(this.entry, request);
+  async prepareTransaction(request: ReserveRequest): Promise<PreparedSteps> {
+    return registrySteps(this.entry, request, await this.minCommitmentAgeSeconds());
+  }
+
+  async commitmentOf(launcher: string, commitment: `0x${string}`): Promise<OnChainCommitment | null> {
+    const [committedAt, minAge] = await Promise.all([
+      this.rpc(() =>
+        this.client.readContract({
+          ...this.registry,
+          functionName: "commitmentOf",
+          args: [getAddress(launcher), commitment],
+        }),
+      ),
+      this.minCommitmentAgeSeconds(),
+    ]);
+    if (committedAt === 0n) return null;
+    return {
+      committedAt: secondsToDate(committedAt),
+      revealableAt: secondsToDate(committedAt + BigInt(minAge)),
+      revealableSlot: null,
+    };
+  }
+
+  async stepOf(transactionHash: string): Promise<RegistryStep | null> {
+    if (!isTransactionHash(transactionHash)) return null;
+    const transaction = await this.rpc(() =>
+      this.client.getTransaction({ hash: transactionHash as Hash }).catch((error: unknown) => {
+        if (error instanceof TransactionNotFoundError) return null;
+        throw error;
+      }),
+    );
+    if (transaction?.to == null || getAddress(transaction.to) !== this.registry.address) return null;
+    try {
+      const { functionName } = decodeFunctionData({ abi: identityRegistryAbi, data: transaction.input });
+      return REGISTRY_STEPS.has(functionName) ? (functionName as RegistryStep) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private minCommitmentAgeSeconds(): Promise<number> {
+    this.minCommitmentAge ??= this.rpc(() =>
+      this.client.readContract({ ...this.registry, functionName: "minCommitmentAge" }),
+    ).then(Number, (error: unknown) => {
+      this.minCommitmentAge = undefined; // not cached: the next prepare asks again
+      throw error;
+    });
+    return this.minCommitmentAge;
   }
 
   /** Mined is final here: a receipt's status decides; a known transaction without one is pending. */
@@ -278,6 +336,13 @@ function priceDetail(revert: { name: string; args: readonly unknown[] }): string
   if (revert.name === "StalePrice") {
     const [updatedAt, maxPriceAge] = revert.args as [bigint, number];
     return `the feed's answer was published at ${secondsToDate(updatedAt).toISOString()} and the registry accepts answers at most ${maxPriceAge} s old; it refuses reservations until the feed updates`;
+  }
+  if (revert.name === "SequencerDown") {
+    return "the chain's sequencer is down, so its prices cannot be trusted; the registry refuses reservations until it is back and its grace period has passed";
+  }
+  if (revert.name === "SequencerGracePeriodNotOver") {
+    const [endsAt] = revert.args as [bigint];
+    return `the chain's sequencer came back recently; the registry accepts prices again from ${secondsToDate(endsAt).toISOString()}`;
   }
   return `the feed answered ${describeRevert(revert)}, which the registry refuses`;
 }

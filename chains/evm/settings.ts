@@ -3,6 +3,11 @@
 
 /** Chainlink ETH/USD on Ethereum has a one-hour heartbeat; 15 minutes of margin avoids false staleness. */
 export const DEFAULT_MAX_PRICE_AGE_SECONDS = 4_500;
+/**
+ * A local chain's minimum commitment age: one second, so a reveal lands in a later block than its commitment.
+ * Public chains choose theirs per deployment (docs/commit-reveal.md).
+ */
+export const LOCAL_MIN_COMMITMENT_AGE_SECONDS = 1;
 /** Decimals of the LocalPriceFeed's answer, as Chainlink's USD feeds. */
 export const LOCAL_FEED_DECIMALS = 8;
 /** The LocalPriceFeed's default answer, in whole USD per ETH. */

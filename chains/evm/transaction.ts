@@ -1,11 +1,13 @@
-// The reserve and renew transaction requests for the EVM registry, built offline: calldata from the committed
-// ABI, the launcher as sender, and the quote plus headroom as value (the registry refunds every wei above its
-// fee in the same call). Shared by the real and the simulated client.
+// The transactions a creator signs on the EVM registry, built offline: calldata from the committed ABI, the
+// launcher as sender. A new reservation is `commit(commitment)` then the paying reveal `reserve(..., secret)`; a
+// renewal is one paying `renew`. Paying calls send the quote plus headroom (the registry refunds every wei above
+// its fee in the same call). Shared by the real and the simulated client.
 import { encodeFunctionData, getAddress } from "viem";
 import type { EvmManifestEntry } from "../../config/manifest";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
-import { EVM_VALUE_HEADROOM_BPS } from "../../core/reservation";
-import type { EvmTransactionRequest, ReserveRequest } from "../registryClient";
+import { EVM_VALUE_HEADROOM_BPS, MAX_COMMITMENT_AGE_SECONDS } from "../../core/reservation";
+import type { EvmTransactionRequest, PreparedSteps, ReserveRequest } from "../registryClient";
+import { evmCommitment } from "./commitment";
 
 const BPS = 10_000n;
 
@@ -14,32 +16,62 @@ export function valueWithHeadroom(amount: bigint): bigint {
   return (amount * (BPS + BigInt(EVM_VALUE_HEADROOM_BPS)) + BPS - 1n) / BPS;
 }
 
-function calldata(request: ReserveRequest): `0x${string}` {
-  const { identity, durationSeconds, partnerRef } = request;
-  return request.kind === "renew"
-    ? encodeFunctionData({
-        abi: identityRegistryAbi,
-        functionName: "renew",
-        args: [identity.nameHash, identity.tickerHash, durationSeconds, partnerRef],
-      })
-    : encodeFunctionData({
-        abi: identityRegistryAbi,
-        functionName: "reserve",
-        args: [identity.normalizedName, identity.normalizedTicker, durationSeconds, partnerRef],
-      });
-}
+type Deployment = Pick<EvmManifestEntry, "chainId" | "registry">;
 
-export function registryTransaction(
-  entry: Pick<EvmManifestEntry, "chainId" | "registry">,
-  request: ReserveRequest,
+function call(
+  deployment: Deployment,
+  launcher: string,
+  data: `0x${string}`,
+  value: bigint,
 ): EvmTransactionRequest {
   return {
     family: "evm",
-    chainId: entry.chainId,
-    from: getAddress(request.launcher),
-    to: getAddress(entry.registry),
-    data: calldata(request),
-    value: valueWithHeadroom(request.quote.amount).toString(),
+    chainId: deployment.chainId,
+    from: getAddress(launcher),
+    to: getAddress(deployment.registry),
+    data,
+    value: value.toString(),
+  };
+}
+
+/** The renewal, or the commitment and its reveal, for the registry at `deployment`. */
+export function registrySteps(
+  deployment: Deployment,
+  request: ReserveRequest,
+  minCommitmentAgeSeconds: number,
+): PreparedSteps {
+  const { identity, durationSeconds, partnerRef, launcher } = request;
+  const value = valueWithHeadroom(request.quote.amount);
+  if (request.kind === "renew") {
+    const data = encodeFunctionData({
+      abi: identityRegistryAbi,
+      functionName: "renew",
+      args: [identity.nameHash, identity.tickerHash, durationSeconds, partnerRef],
+    });
+    return { transaction: call(deployment, launcher, data, value), reveal: null };
+  }
+  if (request.secret === null) throw new TypeError("a new reservation needs the secret its commitment hides");
+  const commitment = evmCommitment({
+    identity,
+    launcher,
+    durationSeconds,
+    partnerRef,
+    secret: request.secret,
+  });
+  const commit = encodeFunctionData({ abi: identityRegistryAbi, functionName: "commit", args: [commitment] });
+  const reveal = encodeFunctionData({
+    abi: identityRegistryAbi,
+    functionName: "reserve",
+    args: [identity.normalizedName, identity.normalizedTicker, durationSeconds, partnerRef, request.secret],
+  });
+  return {
+    transaction: call(deployment, launcher, commit, 0n),
+    reveal: {
+      transaction: call(deployment, launcher, reveal, value),
+      commitment,
+      minCommitmentAge: { seconds: minCommitmentAgeSeconds },
+      maxCommitmentAgeSeconds: MAX_COMMITMENT_AGE_SECONDS,
+    },
   };
 }
 

@@ -19,27 +19,26 @@ import {
   DEFAULT_LOCAL_PRICE_USD,
   DEFAULT_MAX_PRICE_AGE_SECONDS,
   LOCAL_FEED_DECIMALS,
+  LOCAL_MIN_COMMITMENT_AGE_SECONDS,
   usdToFeedAnswer,
 } from "../evm/settings";
-import { registryTransaction as evmTransaction, isTransactionHash } from "../evm/transaction";
+import { registrySteps as evmSteps, isTransactionHash } from "../evm/transaction";
 import type {
+  OnChainCommitment,
   OnChainReservation,
-  PreparedTransaction,
+  PreparedSteps,
   RegistryClient,
   RegistryQuote,
   RegistrySettlement,
+  RegistryStep,
   ReserveRequest,
   TransactionOutcome,
 } from "../registryClient";
 import { publicKeyOrNull } from "../solana/addresses";
 import { isSignature } from "../solana/outcome";
 import { feeLamports, priceUsdOf } from "../solana/price";
-import { DEFAULT_MAX_PRICE_AGE_SECS } from "../solana/settings";
-import {
-  instructionArgs,
-  registryInstructionAccounts,
-  registryTransaction as solanaTransaction,
-} from "../solana/transaction";
+import { DEFAULT_MAX_PRICE_AGE_SECS, LOCAL_MIN_COMMITMENT_SLOTS } from "../solana/settings";
+import { registryInstructionAccounts, registrySteps as solanaSteps } from "../solana/transaction";
 
 /** Reference ETH price of simulated EVM chains: the local price feed's default answer (USD per ETH). */
 export const SIMULATED_ETH_USD = DEFAULT_LOCAL_PRICE_USD;
@@ -69,7 +68,7 @@ abstract class SimulatedRegistry implements RegistryClient {
   }
 
   abstract quote(durationSeconds: ReservationDuration): Promise<RegistryQuote>;
-  abstract prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction | null>;
+  abstract prepareTransaction(request: ReserveRequest): Promise<PreparedSteps | null>;
   abstract isTransactionHash(value: string): boolean;
 
   async reservationOf(_identity: NormalizedIdentity): Promise<OnChainReservation | null> {
@@ -78,6 +77,14 @@ abstract class SimulatedRegistry implements RegistryClient {
 
   async activeReservationCount(_launcher: string): Promise<number> {
     return 0;
+  }
+
+  async commitmentOf(_launcher: string, _commitment: `0x${string}`): Promise<OnChainCommitment | null> {
+    return null;
+  }
+
+  async stepOf(_transactionHash: string): Promise<RegistryStep | null> {
+    return null;
   }
 
   async transactionOutcome(_transactionHash: string): Promise<TransactionOutcome> {
@@ -119,10 +126,14 @@ export class SimulatedEvmRegistry extends SimulatedRegistry {
     };
   }
 
-  async prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction | null> {
+  async prepareTransaction(request: ReserveRequest): Promise<PreparedSteps | null> {
     const sandbox = this.entry.sandbox;
     if (sandbox === undefined) return null;
-    return evmTransaction({ chainId: this.entry.chainId, registry: sandbox.registry }, request);
+    return evmSteps(
+      { chainId: this.entry.chainId, registry: sandbox.registry },
+      request,
+      this.entry.minCommitmentAgeSeconds ?? LOCAL_MIN_COMMITMENT_AGE_SECONDS,
+    );
   }
 
   isTransactionHash(value: string): boolean {
@@ -161,17 +172,15 @@ export class SimulatedSolanaRegistry extends SimulatedRegistry {
     };
   }
 
-  async prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction | null> {
+  async prepareTransaction(request: ReserveRequest): Promise<PreparedSteps | null> {
     const launcher = publicKeyOrNull(request.launcher);
     if (!launcher)
       throw new TypeError(`launcher must be a base58 Solana public key, got ${request.launcher}`);
     if (this.deployment === undefined) return null;
     const { programId, priceAccount } = this.deployment;
     const accounts = registryInstructionAccounts(programId, priceAccount, launcher, request.identity);
-    return solanaTransaction(programId, accounts, instructionArgs(request), {
-      blockhash: SIMULATED_BLOCKHASH,
-      lastValidBlockHeight: 0,
-    });
+    const recent = { blockhash: SIMULATED_BLOCKHASH, lastValidBlockHeight: 0 };
+    return solanaSteps(programId, accounts, request, recent, LOCAL_MIN_COMMITMENT_SLOTS);
   }
 
   isTransactionHash(value: string): boolean {

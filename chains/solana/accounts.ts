@@ -14,6 +14,17 @@ export interface RegistryConfig {
   maxPriceAgeSecs: bigint;
   /** USD with 6 decimals, in the order of TIER_DURATIONS. */
   tierUsdMicros: bigint[];
+  maxConfidenceBps: bigint;
+  /** Slots a commitment rests before its reveal is accepted. */
+  minCommitmentSlots: bigint;
+}
+
+export interface CommitmentAccount {
+  launcher: PublicKey;
+  /** 0x hex of the 32-byte commitment. */
+  commitment: string;
+  committedSlot: bigint;
+  committedAt: bigint;
 }
 
 export interface ReservationAccount {
@@ -51,10 +62,24 @@ interface RawConfig {
   feed_id: number[];
   max_price_age_secs: Decimal;
   tier_usd_micros: Decimal[];
+  max_confidence_bps: Decimal | number;
+  min_commitment_slots: Decimal;
+}
+interface RawCommitment {
+  launcher: PublicKey;
+  commitment: number[];
+  committed_slot: Decimal;
+  committed_at: Decimal;
 }
 interface RawPriceUpdate {
   verification_level: { Full?: unknown; Partial?: unknown };
-  price_message: { feed_id: number[]; price: Decimal; exponent: number; publish_time: Decimal };
+  price_message: {
+    feed_id: number[];
+    price: Decimal;
+    conf: Decimal;
+    exponent: number;
+    publish_time: Decimal;
+  };
 }
 interface RawReservation {
   launcher: PublicKey;
@@ -86,6 +111,18 @@ export function decodeConfig(data: Buffer): RegistryConfig {
     feedId: hex(raw.feed_id),
     maxPriceAgeSecs: big(raw.max_price_age_secs),
     tierUsdMicros: raw.tier_usd_micros.map(big),
+    maxConfidenceBps: BigInt(raw.max_confidence_bps.toString()),
+    minCommitmentSlots: big(raw.min_commitment_slots),
+  };
+}
+
+export function decodeCommitment(data: Buffer): CommitmentAccount {
+  const raw = decode<RawCommitment>("Commitment", data);
+  return {
+    launcher: raw.launcher,
+    commitment: hex(raw.commitment),
+    committedSlot: big(raw.committed_slot),
+    committedAt: big(raw.committed_at),
   };
 }
 
@@ -97,6 +134,7 @@ export function decodePriceAccount(address: PublicKey, account: AccountInfo<Buff
     verifiedFull: raw.verification_level.Full !== undefined,
     feedId: hex(raw.price_message.feed_id),
     price: big(raw.price_message.price),
+    conf: big(raw.price_message.conf),
     exponent: raw.price_message.exponent,
     publishTime: big(raw.price_message.publish_time),
   };
@@ -149,6 +187,11 @@ export function activeSlots(wallet: WalletStateAccount, now: bigint): number {
 
 /** Clock sysvar: slot, epoch_start_timestamp, epoch, leader_schedule_epoch, unix_timestamp (i64 at 32). */
 const CLOCK_UNIX_TIMESTAMP_OFFSET = 32;
+
+/** The chain's slot as its Clock sysvar holds it. */
+export function clockSlot(data: Buffer): bigint {
+  return data.readBigUInt64LE(0);
+}
 
 /** The chain's clock (unix seconds), the `now` the program checks prices and expiries against. */
 export function clockUnixTimestamp(data: Buffer): bigint {

@@ -24,16 +24,24 @@ export const localPriceAddress = (programId: PublicKey) => pda(programId, [Buffe
 export const walletAddress = (programId: PublicKey, launcher: PublicKey) =>
   pda(programId, [Buffer.from("wallet"), launcher.toBuffer()]);
 
+const bytes32 = (hash: string | Uint8Array) =>
+  typeof hash === "string" ? Buffer.from(hash.replace(/^0x/, ""), "hex") : hash;
+
 /** Hashes are keccak256 of the folded strings (core/fold `foldedHash`), 0x-prefixed hex or bytes. */
 export function reservationAddress(
   programId: PublicKey,
   nameHash: string | Uint8Array,
   tickerHash: string | Uint8Array,
 ) {
-  const bytes = (hash: string | Uint8Array) =>
-    typeof hash === "string" ? Buffer.from(hash.replace(/^0x/, ""), "hex") : hash;
-  return pda(programId, [Buffer.from("reservation"), bytes(nameHash), bytes(tickerHash)]);
+  return pda(programId, [Buffer.from("reservation"), bytes32(nameHash), bytes32(tickerHash)]);
 }
+
+/** The launcher's commitment account: ["commitment", launcher, commitment (0x hex or bytes)]. */
+export const commitmentAddress = (
+  programId: PublicKey,
+  launcher: PublicKey,
+  commitment: string | Uint8Array,
+) => pda(programId, [Buffer.from("commitment"), launcher.toBuffer(), bytes32(commitment)]);
 
 /** A base58 public key, or null when `value` is not one. */
 export function publicKeyOrNull(value: string): PublicKey | null {

@@ -8,6 +8,8 @@ export interface PriceRules {
   priceOwner: PublicKey;
   feedId: string;
   maxPriceAgeSecs: bigint;
+  /** The widest confidence interval accepted, in basis points of the price. */
+  maxConfidenceBps: bigint;
 }
 
 /** A PriceUpdateV2 account as read from the chain. */
@@ -17,13 +19,19 @@ export interface PriceAccount {
   verifiedFull: boolean;
   feedId: string;
   price: bigint;
+  /** Pyth's confidence interval, in the price's own units. */
+  conf: bigint;
   exponent: number;
   publishTime: bigint;
 }
 
 export type PriceCheck =
   | { ok: true; price: bigint; exponent: number; publishTime: bigint; expiresAt: bigint }
-  | { ok: false; error: "PriceAccountMismatch" | "InvalidPrice" | "StalePrice"; detail: string };
+  | {
+      ok: false;
+      error: "PriceAccountMismatch" | "InvalidPrice" | "PriceConfidenceTooWide" | "StalePrice";
+      detail: string;
+    };
 
 const MIN_EXPONENT = -12;
 
@@ -54,6 +62,13 @@ export function checkPrice(rules: PriceRules, account: PriceAccount, now: bigint
       ok: false,
       error: "StalePrice",
       detail: `the price was published at ${isoOf(account.publishTime)}, more than ${rules.maxPriceAgeSecs} s before the chain's clock (${isoOf(now)}); the registry refuses reservations until a fresh price is posted`,
+    };
+  }
+  if (account.conf * 10_000n > account.price * rules.maxConfidenceBps) {
+    return {
+      ok: false,
+      error: "PriceConfidenceTooWide",
+      detail: `the price's confidence interval (${account.conf} on ${account.price}) is wider than the ${rules.maxConfidenceBps} basis points of the price the registry accepts; it refuses reservations until the market settles`,
     };
   }
   return {

@@ -13,12 +13,14 @@ import {
 } from "../../core/reservation";
 import {
   ChainUnavailableError,
+  type OnChainCommitment,
   type OnChainReservation,
-  type PreparedTransaction,
+  type PreparedSteps,
   PriceUnavailableError,
   type RegistryClient,
   type RegistryQuote,
   type RegistrySettlement,
+  type RegistryStep,
   type ReserveRequest,
   type TransactionOutcome,
 } from "../registryClient";
@@ -26,6 +28,7 @@ import { DEFAULT_RPC_TIMEOUT_MS, fetchWithTimeout } from "../rpcTimeout";
 import {
   activeSlots,
   clockUnixTimestamp,
+  decodeCommitment,
   decodeConfig,
   decodePriceAccount,
   decodeReservation,
@@ -33,17 +36,23 @@ import {
   type RegistryConfig,
   type ReservationAccount,
 } from "./accounts";
-import { configAddress, publicKeyOrNull, reservationAddress, walletAddress } from "./addresses";
+import {
+  commitmentAddress,
+  configAddress,
+  publicKeyOrNull,
+  reservationAddress,
+  walletAddress,
+} from "./addresses";
 import { logsTruncated, type RegistryEvent, registryEventDecoder } from "./events";
+import { registryCoder } from "./idl";
 import { isSignature, outcomeOfStatus } from "./outcome";
 import { checkPrice, feeLamports, type PriceCheck, priceUsdOf } from "./price";
 import { tierIndex } from "./settings";
 import {
-  instructionArgs,
   type RecentBlockhash,
   type RegistryInstructionAccounts,
   registryInstructionAccounts,
-  registryTransaction,
+  registrySteps,
 } from "./transaction";
 
 export interface SolanaRegistryClientOptions {
@@ -65,12 +74,29 @@ export interface ReserveContext {
   reservation: (ReservationAccount & { active: boolean; renewalOpensAt: Date }) | null;
   /** Reservations of the launcher still live on the chain's clock. */
   activeReservations: number;
+  /** Slots a commitment rests before the program accepts its reveal. */
+  minCommitmentSlots: number;
 }
 
 /** getMultipleAccountsInfo's answer per address: null when the account does not exist. */
 type MaybeAccount = AccountInfo<Buffer> | null | undefined;
 
 const secondsToDate = (seconds: bigint) => new Date(Number(seconds) * 1000);
+
+const STEPS: readonly RegistryStep[] = ["commit", "reserve", "renew"];
+
+/** The registry step an instruction's data encodes, by its Anchor discriminator. */
+function stepOfData(data: Buffer): RegistryStep | null {
+  let decoded: { name: string } | null;
+  try {
+    decoded = registryCoder().instruction.decode(data);
+  } catch {
+    return null; // a registry discriminator over malformed arguments: the program refused it
+  }
+  return decoded !== null && (STEPS as readonly string[]).includes(decoded.name)
+    ? (decoded.name as RegistryStep)
+    : null;
+}
 
 export class SolanaRegistryClient implements RegistryClient {
   readonly family = "solana" as const;
@@ -130,14 +156,47 @@ export class SolanaRegistryClient implements RegistryClient {
     return wallet ? activeSlots(decodeWalletState(wallet.data), this.clockOf(clock)) : 0;
   }
 
-  async prepareTransaction(request: ReserveRequest): Promise<PreparedTransaction> {
+  async prepareTransaction(request: ReserveRequest): Promise<PreparedSteps> {
     const accounts = this.instructionAccounts(request.identity, this.launcherKey(request.launcher));
-    return registryTransaction(
-      this.programId,
-      accounts,
-      instructionArgs(request),
-      await this.latestBlockhash(),
+    const [[config], recent] = await Promise.all([
+      this.accounts([configAddress(this.programId)]),
+      this.latestBlockhash(),
+    ]);
+    const { minCommitmentSlots } = this.configOf(config);
+    return registrySteps(this.programId, accounts, request, recent, Number(minCommitmentSlots));
+  }
+
+  async commitmentOf(launcher: string, commitment: `0x${string}`): Promise<OnChainCommitment | null> {
+    const address = commitmentAddress(this.programId, this.launcherKey(launcher), commitment);
+    const [account, config] = await this.accounts([address, configAddress(this.programId)]);
+    if (!account?.owner.equals(this.programId) || account.data.length === 0) return null;
+    const held = decodeCommitment(account.data);
+    const committedAt = secondsToDate(held.committedAt);
+    return {
+      committedAt,
+      revealableAt: committedAt,
+      revealableSlot: Number(held.committedSlot + this.configOf(config).minCommitmentSlots),
+    };
+  }
+
+  /** The registry instruction the transaction runs at its top level (what a wallet signs), by discriminator. */
+  async stepOf(signature: string): Promise<RegistryStep | null> {
+    if (!isSignature(signature)) return null;
+    const transaction = await this.rpc(() =>
+      this.connection.getTransaction(signature, {
+        commitment: "confirmed",
+        maxSupportedTransactionVersion: 0,
+      }),
     );
+    if (!transaction) return null;
+    const message = transaction.transaction.message;
+    const keys = message.getAccountKeys({ accountKeysFromLookups: transaction.meta?.loadedAddresses });
+    for (const instruction of message.compiledInstructions) {
+      if (!keys.get(instruction.programIdIndex)?.equals(this.programId)) continue;
+      const step = stepOfData(Buffer.from(instruction.data));
+      if (step !== null) return step;
+    }
+    return null;
   }
 
   async transactionOutcome(signature: string): Promise<TransactionOutcome> {
@@ -224,6 +283,7 @@ export class SolanaRegistryClient implements RegistryClient {
         renewalOpensAt: secondsToDate(reservation.expiresAt - BigInt(RENEWAL_WINDOW_SECONDS)),
       },
       activeReservations: wallet ? activeSlots(decodeWalletState(wallet.data), now) : 0,
+      minCommitmentSlots: Number(rules.minCommitmentSlots),
     };
   }
 

@@ -7,6 +7,9 @@ export const TIER_DURATIONS = RESERVATION_DURATIONS;
 /** Pyth's push feeds update far more often; 60 s keeps a local price usable while refusing stale ones. */
 export const DEFAULT_MAX_PRICE_AGE_SECS = 60;
 
+/** A local cluster's minimum commitment age: one slot, so a reveal lands in a later slot than its commitment. */
+export const LOCAL_MIN_COMMITMENT_SLOTS = 1;
+
 /** Index of a duration in the config's tier array. */
 export function tierIndex(durationSeconds: ReservationDuration): number {
   return TIER_DURATIONS.indexOf(durationSeconds);

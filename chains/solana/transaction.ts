@@ -1,6 +1,7 @@
-// The reserve and renew transactions, built offline from the IDL: every account the instruction names (PDAs
-// derived here), the Anchor instruction data, the launcher as fee payer and only signer, and a compute-unit
-// limit sized to the program's worst measured case. Shared by the real and the simulated client.
+// The transactions a creator signs on the Solana registry, built offline from the IDL: every account the
+// instruction names (PDAs derived here), the Anchor instruction data, the launcher as fee payer and only signer,
+// and a compute-unit limit sized to the program's worst measured case. A new reservation is `commit` then the
+// paying reveal `reserve`; a renewal is one `renew`. Shared by the real and the simulated client.
 import { BN } from "@coral-xyz/anchor";
 import {
   ComputeBudgetProgram,
@@ -10,9 +11,16 @@ import {
   TransactionInstruction,
 } from "@solana/web3.js";
 import type { NormalizedIdentity } from "../../core/fold";
-import type { ReservationDuration } from "../../core/reservation";
-import type { SolanaTransactionRequest } from "../registryClient";
-import { configAddress, reservationAddress, treasuryAddress, walletAddress } from "./addresses";
+import { MAX_COMMITMENT_AGE_SECONDS, type ReservationDuration } from "../../core/reservation";
+import type { PreparedSteps, ReserveRequest, SolanaTransactionRequest } from "../registryClient";
+import {
+  commitmentAddress,
+  configAddress,
+  reservationAddress,
+  treasuryAddress,
+  walletAddress,
+} from "./addresses";
+import { solanaCommitment } from "./commitment";
 import { instructionAccounts, registryCoder } from "./idl";
 
 /**
@@ -21,7 +29,10 @@ import { instructionAccounts, registryCoder } from "./idl";
  */
 export const REGISTRY_COMPUTE_UNIT_LIMIT = 40_000;
 
-/** Every account of the reserve and renew instructions (both take the same list), camelCase like Anchor's client. */
+/**
+ * Every account of the reserve, renew and commit instructions, camelCase like Anchor's client; `commitment` is
+ * the launcher's commitment account, which only commit and reserve name.
+ */
 export interface RegistryInstructionAccounts {
   launcher: PublicKey;
   config: PublicKey;
@@ -30,6 +41,7 @@ export interface RegistryInstructionAccounts {
   wallet: PublicKey;
   treasury: PublicKey;
   systemProgram: PublicKey;
+  commitment?: PublicKey;
 }
 
 export function registryInstructionAccounts(
@@ -58,22 +70,30 @@ export type RegistryInstructionArgs =
       durationSeconds: ReservationDuration;
       /** bytes32 hex; the program emits it as given. */
       partnerRef: `0x${string}`;
+      /** bytes32 hex the commitment hid the pair behind. */
+      secret: `0x${string}`;
     }
+  | { kind: "commit"; commitment: `0x${string}` }
   /** renew carries no partner reference: the program's instruction takes only the duration. */
   | { kind: "renew"; durationSeconds: ReservationDuration };
 
+function bytes32(hex: `0x${string}`, what: string): number[] {
+  const bytes = Buffer.from(hex.slice(2), "hex");
+  if (bytes.length !== 32) throw new TypeError(`${what} must be 32 bytes of hex, got ${hex}`);
+  return Array.from(bytes);
+}
+
 function instructionData(args: RegistryInstructionArgs): Buffer {
-  if (args.kind === "renew") {
-    return registryCoder().instruction.encode("renew", { duration_seconds: new BN(args.durationSeconds) });
-  }
-  const partnerRef = Buffer.from(args.partnerRef.slice(2), "hex");
-  if (partnerRef.length !== 32)
-    throw new TypeError(`partnerRef must be 32 bytes of hex, got ${args.partnerRef}`);
-  return registryCoder().instruction.encode("reserve", {
+  const coder = registryCoder().instruction;
+  if (args.kind === "renew") return coder.encode("renew", { duration_seconds: new BN(args.durationSeconds) });
+  if (args.kind === "commit")
+    return coder.encode("commit", { commitment: bytes32(args.commitment, "commitment") });
+  return coder.encode("reserve", {
     name: args.identity.normalizedName,
     ticker: args.identity.normalizedTicker,
     duration_seconds: new BN(args.durationSeconds),
-    partner_ref: Array.from(partnerRef),
+    partner_ref: bytes32(args.partnerRef, "partnerRef"),
+    secret: bytes32(args.secret, "secret"),
   });
 }
 
@@ -117,19 +137,49 @@ export function registryTransaction(
   };
 }
 
-/** The instruction arguments of a ReserveRequest-like input. */
-export function instructionArgs(request: {
-  kind: "reserve" | "renew";
-  identity: Pick<NormalizedIdentity, "normalizedName" | "normalizedTicker">;
-  durationSeconds: ReservationDuration;
-  partnerRef: `0x${string}`;
-}): RegistryInstructionArgs {
-  return request.kind === "renew"
-    ? { kind: "renew", durationSeconds: request.durationSeconds }
-    : {
-        kind: "reserve",
-        identity: request.identity,
-        durationSeconds: request.durationSeconds,
-        partnerRef: request.partnerRef,
-      };
+/**
+ * The renewal, or the commitment and its reveal, of `request` for the program at `programId`. Both carry the
+ * same blockhash: a reveal signed after it lapsed needs a fresh one (GET /v1/solana/blockhash).
+ */
+export function registrySteps(
+  programId: PublicKey,
+  accounts: RegistryInstructionAccounts,
+  request: ReserveRequest,
+  recent: RecentBlockhash,
+  minCommitmentSlots: number,
+): PreparedSteps {
+  const { identity, durationSeconds, partnerRef } = request;
+  if (request.kind === "renew") {
+    return {
+      transaction: registryTransaction(programId, accounts, { kind: "renew", durationSeconds }, recent),
+      reveal: null,
+    };
+  }
+  if (request.secret === null) throw new TypeError("a new reservation needs the secret its commitment hides");
+  const { secret } = request;
+  const commitment = solanaCommitment({
+    identity,
+    launcher: accounts.launcher,
+    durationSeconds,
+    partnerRef,
+    secret,
+  });
+  const withCommitment = {
+    ...accounts,
+    commitment: commitmentAddress(programId, accounts.launcher, commitment),
+  };
+  return {
+    transaction: registryTransaction(programId, withCommitment, { kind: "commit", commitment }, recent),
+    reveal: {
+      transaction: registryTransaction(
+        programId,
+        withCommitment,
+        { kind: "reserve", identity, durationSeconds, partnerRef, secret },
+        recent,
+      ),
+      commitment,
+      minCommitmentAge: { slots: minCommitmentSlots },
+      maxCommitmentAgeSeconds: MAX_COMMITMENT_AGE_SECONDS,
+    },
+  };
 }

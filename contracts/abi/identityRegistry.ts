@@ -3,24 +3,56 @@ export const identityRegistryAbi = [
   {
     inputs: [
       {
-        internalType: "address",
-        name: "initialOwner",
-        type: "address",
-      },
-      {
-        internalType: "contract AggregatorV3Interface",
-        name: "priceFeed_",
-        type: "address",
-      },
-      {
-        internalType: "uint32",
-        name: "maxPriceAgeSeconds",
-        type: "uint32",
-      },
-      {
-        internalType: "uint64[4]",
-        name: "tierPricesUsdMicros",
-        type: "uint64[4]",
+        components: [
+          {
+            internalType: "address",
+            name: "owner",
+            type: "address",
+          },
+          {
+            internalType: "contract AggregatorV3Interface",
+            name: "priceFeed",
+            type: "address",
+          },
+          {
+            internalType: "uint32",
+            name: "maxPriceAgeSeconds",
+            type: "uint32",
+          },
+          {
+            internalType: "uint64[4]",
+            name: "tierPricesUsdMicros",
+            type: "uint64[4]",
+          },
+          {
+            internalType: "int256",
+            name: "minAnswer",
+            type: "int256",
+          },
+          {
+            internalType: "int256",
+            name: "maxAnswer",
+            type: "int256",
+          },
+          {
+            internalType: "contract AggregatorV3Interface",
+            name: "sequencerUptimeFeed",
+            type: "address",
+          },
+          {
+            internalType: "uint32",
+            name: "sequencerGracePeriodSeconds",
+            type: "uint32",
+          },
+          {
+            internalType: "uint32",
+            name: "minCommitmentAgeSeconds",
+            type: "uint32",
+          },
+        ],
+        internalType: "struct IIdentityRegistry.Settings",
+        name: "settings",
+        type: "tuple",
       },
     ],
     stateMutability: "nonpayable",
@@ -29,6 +61,44 @@ export const identityRegistryAbi = [
   {
     inputs: [],
     name: "BadLength",
+    type: "error",
+  },
+  {
+    inputs: [
+      {
+        internalType: "uint64",
+        name: "committedAt",
+        type: "uint64",
+      },
+    ],
+    name: "CommitmentExists",
+    type: "error",
+  },
+  {
+    inputs: [
+      {
+        internalType: "uint64",
+        name: "expiredAt",
+        type: "uint64",
+      },
+    ],
+    name: "CommitmentExpired",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "CommitmentNotFound",
+    type: "error",
+  },
+  {
+    inputs: [
+      {
+        internalType: "uint64",
+        name: "maturesAt",
+        type: "uint64",
+      },
+    ],
+    name: "CommitmentTooNew",
     type: "error",
   },
   {
@@ -66,12 +136,71 @@ export const identityRegistryAbi = [
   {
     inputs: [
       {
+        internalType: "uint256",
+        name: "minCommitmentAgeSeconds",
+        type: "uint256",
+      },
+    ],
+    name: "InvalidMinCommitmentAge",
+    type: "error",
+  },
+  {
+    inputs: [
+      {
         internalType: "int256",
         name: "answer",
         type: "int256",
       },
     ],
     name: "InvalidPrice",
+    type: "error",
+  },
+  {
+    inputs: [
+      {
+        internalType: "int256",
+        name: "minAnswer",
+        type: "int256",
+      },
+      {
+        internalType: "int256",
+        name: "maxAnswer",
+        type: "int256",
+      },
+    ],
+    name: "InvalidPriceBounds",
+    type: "error",
+  },
+  {
+    inputs: [
+      {
+        internalType: "uint64",
+        name: "validFrom",
+        type: "uint64",
+      },
+      {
+        internalType: "uint64",
+        name: "validUntil",
+        type: "uint64",
+      },
+    ],
+    name: "InvalidSignerWindow",
+    type: "error",
+  },
+  {
+    inputs: [
+      {
+        internalType: "address",
+        name: "holder",
+        type: "address",
+      },
+      {
+        internalType: "uint64",
+        name: "expiresAt",
+        type: "uint64",
+      },
+    ],
+    name: "LaunchRefused",
     type: "error",
   },
   {
@@ -140,6 +269,27 @@ export const identityRegistryAbi = [
     type: "error",
   },
   {
+    inputs: [
+      {
+        internalType: "int256",
+        name: "answer",
+        type: "int256",
+      },
+      {
+        internalType: "int256",
+        name: "minAnswer",
+        type: "int256",
+      },
+      {
+        internalType: "int256",
+        name: "maxAnswer",
+        type: "int256",
+      },
+    ],
+    name: "PriceOutOfBounds",
+    type: "error",
+  },
+  {
     inputs: [],
     name: "ReentrantCall",
     type: "error",
@@ -152,6 +302,22 @@ export const identityRegistryAbi = [
   {
     inputs: [],
     name: "ReservationsPaused",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "SequencerDown",
+    type: "error",
+  },
+  {
+    inputs: [
+      {
+        internalType: "uint256",
+        name: "endsAt",
+        type: "uint256",
+      },
+    ],
+    name: "SequencerGracePeriodNotOver",
     type: "error",
   },
   {
@@ -168,6 +334,17 @@ export const identityRegistryAbi = [
       },
     ],
     name: "StalePrice",
+    type: "error",
+  },
+  {
+    inputs: [
+      {
+        internalType: "address",
+        name: "signer",
+        type: "address",
+      },
+    ],
+    name: "UnknownDecisionSigner",
     type: "error",
   },
   {
@@ -237,6 +414,69 @@ export const identityRegistryAbi = [
     anonymous: false,
     inputs: [
       {
+        indexed: true,
+        internalType: "address",
+        name: "launcher",
+        type: "address",
+      },
+      {
+        indexed: true,
+        internalType: "bytes32",
+        name: "commitment",
+        type: "bytes32",
+      },
+    ],
+    name: "Committed",
+    type: "event",
+  },
+  {
+    anonymous: false,
+    inputs: [
+      {
+        indexed: true,
+        internalType: "address",
+        name: "signer",
+        type: "address",
+      },
+      {
+        indexed: false,
+        internalType: "uint64",
+        name: "revokedAt",
+        type: "uint64",
+      },
+    ],
+    name: "DecisionSignerRevoked",
+    type: "event",
+  },
+  {
+    anonymous: false,
+    inputs: [
+      {
+        indexed: true,
+        internalType: "address",
+        name: "signer",
+        type: "address",
+      },
+      {
+        indexed: false,
+        internalType: "uint64",
+        name: "validFrom",
+        type: "uint64",
+      },
+      {
+        indexed: false,
+        internalType: "uint64",
+        name: "validUntil",
+        type: "uint64",
+      },
+    ],
+    name: "DecisionSignerSet",
+    type: "event",
+  },
+  {
+    anonymous: false,
+    inputs: [
+      {
         indexed: false,
         internalType: "uint32",
         name: "maxPriceAgeSeconds",
@@ -295,6 +535,25 @@ export const identityRegistryAbi = [
       },
     ],
     name: "PausedSet",
+    type: "event",
+  },
+  {
+    anonymous: false,
+    inputs: [
+      {
+        indexed: false,
+        internalType: "int256",
+        name: "minAnswer",
+        type: "int256",
+      },
+      {
+        indexed: false,
+        internalType: "int256",
+        name: "maxAnswer",
+        type: "int256",
+      },
+    ],
+    name: "PriceBoundsUpdated",
     type: "event",
   },
   {
@@ -492,6 +751,19 @@ export const identityRegistryAbi = [
   },
   {
     inputs: [],
+    name: "MAX_COMMITMENT_AGE",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
     name: "MAX_NAME_LENGTH",
     outputs: [
       {
@@ -584,6 +856,67 @@ export const identityRegistryAbi = [
   {
     inputs: [
       {
+        internalType: "bytes32",
+        name: "commitment",
+        type: "bytes32",
+      },
+    ],
+    name: "commit",
+    outputs: [],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "address",
+        name: "launcher",
+        type: "address",
+      },
+      {
+        internalType: "bytes32",
+        name: "commitment",
+        type: "bytes32",
+      },
+    ],
+    name: "commitmentOf",
+    outputs: [
+      {
+        internalType: "uint64",
+        name: "committedAt",
+        type: "uint64",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "address",
+        name: "signer",
+        type: "address",
+      },
+    ],
+    name: "decisionSignerWindow",
+    outputs: [
+      {
+        internalType: "uint64",
+        name: "validFrom",
+        type: "uint64",
+      },
+      {
+        internalType: "uint64",
+        name: "validUntil",
+        type: "uint64",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
         internalType: "string",
         name: "input",
         type: "string",
@@ -630,8 +963,128 @@ export const identityRegistryAbi = [
     type: "function",
   },
   {
+    inputs: [
+      {
+        internalType: "address",
+        name: "signer",
+        type: "address",
+      },
+      {
+        internalType: "uint256",
+        name: "at",
+        type: "uint256",
+      },
+    ],
+    name: "isDecisionSigner",
+    outputs: [
+      {
+        internalType: "bool",
+        name: "",
+        type: "bool",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "string",
+        name: "name",
+        type: "string",
+      },
+      {
+        internalType: "string",
+        name: "ticker",
+        type: "string",
+      },
+      {
+        internalType: "address",
+        name: "launcher",
+        type: "address",
+      },
+    ],
+    name: "launchAllowed",
+    outputs: [
+      {
+        internalType: "bool",
+        name: "allowed",
+        type: "bool",
+      },
+      {
+        internalType: "address",
+        name: "holder",
+        type: "address",
+      },
+      {
+        internalType: "uint64",
+        name: "expiresAt",
+        type: "uint64",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "string",
+        name: "name",
+        type: "string",
+      },
+      {
+        internalType: "string",
+        name: "ticker",
+        type: "string",
+      },
+      {
+        internalType: "address",
+        name: "launcher",
+        type: "address",
+      },
+      {
+        internalType: "uint32",
+        name: "durationSeconds",
+        type: "uint32",
+      },
+      {
+        internalType: "bytes32",
+        name: "partnerRef",
+        type: "bytes32",
+      },
+      {
+        internalType: "bytes32",
+        name: "secret",
+        type: "bytes32",
+      },
+    ],
+    name: "makeCommitment",
+    outputs: [
+      {
+        internalType: "bytes32",
+        name: "",
+        type: "bytes32",
+      },
+    ],
+    stateMutability: "pure",
+    type: "function",
+  },
+  {
     inputs: [],
     name: "maxPriceAge",
+    outputs: [
+      {
+        internalType: "uint32",
+        name: "",
+        type: "uint32",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "minCommitmentAge",
     outputs: [
       {
         internalType: "uint32",
@@ -676,6 +1129,24 @@ export const identityRegistryAbi = [
         internalType: "address",
         name: "",
         type: "address",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "priceBounds",
+    outputs: [
+      {
+        internalType: "int256",
+        name: "minAnswer",
+        type: "int256",
+      },
+      {
+        internalType: "int256",
+        name: "maxAnswer",
+        type: "int256",
       },
     ],
     stateMutability: "view",
@@ -750,6 +1221,29 @@ export const identityRegistryAbi = [
   {
     inputs: [
       {
+        internalType: "string",
+        name: "name",
+        type: "string",
+      },
+      {
+        internalType: "string",
+        name: "ticker",
+        type: "string",
+      },
+      {
+        internalType: "address",
+        name: "launcher",
+        type: "address",
+      },
+    ],
+    name: "requireLaunchAllowed",
+    outputs: [],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
         internalType: "bytes32",
         name: "nameHash",
         type: "bytes32",
@@ -803,6 +1297,11 @@ export const identityRegistryAbi = [
         name: "partnerRef",
         type: "bytes32",
       },
+      {
+        internalType: "bytes32",
+        name: "secret",
+        type: "bytes32",
+      },
     ],
     name: "reserve",
     outputs: [
@@ -813,6 +1312,68 @@ export const identityRegistryAbi = [
       },
     ],
     stateMutability: "payable",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "address",
+        name: "signer",
+        type: "address",
+      },
+    ],
+    name: "revokeDecisionSigner",
+    outputs: [],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "sequencerGracePeriod",
+    outputs: [
+      {
+        internalType: "uint32",
+        name: "",
+        type: "uint32",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "sequencerUptimeFeed",
+    outputs: [
+      {
+        internalType: "contract AggregatorV3Interface",
+        name: "",
+        type: "address",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "address",
+        name: "signer",
+        type: "address",
+      },
+      {
+        internalType: "uint64",
+        name: "validFrom",
+        type: "uint64",
+      },
+      {
+        internalType: "uint64",
+        name: "validUntil",
+        type: "uint64",
+      },
+    ],
+    name: "setDecisionSigner",
+    outputs: [],
+    stateMutability: "nonpayable",
     type: "function",
   },
   {
@@ -837,6 +1398,24 @@ export const identityRegistryAbi = [
       },
     ],
     name: "setPaused",
+    outputs: [],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "int256",
+        name: "minAnswer",
+        type: "int256",
+      },
+      {
+        internalType: "int256",
+        name: "maxAnswer",
+        type: "int256",
+      },
+    ],
+    name: "setPriceBounds",
     outputs: [],
     stateMutability: "nonpayable",
     type: "function",

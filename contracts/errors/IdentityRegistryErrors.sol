@@ -17,6 +17,14 @@ interface IdentityRegistryErrors {
     error StalePrice(uint256 updatedAt, uint256 maxPriceAge);
     /// The price feed answered zero or a negative price.
     error InvalidPrice(int256 answer);
+    /// The feed's answer lies outside the owner's sanity bounds: a broken or clamped feed is not trusted.
+    error PriceOutOfBounds(int256 answer, int256 minAnswer, int256 maxAnswer);
+    /// Bounds must satisfy 0 < minAnswer < maxAnswer <= type(int128).max.
+    error InvalidPriceBounds(int256 minAnswer, int256 maxAnswer);
+    /// The L2 sequencer is down (or its uptime feed has no valid round): prices cannot be trusted.
+    error SequencerDown();
+    /// The L2 sequencer came back recently; prices are trusted again from `endsAt`.
+    error SequencerGracePeriodNotOver(uint256 endsAt);
     /// `msg.value` is below the fee; send at least `requiredWei` (any excess is refunded).
     error InsufficientPayment(uint256 requiredWei, uint256 sentWei);
     /// Returning the excess payment to the caller failed; send the exact fee or accept ETH.
@@ -25,6 +33,23 @@ interface IdentityRegistryErrors {
     error NotHolder(address holder);
     /// Renewal is open only from `opensAt` (12 hours before expiry) until `expiresAt`.
     error OutsideRenewalWindow(uint64 opensAt, uint64 expiresAt);
+    /// The caller already committed this value at `committedAt` and it has not expired; reveal it instead.
+    error CommitmentExists(uint64 committedAt);
+    /// The caller has no commitment for these reveal arguments (never made, made by another wallet, made for
+    /// other arguments, or already consumed).
+    error CommitmentNotFound();
+    /// The commitment is too young to reveal; it can be revealed from `maturesAt`.
+    error CommitmentTooNew(uint64 maturesAt);
+    /// The commitment expired at `expiredAt`; commit again.
+    error CommitmentExpired(uint64 expiredAt);
+    /// The minimum commitment age must be at least one second and below the maximum age.
+    error InvalidMinCommitmentAge(uint256 minCommitmentAgeSeconds);
+    /// The pair is held by `holder` until `expiresAt`, so this launcher may not launch it.
+    error LaunchRefused(address holder, uint64 expiresAt);
+    /// A signer's window must end after it starts.
+    error InvalidSignerWindow(uint64 validFrom, uint64 validUntil);
+    /// The address was never made a decision signer.
+    error UnknownDecisionSigner(address signer);
     /// A tier price of zero would make reservations free.
     error ZeroTierPrice();
     /// A staleness bound of zero would reject every price.

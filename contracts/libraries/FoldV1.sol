@@ -27,12 +27,37 @@ library FoldV1 {
             mstore(add(table, 0xe0), 0)
             folded := add(table, 0x100)
             let out := add(folded, 0x20)
-            let end := add(input.offset, input.length)
-            for { let p := input.offset } lt(p, end) { p := add(p, 1) } {
-                let c := byte(0, mload(add(table, byte(0, calldataload(p)))))
-                // Always write, advance only for a kept byte: a dropped byte is overwritten next.
-                mstore8(out, c)
-                out := add(out, iszero(iszero(c)))
+            // Always write, advance only for a kept byte: a dropped byte is overwritten next.
+            function put(out_, table_, b) -> next {
+                let c := byte(0, mload(add(table_, b)))
+                mstore8(out_, c)
+                next := add(out_, iszero(iszero(c)))
+            }
+            // Unrolled: eight bytes per iteration from one calldata word, then a group of four if at least four
+            // remain, then the last zero to three one by one.
+            let p := input.offset
+            let end := add(p, input.length)
+            for { let end8 := sub(end, and(input.length, 7)) } lt(p, end8) { p := add(p, 8) } {
+                let w := calldataload(p)
+                out := put(out, table, byte(0, w))
+                out := put(out, table, byte(1, w))
+                out := put(out, table, byte(2, w))
+                out := put(out, table, byte(3, w))
+                out := put(out, table, byte(4, w))
+                out := put(out, table, byte(5, w))
+                out := put(out, table, byte(6, w))
+                out := put(out, table, byte(7, w))
+            }
+            if and(input.length, 4) {
+                let w := calldataload(p)
+                out := put(out, table, byte(0, w))
+                out := put(out, table, byte(1, w))
+                out := put(out, table, byte(2, w))
+                out := put(out, table, byte(3, w))
+                p := add(p, 4)
+            }
+            for {} lt(p, end) { p := add(p, 1) } {
+                out := put(out, table, byte(0, calldataload(p)))
             }
             mstore(folded, sub(out, add(folded, 0x20)))
             // Zero the tail of the last word so the buffer is clean ABI/event data, then claim the memory.

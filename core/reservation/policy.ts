@@ -47,6 +47,12 @@ export const PREPARE_TTL_SECONDS = 900;
  */
 export const SUBMISSION_GRACE_SECONDS = 300;
 
+/**
+ * A new reservation is sealed before it is revealed (docs/commit-reveal.md): the registry accepts a reveal only
+ * for the launcher's own commitment, at least a per-chain minimum old and at most this old.
+ */
+export const MAX_COMMITMENT_AGE_SECONDS = 86_400;
+
 /** `reservation.expiring` fires when a confirmed window enters its renewal window. */
 export const EXPIRING_NOTICE_SECONDS = RENEWAL_WINDOW_SECONDS;
 

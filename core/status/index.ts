@@ -20,6 +20,7 @@ export {
 } from "./lockBasis";
 export {
   extendLock,
+  HOLD_EXPIRY_SKEW_MS,
   isLive,
   LOCK_SECONDS,
   type LockExtension,

@@ -68,6 +68,13 @@ export function extendLock(
  */
 export const HOLD_START_SKEW_MS = 60_000;
 
+/**
+ * How long past its expiry a hold still counts: the registry lets its holder renew until the chain's clock reaches
+ * the expiry, and a chain's clock may trail the service's (an EVM block stamp, Solana's stake-weighted clock). No
+ * copycat is allowed while the chain may still accept the holder's renewal; the holder keeps its answer too.
+ */
+export const HOLD_EXPIRY_SKEW_MS = 60_000;
+
 /** The hold live on `chain` at `at` (the newest when several overlap), or undefined. */
 export function liveHold(holds: readonly HoldRecord[], chain: string, at: Date): HoldRecord | undefined {
   return holds
@@ -75,7 +82,7 @@ export function liveHold(holds: readonly HoldRecord[], chain: string, at: Date):
       (hold) =>
         hold.chain === chain &&
         hold.startsAt.getTime() <= at.getTime() + HOLD_START_SKEW_MS &&
-        isLive(hold.expiresAt, at),
+        at.getTime() < hold.expiresAt.getTime() + HOLD_EXPIRY_SKEW_MS,
     )
     .sort((left, right) => right.startsAt.getTime() - left.startsAt.getTime())[0];
 }

@@ -13,6 +13,13 @@ export const CONTRACT_SOURCES = {
   IdentityRegistry: "contracts/IdentityRegistry.sol",
   LocalPriceFeed: "contracts/LocalPriceFeed.sol",
   ReentrantWallet: "contracts/test/ReentrantWallet.sol",
+  LocalSequencerUptimeFeed: "contracts/test/LocalSequencerUptimeFeed.sol",
+  LaunchCheckGasProbe: "contracts/test/LaunchCheckGasProbe.sol",
+  GuardedLaunchpad: "contracts/examples/GuardedLaunchpad.sol",
+  LaunchToken: "contracts/examples/LaunchToken.sol",
+  UnguardedLaunchpad: "contracts/test/UnguardedLaunchpad.sol",
+  IdentityGuardGasProbe: "contracts/test/IdentityGuardGasProbe.sol",
+  RevertingIdentityRegistry: "contracts/test/RevertingIdentityRegistry.sol",
 } as const;
 export type ContractName = keyof typeof CONTRACT_SOURCES;
 

@@ -1,9 +1,10 @@
 import { parseArgs } from "node:util";
-import { type Address, getAddress, type Hex, isAddress, isHex } from "viem";
+import { type Address, getAddress, type Hex, isAddress, isHex, parseAbi, zeroAddress } from "viem";
 import {
   DEFAULT_LOCAL_PRICE_USD,
   DEFAULT_MAX_PRICE_AGE_SECONDS,
   LOCAL_FEED_DECIMALS,
+  LOCAL_MIN_COMMITMENT_AGE_SECONDS,
   usdToFeedAnswer,
 } from "../../chains/evm/settings";
 import { DEFAULT_MANIFEST_PATH, type EvmManifestEntry, writeManifestEntries } from "../../config/manifest";
@@ -18,6 +19,26 @@ import { connectEvm, type EvmClients, readChainId } from "./clients";
 export const HARDHAT_DEV_PRIVATE_KEY: Hex =
   "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 export const HARDHAT_CHAIN_ID = 31337;
+/** Local development chains (Hardhat, Ganache and geth --dev): the only ones a LocalPriceFeed may price. */
+export const LOCAL_CHAIN_IDS: readonly number[] = [HARDHAT_CHAIN_ID, 1337];
+
+/**
+ * Default sanity bounds on the feed's answer, in whole USD per native token (scaled by the feed's decimals at
+ * deploy time). They fit ETH/USD: a feed that reports ETH below 100 USD or above 100,000 USD is taken as broken
+ * (for instance clamped at its own minAnswer) and refused. Other native tokens need their own bounds.
+ */
+export const DEFAULT_MIN_ANSWER_USD = 100n;
+export const DEFAULT_MAX_ANSWER_USD = 100_000n;
+/**
+ * Default minimum commitment age on public chains. A copier who reads a pending reveal must commit and wait
+ * this long before its own reveal, so the creator's reveal would have to sit unmined for a minute to lose.
+ * Local chains use LOCAL_MIN_COMMITMENT_AGE_SECONDS (1 s).
+ */
+export const DEFAULT_MIN_COMMITMENT_AGE_SECONDS = 60;
+/** Chainlink's suggested grace period after an L2 sequencer comes back, used when a sequencer feed is given. */
+export const DEFAULT_SEQUENCER_GRACE_PERIOD_SECONDS = 3_600;
+
+const aggregatorDecimalsAbi = parseAbi(["function decimals() view returns (uint8)"]);
 
 export interface DeployRegistryOptions {
   /** Registry owner (two-step transferable); defaults to the deployer. */
@@ -28,6 +49,16 @@ export interface DeployRegistryOptions {
   localPriceUsd?: number;
   maxPriceAgeSeconds?: number;
   tierPricesUsdMicros?: TierPricesUsdMicros;
+  /** Feed answers below this are refused (feed units). Default DEFAULT_MIN_ANSWER_USD at the feed's decimals. */
+  minAnswer?: bigint;
+  /** Feed answers above this are refused (feed units). Default DEFAULT_MAX_ANSWER_USD at the feed's decimals. */
+  maxAnswer?: bigint;
+  /** Chainlink L2 sequencer uptime feed; absent or the zero address: no sequencer check (L1 chains). */
+  sequencerUptimeFeed?: Address;
+  /** Default DEFAULT_SEQUENCER_GRACE_PERIOD_SECONDS with a sequencer feed, else 0. */
+  sequencerGracePeriodSeconds?: number;
+  /** Default 1 s on local chains, DEFAULT_MIN_COMMITMENT_AGE_SECONDS elsewhere. */
+  minCommitmentAgeSeconds?: number;
 }
 
 export interface DeployIdentityRegistryOptions extends DeployRegistryOptions {
@@ -43,6 +74,12 @@ export interface EvmDeployment {
   priceFeed: Address;
   /** Block of the registry deployment: where indexers start. */
   deployBlock: number;
+  minAnswer: bigint;
+  maxAnswer: bigint;
+  /** The zero address when the registry checks no sequencer. */
+  sequencerUptimeFeed: Address;
+  sequencerGracePeriodSeconds: number;
+  minCommitmentAgeSeconds: number;
 }
 
 export class DeploymentError extends ServiceError {
@@ -51,7 +88,22 @@ export class DeploymentError extends ServiceError {
   }
 }
 
+export function isLocalChain(chainId: number): boolean {
+  return LOCAL_CHAIN_IDS.includes(chainId);
+}
+
+/** Refuses to price a public chain with the test-only LocalPriceFeed, whose owner can set any price. */
+export function requireFeedFor(chainId: number, priceFeed: Address | undefined): void {
+  if (priceFeed !== undefined || isLocalChain(chainId)) return;
+  throw new DeploymentError(
+    `Chain ${chainId} is not a local chain (${LOCAL_CHAIN_IDS.join(", ")}): pass --price-feed <address> ` +
+      "(the library's priceFeed option) with the chain's Chainlink ETH/USD feed. Without it a test-only " +
+      "LocalPriceFeed would be deployed, whose owner can set any price.",
+  );
+}
+
 export async function deployIdentityRegistry(options: DeployIdentityRegistryOptions): Promise<EvmDeployment> {
+  requireFeedFor(await readChainId(options.rpcUrl), options.priceFeed);
   if (options.compile ?? true) await compileContracts();
   const clients = await connectEvm(options.rpcUrl, options.deployerPrivateKey);
   return deployWithClients(clients, options);
@@ -79,19 +131,39 @@ export async function deployWithClients(
   options: DeployRegistryOptions = {},
 ): Promise<EvmDeployment> {
   const { publicClient, walletClient } = clients;
+  const chainId = await publicClient.getChainId();
+  requireFeedFor(chainId, options.priceFeed);
   const deployer = walletClient.account.address;
   const priceFeed =
     options.priceFeed ?? (await deployLocalPriceFeed(clients, deployer, options.localPriceUsd));
-  const registryArtifact = readArtifact("IdentityRegistry");
+  const decimals =
+    options.priceFeed === undefined
+      ? LOCAL_FEED_DECIMALS
+      : await publicClient.readContract({
+          address: priceFeed,
+          abi: aggregatorDecimalsAbi,
+          functionName: "decimals",
+        });
+  const sequencerUptimeFeed = options.sequencerUptimeFeed ?? zeroAddress;
+  const settings = {
+    owner: options.owner ?? deployer,
+    priceFeed,
+    maxPriceAgeSeconds: options.maxPriceAgeSeconds ?? DEFAULT_MAX_PRICE_AGE_SECONDS,
+    tierPricesUsdMicros: [...(options.tierPricesUsdMicros ?? DEFAULT_TIER_PRICES_USD_MICROS)] as const,
+    minAnswer: options.minAnswer ?? DEFAULT_MIN_ANSWER_USD * 10n ** BigInt(decimals),
+    maxAnswer: options.maxAnswer ?? DEFAULT_MAX_ANSWER_USD * 10n ** BigInt(decimals),
+    sequencerUptimeFeed,
+    sequencerGracePeriodSeconds:
+      options.sequencerGracePeriodSeconds ??
+      (sequencerUptimeFeed === zeroAddress ? 0 : DEFAULT_SEQUENCER_GRACE_PERIOD_SECONDS),
+    minCommitmentAgeSeconds:
+      options.minCommitmentAgeSeconds ??
+      (isLocalChain(chainId) ? LOCAL_MIN_COMMITMENT_AGE_SECONDS : DEFAULT_MIN_COMMITMENT_AGE_SECONDS),
+  };
   const hash = await walletClient.deployContract({
     abi: identityRegistryAbi,
-    bytecode: registryArtifact.bytecode,
-    args: [
-      options.owner ?? deployer,
-      priceFeed,
-      options.maxPriceAgeSeconds ?? DEFAULT_MAX_PRICE_AGE_SECONDS,
-      [...(options.tierPricesUsdMicros ?? DEFAULT_TIER_PRICES_USD_MICROS)],
-    ],
+    bytecode: readArtifact("IdentityRegistry").bytecode,
+    args: [settings],
   });
   const receipt = await publicClient.waitForTransactionReceipt({ hash });
   if (receipt.status !== "success" || !receipt.contractAddress) {
@@ -100,10 +172,15 @@ export async function deployWithClients(
     );
   }
   return {
-    chainId: publicClient.chain.id,
+    chainId,
     registry: getAddress(receipt.contractAddress),
     priceFeed,
     deployBlock: Number(receipt.blockNumber),
+    minAnswer: settings.minAnswer,
+    maxAnswer: settings.maxAnswer,
+    sequencerUptimeFeed: getAddress(sequencerUptimeFeed),
+    sequencerGracePeriodSeconds: settings.sequencerGracePeriodSeconds,
+    minCommitmentAgeSeconds: settings.minCommitmentAgeSeconds,
   };
 }
 
@@ -146,6 +223,9 @@ export function manifestEntry(
     rpcUrl,
     ...(wsUrl === undefined ? {} : { wsUrl }),
     ...deployment,
+    // Decimal strings: an 18-decimal feed's bounds exceed what a JSON number holds exactly.
+    minAnswer: deployment.minAnswer.toString(),
+    maxAnswer: deployment.maxAnswer.toString(),
     ...(sandbox === undefined ? {} : { sandbox: { registry: sandbox.registry } }),
   };
 }
@@ -163,14 +243,38 @@ export function deployerKeyFromEnvironment(chainId: number): Hex {
   throw new DeploymentError(`Set EVM_DEPLOYER_PRIVATE_KEY to deploy to chain ${chainId}.`);
 }
 
-function parseMaxPriceAge(text: string | undefined): number | undefined {
+/** A whole number of seconds from a CLI flag, within [min, max]. */
+function parseSeconds(flag: string, text: string | undefined, min: number, max: number): number | undefined {
   if (text === undefined) return undefined;
   const seconds = Number(text);
-  if (!Number.isInteger(seconds) || seconds <= 0 || seconds > 0xffff_ffff) {
-    throw new DeploymentError(`--max-price-age must be a positive whole number of seconds, got "${text}".`);
+  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(seconds) || seconds < min || seconds > max) {
+    throw new DeploymentError(
+      `--${flag} must be a whole number of seconds from ${min} to ${max}, got "${text}".`,
+    );
   }
   return seconds;
 }
+
+/** A feed answer (feed units) from a CLI flag. */
+function parseAnswer(flag: string, text: string | undefined): bigint | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[1-9][0-9]*$/.test(text)) {
+    throw new DeploymentError(
+      `--${flag} must be a positive whole number in the feed's units, got "${text}".`,
+    );
+  }
+  return BigInt(text);
+}
+
+function parseAddress(flag: string, text: string | undefined): Address | undefined {
+  if (text === undefined) return undefined;
+  if (!isAddress(text)) throw new DeploymentError(`--${flag} must be an address, got "${text}".`);
+  return getAddress(text);
+}
+
+const UINT32_MAX = 0xffff_ffff;
+/** The registry's MAX_COMMITMENT_AGE: the minimum age must stay below it. */
+const MAX_COMMITMENT_AGE_SECONDS = 86_400;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -181,20 +285,38 @@ async function main(): Promise<void> {
       out: { type: "string", default: DEFAULT_MANIFEST_PATH },
       "price-feed": { type: "string" },
       "max-price-age": { type: "string" },
+      "min-answer": { type: "string" },
+      "max-answer": { type: "string" },
+      "sequencer-uptime-feed": { type: "string" },
+      "sequencer-grace-period": { type: "string" },
+      "min-commitment-age": { type: "string" },
       "without-sandbox": { type: "boolean", default: false },
     },
   });
   const rpcUrl = values["rpc-url"];
-  const priceFeed = values["price-feed"];
-  if (priceFeed !== undefined && !isAddress(priceFeed)) {
-    throw new DeploymentError(`--price-feed must be an address, got "${priceFeed}".`);
-  }
+  const priceFeed = parseAddress("price-feed", values["price-feed"]);
   const chainId = await readChainId(rpcUrl);
-  const options = {
+  requireFeedFor(chainId, priceFeed);
+  const options: DeployIdentityRegistryOptions = {
     rpcUrl,
     deployerPrivateKey: deployerKeyFromEnvironment(chainId),
     priceFeed,
-    maxPriceAgeSeconds: parseMaxPriceAge(values["max-price-age"]),
+    maxPriceAgeSeconds: parseSeconds("max-price-age", values["max-price-age"], 1, UINT32_MAX),
+    minAnswer: parseAnswer("min-answer", values["min-answer"]),
+    maxAnswer: parseAnswer("max-answer", values["max-answer"]),
+    sequencerUptimeFeed: parseAddress("sequencer-uptime-feed", values["sequencer-uptime-feed"]),
+    sequencerGracePeriodSeconds: parseSeconds(
+      "sequencer-grace-period",
+      values["sequencer-grace-period"],
+      0,
+      UINT32_MAX,
+    ),
+    minCommitmentAgeSeconds: parseSeconds(
+      "min-commitment-age",
+      values["min-commitment-age"],
+      1,
+      MAX_COMMITMENT_AGE_SECONDS - 1,
+    ),
   };
   const endpoints = { rpcUrl, wsUrl: values["ws-url"] };
   const entry = values["without-sandbox"]

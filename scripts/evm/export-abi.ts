@@ -19,6 +19,34 @@ export const ABI_MODULES: readonly { contractName: ContractName; file: string; e
   },
 ];
 
+/**
+ * Typed ABIs of the identity guard's example launchpad and its test helpers, read by the tests and the gas bench
+ * (the SDK does not use them). test/contracts/guardAbi.test.ts fails when they drift from the compiled contracts.
+ */
+export const TEST_ABI_MODULES: readonly { contractName: ContractName; file: string; exportName: string }[] = [
+  {
+    contractName: "GuardedLaunchpad",
+    file: "contracts/test/abi/guardedLaunchpad.ts",
+    exportName: "guardedLaunchpadAbi",
+  },
+  { contractName: "LaunchToken", file: "contracts/test/abi/launchToken.ts", exportName: "launchTokenAbi" },
+  {
+    contractName: "UnguardedLaunchpad",
+    file: "contracts/test/abi/unguardedLaunchpad.ts",
+    exportName: "unguardedLaunchpadAbi",
+  },
+  {
+    contractName: "IdentityGuardGasProbe",
+    file: "contracts/test/abi/identityGuardGasProbe.ts",
+    exportName: "identityGuardGasProbeAbi",
+  },
+  {
+    contractName: "RevertingIdentityRegistry",
+    file: "contracts/test/abi/revertingIdentityRegistry.ts",
+    exportName: "revertingIdentityRegistryAbi",
+  },
+];
+
 export function abiModuleSource(contractName: ContractName, exportName: string): string {
   const { abi } = readArtifact(contractName);
   return [
@@ -30,7 +58,7 @@ export function abiModuleSource(contractName: ContractName, exportName: string):
 
 async function main(): Promise<void> {
   await compileContracts();
-  const files = ABI_MODULES.map(({ contractName, file, exportName }) => {
+  const files = [...ABI_MODULES, ...TEST_ABI_MODULES].map(({ contractName, file, exportName }) => {
     writeFileSync(join(REPO_ROOT, file), abiModuleSource(contractName, exportName));
     return file;
   });

@@ -1,19 +1,33 @@
-// Builds programs/identity_registry: clang-16 (BPF objects) -> the project's SBF linker -> .so + .sha256.
-// `npm run build:program` writes the artifact; `npm run verify:program` rebuilds in a temporary folder and
-// fails when the bytes differ from the committed sha256 (a verifiable build).
+// Builds the C programs under programs/ (identity_registry, guarded_launchpad): clang-16 (BPF objects) -> the
+// project's SBF linker -> .so + .sha256. `npm run build:program` writes the artifacts; `npm run verify:program`
+// rebuilds in a temporary folder and fails when the bytes differ from the committed sha256 (a verifiable build).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { ServiceError } from "../../core/errors/serviceError";
 import { linkSbf } from "./link";
 
-export const PROGRAM_DIR = join(__dirname, "..", "..", "programs", "identity_registry");
+export const PROGRAMS_DIR = join(__dirname, "..", "..", "programs");
+export const PROGRAM_DIR = join(PROGRAMS_DIR, "identity_registry");
+export const LAUNCHPAD_PROGRAM_DIR = join(PROGRAMS_DIR, "guarded_launchpad");
+/**
+ * The deployable programs, built by `npm run build:program` and verified by `npm run verify:program` when no folder is
+ * named. Test-only programs (test/programs/support/cpi_caller) are checked by their own tests.
+ */
+export const PROGRAM_DIRS: readonly string[] = [PROGRAM_DIR, LAUNCHPAD_PROGRAM_DIR];
 export const SOURCE_DIR = join(PROGRAM_DIR, "src");
 export const SO_PATH = join(PROGRAM_DIR, "build", "identity_registry.so");
 export const SHA256_PATH = `${SO_PATH}.sha256`;
 export const CLANG = process.env.SBF_CLANG ?? "clang-16";
+
+/** Where a program folder laid out as `<folder>/src/*.c` keeps its artifact: `<folder>/build/<folder name>.so`. */
+export function programArtifact(programDir: string) {
+  const name = basename(programDir);
+  const soPath = join(programDir, "build", `${name}.so`);
+  return { name, sourceDir: join(programDir, "src"), soPath, sha256Path: `${soPath}.sha256` };
+}
 
 /** Pinned flags: v2 has no JMP32 and no alu32 (see docs/solana-program.md); no builtins, no libc. */
 export const CLANG_FLAGS = [
@@ -36,7 +50,7 @@ export class ClangMissingError extends ServiceError {
   constructor() {
     super(
       `${CLANG} was not found. Install it (Debian/Ubuntu: apt-get install -y clang-16) or set SBF_CLANG; ` +
-        "tests and deploys use the committed programs/identity_registry/build/identity_registry.so instead.",
+        "tests and deploys use the committed programs/<name>/build/<name>.so files instead.",
     );
   }
 }

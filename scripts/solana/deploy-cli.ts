@@ -3,7 +3,7 @@
 // deployment manifest, as `npm run deploy:evm` does for an EVM chain.
 //   npm run deploy:solana -- [--rpc-url http://127.0.0.1:8899] [--ws-url ws://…] [--chain solana] [--out <manifest>]
 //     [--keypair <file>] [--program-keypair <file>] [--price-update <address>] [--price-owner <address>]
-//     [--without-sandbox]
+//     [--min-commitment-slots <n>] [--max-confidence-bps <n>] [--without-sandbox]
 // On a local cluster (an RPC on this machine) everything has a default: the localnet's dev deployer wallet (topped
 // up from the validator's faucet), the committed development program keypair, and the program's own price account
 // written by push_price. Another cluster needs the deployer, the program keypair and a Pyth price account named.
@@ -15,7 +15,13 @@ import { DEFAULT_MANIFEST_PATH, writeManifestEntries } from "../../config/manife
 import { ServiceError } from "../../core/errors/serviceError";
 import { devWallet } from "../localnet/devWallets";
 import { deployIdentityRegistry, manifestEntry } from "./deploy";
-import { PYTH_RECEIVER_PROGRAM_ID, type RegistrySettings, registrySettings } from "./registry";
+import {
+  DEFAULT_MIN_COMMITMENT_SLOTS,
+  LOCAL_MIN_COMMITMENT_SLOTS,
+  PYTH_RECEIVER_PROGRAM_ID,
+  type RegistrySettings,
+  registrySettings,
+} from "./registry";
 
 /** What a local deployer is topped up to: the program and its sandbox deployment cost about 0.8 SOL. */
 const LOCAL_DEPLOYER_LAMPORTS = 10 * LAMPORTS_PER_SOL;
@@ -59,17 +65,39 @@ function missingClusterFlags(values: Record<string, unknown>): string[] {
   return needed.filter(([flag]) => values[flag] === undefined).map(([flag, what]) => `--${flag} ${what}`);
 }
 
+/** A whole number within `min..max` given as `flag`. */
+function integerOption(value: string, flag: string, min: number, max: number): number {
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || parsed < min || parsed > max) {
+    throw new DeployUsageError(`${flag} must be a whole number from ${min} to ${max}, got "${value}".`);
+  }
+  return parsed;
+}
+
 /** Settings reading the named price account, or undefined for the program's own local price account. */
-function priceSettings(values: {
-  "price-update"?: string;
-  "price-owner"?: string;
-}): RegistrySettings | undefined {
+function priceSettings(
+  values: { "price-update"?: string; "price-owner"?: string },
+  local: boolean,
+): RegistrySettings | undefined {
   if (values["price-update"] === undefined) return undefined;
   const owner = values["price-owner"];
   return registrySettings(
     publicKeyOption(values["price-update"], "--price-update"),
     owner === undefined ? PYTH_RECEIVER_PROGRAM_ID : publicKeyOption(owner, "--price-owner"),
+    local ? LOCAL_MIN_COMMITMENT_SLOTS : DEFAULT_MIN_COMMITMENT_SLOTS,
   );
+}
+
+/** --min-commitment-slots and --max-confidence-bps, when given. */
+function settingOverrides(values: { "min-commitment-slots"?: string; "max-confidence-bps"?: string }) {
+  const slots = values["min-commitment-slots"];
+  const bps = values["max-confidence-bps"];
+  return {
+    ...(slots === undefined
+      ? {}
+      : { minCommitmentSlots: integerOption(slots, "--min-commitment-slots", 1, 1000) }),
+    ...(bps === undefined ? {} : { maxConfidenceBps: integerOption(bps, "--max-confidence-bps", 1, 10_000) }),
+  };
 }
 
 /** Tops a local deployer up from the validator's faucet (the localnet and solana-test-validator both answer). */
@@ -92,6 +120,8 @@ async function main(): Promise<void> {
       "program-keypair": { type: "string" },
       "price-update": { type: "string" },
       "price-owner": { type: "string" },
+      "min-commitment-slots": { type: "string" },
+      "max-confidence-bps": { type: "string" },
       "without-sandbox": { type: "boolean", default: false },
     },
   });
@@ -103,7 +133,8 @@ async function main(): Promise<void> {
       `${rpcUrl} is not a local cluster: the local defaults (public development keys, the program's own price account) do not apply there; pass:\n  ${missing.join("\n  ")}`,
     );
   }
-  const settings = priceSettings(values);
+  const settings = priceSettings(values, local);
+  const overrides = settingOverrides(values);
   const deployer =
     values.keypair === undefined ? devWallet("deployer").solana : readKeypair(values.keypair, "--keypair");
   const program =
@@ -114,11 +145,11 @@ async function main(): Promise<void> {
   const connection = new Connection(rpcUrl, { commitment: "confirmed", wsEndpoint: values["ws-url"] });
   if (local) await fundLocalDeployer(connection, deployer.publicKey);
   const provider = new AnchorProvider(connection, new Wallet(deployer), { commitment: "confirmed" });
-  const production = await deployIdentityRegistry(provider, { program, settings });
+  const production = await deployIdentityRegistry(provider, { program, settings, overrides });
   // The sandbox's program gets a fresh id: nothing but this manifest entry refers to it.
   const sandbox = values["without-sandbox"]
     ? undefined
-    : await deployIdentityRegistry(provider, { program: Keypair.generate(), settings });
+    : await deployIdentityRegistry(provider, { program: Keypair.generate(), settings, overrides });
   const entry = manifestEntry(values.chain, { rpcUrl, wsUrl: values["ws-url"] }, production, sandbox);
   writeManifestEntries(values.out, { solana: [entry] });
   process.stdout.write(`${JSON.stringify(entry)}\n`);

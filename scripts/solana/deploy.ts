@@ -134,8 +134,10 @@ export interface DeployRegistryOptions {
   program?: Keypair;
   /** Defaults to the committed programs/identity_registry/build/identity_registry.so. */
   bytes?: Uint8Array;
-  /** Defaults to local settings: the program-owned price PDA written by push_price. */
+  /** Defaults to local settings: the program-owned price PDA written by push_price, 1-slot commitments. */
   settings?: RegistrySettings;
+  /** Replaces these fields of the settings (given or local): the commitment age and the price confidence bound. */
+  overrides?: Partial<Pick<RegistrySettings, "minCommitmentSlots" | "maxConfidenceBps">>;
   /** Local price to write when the settings are local; defaults to $150/SOL published now. */
   localPrice?: LocalPrice;
 }
@@ -151,7 +153,7 @@ export async function deployIdentityRegistry(
   });
   const programId = new PublicKey(deployed.programId);
   const program = registryProgram(provider, programId);
-  const settings = options.settings ?? localSettings(programId);
+  const settings = { ...(options.settings ?? localSettings(programId)), ...options.overrides };
   await initializeRegistry(program, settings);
   if (settings.priceOwner.equals(programId)) {
     await pushLocalPrice(program, options.localPrice ?? (await currentLocalPrice(provider)));

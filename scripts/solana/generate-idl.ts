@@ -21,7 +21,13 @@ interface AccountItem {
   writable?: true;
   signer?: true;
   address?: string;
-  pda?: { seeds: ({ kind: "const"; value: number[] } | { kind: "account"; path: string })[] };
+  pda?: {
+    seeds: (
+      | { kind: "const"; value: number[] }
+      | { kind: "account"; path: string }
+      | { kind: "arg"; path: string }
+    )[];
+  };
   docs?: string[];
 }
 
@@ -52,6 +58,14 @@ const accounts = {
     writable: true,
     pda: { seeds: [seed("wallet"), { kind: "account" as const, path: "launcher" }] },
   },
+  commitment: {
+    name: "commitment",
+    writable: true,
+    docs: [
+      'PDA ["commitment", launcher, commitment], commitment = keccak256(name_hash || ticker_hash || launcher || duration_seconds u64 LE || partner_ref || secret)',
+    ],
+  },
+  admin: { name: "admin", signer: true },
 } satisfies Record<string, AccountItem>;
 
 const instruction = (name: string, docs: string, items: AccountItem[], args: Field[], returns?: IdlType) => ({
@@ -71,6 +85,8 @@ const configArgsFields: Field[] = [
   { name: "feed_id", type: bytes32 },
   { name: "max_price_age_secs", type: "u64" },
   { name: "tier_usd_micros", type: { array: ["u64", 4] } },
+  { name: "min_commitment_slots", type: "u64" },
+  { name: "max_confidence_bps", type: "u16" },
 ];
 
 /** Custom errors, identical to programs/identity_registry/src/errors.h (a test compares them). */
@@ -95,7 +111,11 @@ export const ERRORS: [number, string, string][] = [
   [6013, "InvalidProgramId", "Program account is not the expected program (System Program or loader)"],
   [6014, "AlreadyInitialized", "Registry config already exists"],
   [6015, "InvalidInstruction", "Unknown instruction or malformed instruction data"],
-  [6016, "InvalidConfig", "Config values out of range: tier prices 1..1e12 USD micros, max price age > 0"],
+  [
+    6016,
+    "InvalidConfig",
+    "Config values out of range: tier prices 1..1e12 USD micros, max price age 1..2^31-1 s, min commitment slots 1..1000, max confidence 1..10000 bps, decision signer a non-zero key with valid_from < valid_until",
+  ],
   [6017, "MathOverflow", "Fee computation overflowed; check the tier price and the price exponent"],
   [6018, "DuplicateAccount", "The same account was passed in two positions"],
   [6019, "NotEnoughAccounts", "Instruction needs more accounts than were passed"],
@@ -106,6 +126,23 @@ export const ERRORS: [number, string, string][] = [
   ],
   [6021, "InsufficientTreasury", "Treasury would fall below its rent-exempt minimum"],
   [6022, "AccountNotWritable", "Account must be writable in this position"],
+  [
+    6023,
+    "CommitmentExists",
+    "This launcher already holds this commitment; reveal it, or close it once expired",
+  ],
+  [
+    6024,
+    "CommitmentNotFound",
+    "No commitment of this launcher matches the revealed name, ticker, duration, partner and secret",
+  ],
+  [6025, "CommitmentTooNew", "Commitment is too recent: reveal it at least min_commitment_slots slots later"],
+  [6026, "CommitmentExpired", "Commitment is older than 24 hours; commit again"],
+  [6027, "CommitmentNotExpired", "A commitment can only be closed once it is older than 24 hours"],
+  [6028, "PriceConfidenceTooWide", "Price confidence interval exceeds the configured share of the price"],
+  [6029, "LaunchRefused", "Another wallet holds a live reservation of this name and ticker"],
+  [6030, "DecisionSignerSetFull", "All 4 decision signer entries are in use and none has ended"],
+  [6031, "DecisionSignerNotFound", "No decision signer entry holds this key"],
 ];
 
 export function buildIdl(address: string) {
@@ -115,7 +152,8 @@ export function buildIdl(address: string) {
       name: "identity_registry",
       version: "0.1.0",
       spec: "0.1.0",
-      description: "Token identity registry: fold v1 on-chain, tiered USD reservations, 3 per wallet",
+      description:
+        "Token identity registry: fold v1 on-chain, commit-reveal tiered USD reservations, 3 per wallet, launch checks",
     },
     instructions: [
       instruction(
@@ -132,15 +170,40 @@ export function buildIdl(address: string) {
       ),
       instruction(
         "update_config",
-        "Admin: changes admin, price source, maximum price age and tier prices",
+        "Admin: changes price source, maximum price age, tier prices, minimum commitment age and price confidence bound (not the admin: propose_admin)",
+        [accounts.admin, { ...accounts.config, writable: true }],
+        [{ name: "args", type: defined("ConfigArgs") }],
+      ),
+      instruction(
+        "propose_admin",
+        "Admin: proposes a new admin, who must accept_admin; proposing the zero key or the admin itself cancels",
+        [accounts.admin, { ...accounts.config, writable: true }],
+        [{ name: "new_admin", type: "pubkey" }],
+      ),
+      instruction(
+        "accept_admin",
+        "The proposed admin takes the role (two-step hand-over)",
         [
-          { name: "admin", signer: true },
+          { name: "pending_admin", signer: true },
           { ...accounts.config, writable: true },
         ],
+        [],
+      ),
+      instruction(
+        "set_decision_signer",
+        "Admin: trusts a launch-decision signing key for valid_from <= t < valid_until (upsert; 4 entries, an ended one is reused)",
+        [accounts.admin, { ...accounts.config, writable: true }],
         [
-          { name: "new_admin", type: "pubkey" },
-          { name: "args", type: defined("ConfigArgs") },
+          { name: "signer", type: "pubkey" },
+          { name: "valid_from", type: "i64" },
+          { name: "valid_until", type: "i64" },
         ],
+      ),
+      instruction(
+        "revoke_decision_signer",
+        "Admin: ends a decision signing key's window now",
+        [accounts.admin, { ...accounts.config, writable: true }],
+        [{ name: "signer", type: "pubkey" }],
       ),
       instruction(
         "push_price",
@@ -159,8 +222,27 @@ export function buildIdl(address: string) {
         ],
       ),
       instruction(
+        "commit",
+        "Seals a reservation request: creates the launcher's Commitment to keccak256(name_hash || ticker_hash || launcher || duration_seconds u64 LE || partner_ref || secret)",
+        [
+          { name: "launcher", writable: true, signer: true },
+          {
+            ...accounts.commitment,
+            pda: {
+              seeds: [
+                seed("commitment"),
+                { kind: "account", path: "launcher" },
+                { kind: "arg", path: "commitment" },
+              ],
+            },
+          },
+          accounts.systemProgram,
+        ],
+        [{ name: "commitment", type: bytes32 }],
+      ),
+      instruction(
         "reserve",
-        "Reserves a folded name/ticker pair for a tier duration, paying the tier's USD price in lamports",
+        "Reveals a matured commitment (closing it) and reserves the folded name/ticker pair for a tier duration, paying the tier's USD price in lamports",
         [
           { name: "launcher", writable: true, signer: true },
           accounts.config,
@@ -169,13 +251,24 @@ export function buildIdl(address: string) {
           accounts.wallet,
           accounts.treasury,
           accounts.systemProgram,
+          accounts.commitment,
         ],
         [
           { name: "name", type: "string" },
           { name: "ticker", type: "string" },
           { name: "duration_seconds", type: "u64" },
           { name: "partner_ref", type: bytes32 },
+          { name: "secret", type: bytes32 },
         ],
+      ),
+      instruction(
+        "close_commitment",
+        "Anyone: closes a commitment older than 24 hours (no longer revealable), its rent back to its launcher",
+        [
+          { name: "commitment", writable: true },
+          { name: "launcher", writable: true, docs: ["The commitment's launcher: receives its rent"] },
+        ],
+        [],
       ),
       instruction(
         "renew",
@@ -202,6 +295,23 @@ export function buildIdl(address: string) {
         defined("FoldPreview"),
       ),
       instruction(
+        "assert_launch_allowed",
+        "View or CPI: fails with LaunchRefused when another wallet holds a live reservation of the pair; returns its holder and expiry (zeros when free) and the folded pair's keccak256 keys",
+        [
+          accounts.config,
+          {
+            name: "reservation",
+            docs: ['PDA ["reservation", keccak256(foldedName), keccak256(foldedTicker)], existing or not'],
+          },
+        ],
+        [
+          { name: "name", type: "string" },
+          { name: "ticker", type: "string" },
+          { name: "launcher", type: "pubkey" },
+        ],
+        defined("LaunchCheck"),
+      ),
+      instruction(
         "withdraw_fees",
         "Admin: moves collected fees out of the treasury PDA, keeping its rent-exempt minimum",
         [
@@ -214,28 +324,68 @@ export function buildIdl(address: string) {
         [{ name: "lamports", type: "u64" }],
       ),
     ],
-    accounts: ["Config", "PriceUpdateV2", "Reservation", "WalletState"].map((name) => ({
+    accounts: ["Commitment", "Config", "PriceUpdateV2", "Reservation", "WalletState"].map((name) => ({
       name,
       discriminator: discriminator("account", name),
     })),
-    events: ["ConfigUpdated", "FeesWithdrawn", "ReservationCreated", "ReservationRenewed"].map((name) => ({
+    events: [
+      "AdminTransferStarted",
+      "AdminTransferred",
+      "ConfigUpdated",
+      "DecisionSignerRevoked",
+      "DecisionSignerSet",
+      "FeesWithdrawn",
+      "ReservationCreated",
+      "ReservationRenewed",
+    ].map((name) => ({
       name,
       discriminator: discriminator("event", name),
     })),
     errors: ERRORS.map(([code, name, msg]) => ({ code, name, msg })),
     types: [
+      struct("AdminTransferStarted", [
+        { name: "admin", type: "pubkey" },
+        { name: "pending_admin", type: "pubkey" },
+      ]),
+      struct("AdminTransferred", [
+        { name: "previous_admin", type: "pubkey" },
+        { name: "admin", type: "pubkey" },
+      ]),
+      struct("Commitment", [
+        { name: "launcher", type: "pubkey" },
+        { name: "commitment", type: bytes32 },
+        { name: "committed_slot", type: "u64" },
+        { name: "committed_at", type: "i64" },
+        { name: "bump", type: "u8" },
+      ]),
       struct("Config", [
         { name: "admin", type: "pubkey" },
         { name: "treasury", type: "pubkey" },
         ...configArgsFields,
+        { name: "pending_admin", type: "pubkey" },
         { name: "bump", type: "u8" },
         { name: "treasury_bump", type: "u8" },
+        { name: "decision_signers", type: { array: [defined("DecisionSigner"), 4] } },
       ]),
       struct("ConfigArgs", configArgsFields),
       struct("ConfigUpdated", [
         { name: "admin", type: "pubkey" },
         { name: "treasury", type: "pubkey" },
         ...configArgsFields,
+      ]),
+      struct("DecisionSigner", [
+        { name: "signer", type: "pubkey" },
+        { name: "valid_from", type: "i64" },
+        { name: "valid_until", type: "i64" },
+      ]),
+      struct("DecisionSignerRevoked", [
+        { name: "signer", type: "pubkey" },
+        { name: "valid_until", type: "i64" },
+      ]),
+      struct("DecisionSignerSet", [
+        { name: "signer", type: "pubkey" },
+        { name: "valid_from", type: "i64" },
+        { name: "valid_until", type: "i64" },
       ]),
       struct("FeesWithdrawn", [
         { name: "destination", type: "pubkey" },
@@ -244,6 +394,12 @@ export function buildIdl(address: string) {
       struct("FoldPreview", [
         { name: "name", type: "string" },
         { name: "ticker", type: "string" },
+        { name: "name_hash", type: bytes32 },
+        { name: "ticker_hash", type: bytes32 },
+      ]),
+      struct("LaunchCheck", [
+        { name: "holder", type: "pubkey" },
+        { name: "expires_at", type: "i64" },
         { name: "name_hash", type: bytes32 },
         { name: "ticker_hash", type: bytes32 },
       ]),

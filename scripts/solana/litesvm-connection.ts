@@ -19,17 +19,29 @@ export class LiteSvmTransactionError extends ServiceError {
   constructor(
     readonly reason: string,
     readonly logs: string[],
+    /** What the transaction's programs last set with sol_set_return_data before it failed (empty when nothing). */
+    readonly returnData: ReturnData = NO_RETURN_DATA,
   ) {
     // Anchor maps `custom program error: 0x..` in the message to the IDL error; the logs carry the rest.
     super(`Transaction failed: ${reason}\n${logs.join("\n")}`);
   }
 }
 
+/** The transaction's return data and the program that set it (null when none was set). */
+export interface ReturnData {
+  programId: string | null;
+  data: Uint8Array;
+}
+
+const NO_RETURN_DATA: ReturnData = { programId: null, data: new Uint8Array() };
+
 export interface ExecutedTransaction {
   signature: string;
   logs: string[];
   computeUnits: number;
   returnData: Uint8Array;
+  /** The program that set `returnData` (the last one to call sol_set_return_data), null when none did. */
+  returnProgramId: string | null;
 }
 
 function failureReason(failed: FailedTransactionMetadata): string {
@@ -118,7 +130,11 @@ export class LiteSvmConnection {
   execute(raw: Uint8Array): ExecutedTransaction {
     const result = this.svm.sendTransaction(getTransactionDecoder().decode(raw));
     if (result instanceof FailedTransactionMetadata) {
-      throw new LiteSvmTransactionError(failureReason(result), result.meta().logs());
+      throw new LiteSvmTransactionError(
+        failureReason(result),
+        result.meta().logs(),
+        returnDataOf(result.meta()),
+      );
     }
     // Identical transactions (same blockhash, same signers, same data) would be AlreadyProcessed.
     this.svm.expireBlockhash();
@@ -128,7 +144,11 @@ export class LiteSvmConnection {
   simulate(raw: Uint8Array): ExecutedTransaction {
     const result = this.svm.simulateTransaction(getTransactionDecoder().decode(raw));
     if (result instanceof FailedTransactionMetadata) {
-      throw new LiteSvmTransactionError(failureReason(result), result.meta().logs());
+      throw new LiteSvmTransactionError(
+        failureReason(result),
+        result.meta().logs(),
+        returnDataOf(result.meta()),
+      );
     }
     return summary(result.meta());
   }
@@ -155,11 +175,22 @@ export class LiteSvmConnection {
   }
 }
 
+function returnDataOf(meta: TransactionMetadata): ReturnData {
+  const returned = meta.returnData();
+  const programId = returned.programId();
+  const data = returned.data();
+  // An all-zero program id with no data: nothing was set.
+  if (data.length === 0 && programId.every((byte) => byte === 0)) return NO_RETURN_DATA;
+  return { programId: new PublicKey(programId).toBase58(), data };
+}
+
 function summary(meta: TransactionMetadata): ExecutedTransaction {
+  const returned = returnDataOf(meta);
   return {
     signature: utils.bytes.bs58.encode(meta.signature()),
     logs: meta.logs(),
     computeUnits: Number(meta.computeUnitsConsumed()),
-    returnData: meta.returnData().data(),
+    returnData: returned.data,
+    returnProgramId: returned.programId,
   };
 }

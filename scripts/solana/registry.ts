@@ -6,13 +6,15 @@ import { join } from "node:path";
 import { BN, type Idl, Program, type Provider } from "@coral-xyz/anchor";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { configAddress, localPriceAddress, treasuryAddress } from "../../chains/solana/addresses";
+import { solanaCommitment } from "../../chains/solana/commitment";
 import { loadIdl } from "../../chains/solana/idl";
-import { DEFAULT_MAX_PRICE_AGE_SECS } from "../../chains/solana/settings";
+import { DEFAULT_MAX_PRICE_AGE_SECS, LOCAL_MIN_COMMITMENT_SLOTS } from "../../chains/solana/settings";
 import { DEFAULT_TIER_PRICES_USD_MICROS } from "../../core/reservation";
 import type { IdentityRegistry } from "../../programs/identity_registry/idl/identity_registry";
 import { programDataAddress } from "./upgradeable-loader";
 
 export {
+  commitmentAddress as commitmentAccountAddress,
   configAddress,
   localPriceAddress,
   reservationAddress,
@@ -21,8 +23,12 @@ export {
 } from "../../chains/solana/addresses";
 export { IDL_PATH, loadIdl } from "../../chains/solana/idl";
 export { feeLamports } from "../../chains/solana/price";
-export { DEFAULT_MAX_PRICE_AGE_SECS, TIER_DURATIONS } from "../../chains/solana/settings";
-export { RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
+export {
+  DEFAULT_MAX_PRICE_AGE_SECS,
+  LOCAL_MIN_COMMITMENT_SLOTS,
+  TIER_DURATIONS,
+} from "../../chains/solana/settings";
+export { MAX_COMMITMENT_AGE_SECONDS, RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
 
 export const PROGRAM_DIR = join(__dirname, "..", "..", "programs", "identity_registry");
 export const PROGRAM_SO_PATH = join(PROGRAM_DIR, "build", "identity_registry.so");
@@ -36,6 +42,17 @@ export const SOL_USD_FEED_ID = Buffer.from(
   "ef0d8b6fda2ceba41da15d4095d1da392a0d2f8ed0c6c7bc0f4cfac8c280b56d",
   "hex",
 );
+
+/**
+ * Other clusters: 32 slots (about 13 s) between a commitment and its reveal, so a reveal a leader dropped can be
+ * resent before a commitment made on seeing it matures, while the prepared reveal's blockhash (about 150 slots)
+ * stays valid (docs/commit-reveal.md).
+ */
+export const DEFAULT_MIN_COMMITMENT_SLOTS = 32;
+/** A price whose confidence interval exceeds 2% of the price is refused (PriceConfidenceTooWide). */
+export const DEFAULT_MAX_CONFIDENCE_BPS = 200;
+/** Entries of the config's decision signer set. */
+export const DECISION_SIGNER_SLOTS = 4;
 
 export type RegistryProgram = Program<IdentityRegistry>;
 
@@ -59,6 +76,10 @@ export interface RegistrySettings {
   feedId: Uint8Array;
   maxPriceAgeSecs: number;
   tierUsdMicros: readonly number[];
+  /** Slots a commitment rests before its reveal is accepted (1..1000). */
+  minCommitmentSlots: number;
+  /** Largest confidence interval accepted, in basis points of the price (1..10000). */
+  maxConfidenceBps: number;
 }
 
 export function configArgs(settings: RegistrySettings) {
@@ -68,23 +89,61 @@ export function configArgs(settings: RegistrySettings) {
     feedId: Array.from(settings.feedId),
     maxPriceAgeSecs: new BN(settings.maxPriceAgeSecs),
     tierUsdMicros: settings.tierUsdMicros.map((usd) => new BN(usd)),
+    minCommitmentSlots: new BN(settings.minCommitmentSlots),
+    maxConfidenceBps: settings.maxConfidenceBps,
   };
 }
 
-/** The deployment defaults, reading the SOL/USD price from the PriceUpdateV2 account `priceUpdate` of `priceOwner`. */
-export function registrySettings(priceUpdate: PublicKey, priceOwner: PublicKey): RegistrySettings {
+/**
+ * The deployment defaults, reading the SOL/USD price from the PriceUpdateV2 account `priceUpdate` of `priceOwner`;
+ * `minCommitmentSlots` defaults to DEFAULT_MIN_COMMITMENT_SLOTS (local clusters pass LOCAL_MIN_COMMITMENT_SLOTS).
+ */
+export function registrySettings(
+  priceUpdate: PublicKey,
+  priceOwner: PublicKey,
+  minCommitmentSlots = DEFAULT_MIN_COMMITMENT_SLOTS,
+): RegistrySettings {
   return {
     priceUpdate,
     priceOwner,
     feedId: SOL_USD_FEED_ID,
     maxPriceAgeSecs: DEFAULT_MAX_PRICE_AGE_SECS,
     tierUsdMicros: DEFAULT_TIER_PRICES_USD_MICROS.map(Number),
+    minCommitmentSlots,
+    maxConfidenceBps: DEFAULT_MAX_CONFIDENCE_BPS,
   };
 }
 
-/** Local settings: the program owns the price account (PDA ["price"]) and push_price writes it. */
+/** Local settings: the program owns the price account (PDA ["price"]) and push_price writes it; 1-slot commitments. */
 export function localSettings(programId: PublicKey): RegistrySettings {
-  return registrySettings(localPriceAddress(programId), programId);
+  return registrySettings(localPriceAddress(programId), programId, LOCAL_MIN_COMMITMENT_SLOTS);
+}
+
+/** What a reveal discloses: the commitment is the keccak256 of these with the launcher (see `commitmentHash`). */
+export interface RevealParams {
+  /** The folded pair's keccak256 keys (core/fold `foldedHash`), 0x hex or bytes. */
+  nameHash: string | Uint8Array;
+  tickerHash: string | Uint8Array;
+  durationSeconds: number;
+  partnerRef: Uint8Array;
+  secret: Uint8Array;
+}
+
+const hex = (value: string | Uint8Array): `0x${string}` =>
+  typeof value === "string"
+    ? (`0x${value.replace(/^0x/, "")}` as const)
+    : (`0x${Buffer.from(value).toString("hex")}` as const);
+
+/** The commitment as bytes (chains/solana/commitment.ts computes it for the service). */
+export function commitmentHash(launcher: PublicKey, params: RevealParams): Buffer {
+  const commitment = solanaCommitment({
+    identity: { nameHash: hex(params.nameHash), tickerHash: hex(params.tickerHash) },
+    launcher,
+    durationSeconds: params.durationSeconds,
+    partnerRef: hex(params.partnerRef),
+    secret: hex(params.secret),
+  });
+  return Buffer.from(commitment.slice(2), "hex");
 }
 
 function walletKey(provider: Provider): PublicKey {

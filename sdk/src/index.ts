@@ -41,6 +41,12 @@ export {
 export { apiBaseUrl, type Fetch } from "./http";
 export { DEFAULT_KEY_CACHE_MS, type PublicKeyEntry, parseKeys } from "./keys";
 export {
+  type PayReservationOptions,
+  type PreparedReservationTransaction,
+  payReservation,
+  RevealNotReadyError,
+} from "./reservation";
+export {
   type RawBody,
   signTestWebhook,
   type TestWebhook,

@@ -1,7 +1,12 @@
 // The reservations context's public face: the reservation service (quote, prepare, status and submission,
 // sandbox confirm, the embed pair, the Solana helpers' chain reads) and the views its answers are shown with.
 import type { PublicKey } from "@solana/web3.js";
-import type { RegistryCatalogue, RegistryQuote, TransactionOutcome } from "../../chains/registryClient";
+import type {
+  OnChainCommitment,
+  RegistryCatalogue,
+  RegistryQuote,
+  TransactionOutcome,
+} from "../../chains/registryClient";
 import type { ReserveContext } from "../../chains/solana/registryClient";
 import type { RecentBlockhash } from "../../chains/solana/transaction";
 import type { Environment } from "../../core/environment";
@@ -18,7 +23,7 @@ import type { Reservation } from "./record";
 import { confirmSandboxReservation } from "./sandboxConfirm";
 import { solanaRegistry } from "./solanaRegistry";
 import { reservationById, transition } from "./store";
-import { recordSubmission } from "./submission";
+import { recordSubmission, type SubmittedStep } from "./submission";
 
 export type { Attribution } from "./prepare";
 export { quoteAmountView, quoteView } from "./quoteView";
@@ -36,6 +41,14 @@ export interface PrepareInput {
 export interface PreparedReservation {
   reservation: Reservation;
   quote: RegistryQuote;
+}
+
+/** A reported transaction: the reservation after it, which step it was taken for, and the commitment on-chain. */
+export interface SubmittedReservation {
+  reservation: Reservation;
+  step: SubmittedStep;
+  /** A commit report: the registry's commitment, null while the chain does not hold it yet. */
+  commitment?: OnChainCommitment | null;
 }
 
 /** The partner a reservation belongs to. */
@@ -68,7 +81,11 @@ export interface ReservationService {
   /** The owner's reservation of its environment; 404 for any other (no hint that it exists elsewhere). */
   own(owner: ReservationOwner, reservationId: string): Promise<Reservation>;
   /** Records the wallet's transaction on the owner's reservation and answers its reconciled state. */
-  submit(owner: ReservationOwner, reservationId: string, transactionHash: string): Promise<Reservation>;
+  submit(
+    owner: ReservationOwner,
+    reservationId: string,
+    transactionHash: string,
+  ): Promise<SubmittedReservation>;
   /** An embedded reservation's transaction settled: once confirmed, stamps it settled (else 409). */
   settleEmbedded(
     environment: Environment,
@@ -115,14 +132,28 @@ export function reservationService(
     );
   }
 
-  /** Records the transaction, then answers the freshest state: the reconciler asks the mirror and the chain. */
-  async function submitAndReconcile(reservation: Reservation, transactionHash: string): Promise<Reservation> {
+  /**
+   * Records the transaction, then answers the freshest state: a commitment as the registry holds it; a paying
+   * transaction as the reconciler finds it in the mirror and on the chain.
+   */
+  async function submitAndReconcile(
+    reservation: Reservation,
+    transactionHash: string,
+  ): Promise<SubmittedReservation> {
     const registry = registryOf(reservation.environment, reservation.chain);
     const submitted = await recordSubmission(pool, registry, reservation, transactionHash, clock());
+    if (submitted.step === "commit" && reservation.reveal !== null) {
+      const commitment = await fromChain(
+        registry.commitmentOf(reservation.launcher, reservation.reveal.commitment),
+      );
+      return { ...submitted, commitment };
+    }
     if (registries === undefined) return submitted;
-    return (
-      (await reconcileReservation({ pool, registries, now: clock }, submitted.reservationId)) ?? submitted
+    const reconciled = await reconcileReservation(
+      { pool, registries, now: clock },
+      submitted.reservation.reservationId,
     );
+    return { ...submitted, reservation: reconciled ?? submitted.reservation };
   }
 
   async function own(owner: ReservationOwner, reservationId: string): Promise<Reservation> {
@@ -152,7 +183,7 @@ export function reservationService(
       if (reservation === undefined || reservation.source !== "embed") {
         throw new ApiError("reservation_not_found", undefined, { reservationId });
       }
-      const current = await submitAndReconcile(reservation, transactionHash);
+      const { reservation: current } = await submitAndReconcile(reservation, transactionHash);
       if (current.status !== "confirmed") {
         throw new ApiError("reservation_not_confirmed", undefined, {
           reservationId: current.reservationId,

@@ -1,6 +1,8 @@
 // Prepare: fold and precheck the pair (bounds, chain, wallet format, availability, renewal window, three active per
-// wallet), price it from the registry's own feed, build the creator-signable transaction, and record the
-// reservation as pending_payment with its ledger draft, in one transaction. Nothing is protected by a prepare.
+// wallet), price it from the registry's own feed, build the creator-signable transactions (a new reservation: a
+// commitment and its reveal, behind a fresh secret), and record the reservation as pending_payment with its ledger
+// draft, in one transaction. Nothing is protected by a prepare.
+import { randomBytes } from "node:crypto";
 import type { Pool } from "pg";
 import type { OnChainReservation, RegistryClient } from "../../chains/registryClient";
 import { onChainKey } from "../../core/address/equality";
@@ -144,7 +146,9 @@ export async function prepareReservation(
   const quote = await fromChain(registry.quote(durationSeconds));
   const reservationId = newReservationId();
   const partnerRef = partnerRefOf(reservationId);
-  const transaction = await fromChain(
+  // The secret leaves the service only inside the reveal it returns (docs/commit-reveal.md); it is never logged.
+  const secret = kind === "reserve" ? (`0x${randomBytes(32).toString("hex")}` as const) : null;
+  const steps = await fromChain(
     registry.prepareTransaction({
       identity,
       launcher: request.launcher,
@@ -152,6 +156,7 @@ export async function prepareReservation(
       partnerRef,
       kind,
       quote,
+      secret,
     }),
   );
   const revenueShare = revenueShareSnapshot(
@@ -182,7 +187,10 @@ export async function prepareReservation(
     quoteUnit: quote.unit,
     quoteExpiresAt: quote.expiresAt,
     simulated: registry.simulated,
-    transaction,
+    transaction: steps?.transaction ?? null,
+    reveal: steps?.reveal ?? null,
+    commitTransactionHash: null,
+    commitSubmittedAt: null,
     revenueShare,
     status: "pending_payment",
     statusReason: null,

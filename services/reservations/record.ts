@@ -1,5 +1,5 @@
 // A reservation as the service tracks it (the `reservations` table), and its public view.
-import type { PreparedTransaction } from "../../chains/registryClient";
+import type { PreparedReveal, PreparedTransaction } from "../../chains/registryClient";
 import type { Environment } from "../../core/environment";
 import type { ReservationDuration, ReservationStatus, RevenueShareSnapshot } from "../../core/reservation";
 import type { ChainFamily } from "../../core/status";
@@ -27,8 +27,16 @@ export interface Reservation {
   quoteUnit: "wei" | "lamports";
   quoteExpiresAt: Date;
   simulated: boolean;
-  /** Null for a sandbox prepare on a chain without a sandbox registry (chains/simulated). */
+  /**
+   * The first transaction to sign: a new reservation's commitment, a renewal itself. Null for a sandbox prepare on
+   * a chain without a sandbox registry (chains/simulated).
+   */
   transaction: PreparedTransaction | null;
+  /** A new reservation's paying reveal, sent once the commitment matured; null for a renewal. */
+  reveal: PreparedReveal | null;
+  /** The commitment transaction a wallet reported, before its reveal. */
+  commitTransactionHash: string | null;
+  commitSubmittedAt: Date | null;
   revenueShare: RevenueShareSnapshot;
   status: ReservationStatus;
   statusReason: string | null;
@@ -69,6 +77,9 @@ export interface ReservationRow {
   quote_expires_at: Date;
   simulated: boolean;
   transaction: PreparedTransaction | null;
+  reveal: PreparedReveal | null;
+  commit_transaction_hash: string | null;
+  commit_submitted_at: Date | null;
   revenue_share: RevenueShareSnapshot;
   status: ReservationStatus;
   status_reason: string | null;
@@ -110,6 +121,9 @@ export function reservationOf(row: ReservationRow): Reservation {
     quoteExpiresAt: row.quote_expires_at,
     simulated: row.simulated,
     transaction: row.transaction,
+    reveal: row.reveal,
+    commitTransactionHash: row.commit_transaction_hash,
+    commitSubmittedAt: row.commit_submitted_at,
     revenueShare: row.revenue_share,
     status: row.status,
     statusReason: row.status_reason,
@@ -145,6 +159,14 @@ export function reservationView(reservation: Reservation) {
     durationSeconds: reservation.durationSeconds,
     partnerRef: reservation.partnerRef,
     transactionHash: reservation.transactionHash,
+    commit:
+      reservation.reveal === null
+        ? null
+        : {
+            commitment: reservation.reveal.commitment,
+            transactionHash: reservation.commitTransactionHash,
+            submittedAt: iso(reservation.commitSubmittedAt),
+          },
     preparedAt: reservation.preparedAt.toISOString(),
     lapsesAt: reservation.lapsesAt.toISOString(),
     submittedAt: iso(reservation.submittedAt),

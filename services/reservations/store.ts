@@ -13,9 +13,9 @@ export async function insertReservation(client: Db, reservation: Reservation): P
     `INSERT INTO reservations (reservation_id, environment, partner_id, api_key_id, launchpad, source, chain, family,
        kind, identity_key, normalized_name, normalized_ticker, name_hash, ticker_hash, launcher, duration_seconds,
        partner_ref, usd_micros, quote_amount, quote_unit, quote_expires_at, simulated, transaction, revenue_share,
-       status, prepared_at, lapses_at)
+       status, prepared_at, lapses_at, reveal)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-       $23, $24, $25, $26, $27)`,
+       $23, $24, $25, $26, $27, $28)`,
     [
       reservation.reservationId,
       reservation.environment,
@@ -44,8 +44,26 @@ export async function insertReservation(client: Db, reservation: Reservation): P
       reservation.status,
       reservation.preparedAt,
       reservation.lapsesAt,
+      reservation.reveal === null ? null : JSON.stringify(reservation.reveal),
     ],
   );
+}
+
+/** Records the commitment transaction a wallet reported; the first report stands (later ones change nothing). */
+export async function recordCommitSubmission(
+  db: Db,
+  reservationId: string,
+  transactionHash: string,
+  now: Date,
+): Promise<Reservation | undefined> {
+  const { rows } = await db.query<ReservationRow>(
+    `UPDATE reservations SET commit_transaction_hash = $2, commit_submitted_at = $3, updated_at = now()
+      WHERE reservation_id = $1 AND status = 'pending_payment' AND commit_transaction_hash IS NULL
+      RETURNING *`,
+    [reservationId, transactionHash, now],
+  );
+  const row = rows[0];
+  return row === undefined ? undefined : reservationOf(row);
 }
 
 /** The reservation, or undefined; `forUpdate` locks the row for the rest of the transaction. */

@@ -1,16 +1,45 @@
-// Recording the transaction a wallet sent for a prepared reservation (POST /v1/reservations/status, embed settle).
+// Recording the transaction a wallet sent for a prepared reservation (POST /v1/reservations/status, embed settle):
+// a new reservation's commitment keeps it pending_payment; its reveal, or a renewal, submits it.
 import type { Pool } from "pg";
 import type { RegistryClient } from "../../chains/registryClient";
 import { ApiError } from "../../core/errors/catalogue";
 import { isFinal } from "../../core/reservation";
+import { fromChain } from "./chainAccess";
 import type { Reservation } from "./record";
-import { transition } from "./store";
+import { recordCommitSubmission, transition } from "./store";
+
+/** Which of the reservation's transactions a reported hash was taken for. */
+export type SubmittedStep = "commit" | "reveal" | "renew";
+
+export interface Submission {
+  reservation: Reservation;
+  step: SubmittedStep;
+}
 
 const UNIQUE_VIOLATION = "23505";
 
 /**
- * pending_payment -> submitted with the hash. A submitted reservation takes a new hash too: a Solana creator whose
- * blockhash lapsed signs again and sends a new signature. The same hash again changes nothing.
+ * The step a hash reported for a new reservation is: what its own calldata or instruction says when a node knows
+ * it; otherwise the order of reports decides (a wallet sends the commitment first, then the reveal).
+ */
+async function stepOfReport(
+  registry: RegistryClient,
+  reservation: Reservation,
+  transactionHash: string,
+): Promise<SubmittedStep> {
+  if (reservation.reveal === null) return "renew";
+  if (transactionHash === reservation.commitTransactionHash) return "commit";
+  if (reservation.status !== "pending_payment") return "reveal";
+  const step = await fromChain(registry.stepOf(transactionHash));
+  if (step === "commit") return "commit";
+  if (step !== null) return "reveal";
+  return reservation.commitTransactionHash === null ? "commit" : "reveal";
+}
+
+/**
+ * A new reservation's commitment is recorded beside it (it stays pending_payment: nothing is paid yet); its reveal,
+ * or a renewal, moves it pending_payment -> submitted with the hash. A submitted reservation takes a new hash too: a
+ * Solana creator whose blockhash lapsed signs again and sends a new signature. The same hash again changes nothing.
  */
 export async function recordSubmission(
   pool: Pool,
@@ -18,7 +47,7 @@ export async function recordSubmission(
   reservation: Reservation,
   transactionHash: string,
   now: Date,
-): Promise<Reservation> {
+): Promise<Submission> {
   if (!registry.isTransactionHash(transactionHash)) {
     throw new ApiError(
       "invalid_request",
@@ -28,13 +57,20 @@ export async function recordSubmission(
       { field: "transactionHash", chain: reservation.chain },
     );
   }
+  const paying: SubmittedStep = reservation.reveal === null ? "renew" : "reveal";
   if (reservation.transactionHash === transactionHash || reservation.status === "confirmed")
-    return reservation;
+    return { reservation, step: paying };
   if (isFinal(reservation.status)) {
     throw new ApiError("reservation_finished", undefined, {
       reservationId: reservation.reservationId,
       status: reservation.status,
     });
+  }
+  const step = await stepOfReport(registry, reservation, transactionHash);
+  if (step === "commit") {
+    if (reservation.commitTransactionHash !== null) return { reservation, step };
+    const recorded = await recordCommitSubmission(pool, reservation.reservationId, transactionHash, now);
+    return { reservation: recorded ?? reservation, step };
   }
   try {
     const moved = await transition(pool, reservation.reservationId, reservation.status, "submitted", {
@@ -42,7 +78,7 @@ export async function recordSubmission(
       submitted_at: now,
     });
     // Another request moved it meanwhile; answer with what it is now.
-    return moved ?? reservation;
+    return { reservation: moved ?? reservation, step };
   } catch (error) {
     if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
       throw new ApiError("transaction_already_used", undefined, { transactionHash });

@@ -3,11 +3,19 @@
 // a web3.js Keypair, and follows it with /v1/solana/tx-status. Responses are checked against the OpenAPI document.
 import { randomBytes } from "node:crypto";
 import { AnchorProvider, BN, utils, Wallet } from "@coral-xyz/anchor";
-import { Connection, type Keypair, PublicKey, Transaction } from "@solana/web3.js";
+import {
+  Connection,
+  type Keypair,
+  PublicKey,
+  SystemProgram,
+  Transaction,
+  type TransactionInstruction,
+} from "@solana/web3.js";
 import { expect } from "chai";
 import { registerSolanaHelperRoutes } from "../../api/routes/solanaHelpers";
 import { registryCatalogue } from "../../chains/catalogue";
 import { configAddress } from "../../chains/solana/addresses";
+import { solanaCommitment } from "../../chains/solana/commitment";
 import type { SolanaManifestEntry } from "../../config/manifest";
 import { RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
 import { devWallet, type Localnet, startLocalnet } from "../../scripts/localnet";
@@ -20,8 +28,10 @@ const DAY = 86_400;
 interface ContextBody {
   programId: string;
   instruction: "reserve" | "renew";
+  identity: { nameHash: `0x${string}`; tickerHash: `0x${string}` };
   accounts: Record<string, string>;
-  args: { reserve: { name: string; ticker: string; partnerRef: string } };
+  args: { reserve: { name: string; ticker: string; partnerRef: `0x${string}` } };
+  commitment: { seeds: string[]; minCommitmentSlots: number; maxCommitmentAgeSeconds: number };
   computeUnitLimit: number;
   tiers: { durationSeconds: number; usd: string; lamports: string | null }[];
   price: { usable: boolean; problem: string | null; priceUsd: number | null };
@@ -70,7 +80,27 @@ describe("api: Solana helper endpoints", function () {
     return response.body as ContextBody;
   }
 
-  /** A wallet's own build: the Anchor client over the IDL, the context's accounts, the helper's blockhash. */
+  /** Signs and sends one instruction with the helper's blockhash; resolves once confirmed. */
+  async function signSend(
+    keypair: Keypair,
+    instruction: TransactionInstruction,
+    options: { skipPreflight?: boolean } = {},
+  ): Promise<string> {
+    const blockhash = await get("blockhash");
+    expect(blockhash.status, blockhash.text).to.equal(200);
+    const recent = blockhash.body as { blockhash: string; lastValidBlockHeight: number };
+    const transaction = new Transaction({ feePayer: keypair.publicKey, ...recent }).add(instruction);
+    transaction.sign(keypair);
+    const signature = await connection.sendRawTransaction(transaction.serialize(), options);
+    await connection.confirmTransaction({ signature, ...recent }, "confirmed");
+    return signature;
+  }
+
+  /**
+   * A wallet's own build: the Anchor client over the IDL, the context's accounts, the helper's blockhash. A new
+   * reservation is the wallet's own commitment (its secret, the commitment account from the context's seeds), then,
+   * in a later slot, the reveal.
+   */
   async function buildSignSend(
     keypair: Keypair,
     body: ContextBody,
@@ -83,26 +113,54 @@ describe("api: Solana helper endpoints", function () {
     const accounts = Object.fromEntries(
       Object.entries(body.accounts).map(([name, address]) => [name, new PublicKey(address)]),
     ) as Parameters<ReturnType<typeof program.methods.reserve>["accountsStrict"]>[0];
-    const instruction =
-      body.instruction === "renew"
-        ? await program.methods.renew(new BN(DAY)).accountsStrict(accounts).instruction()
-        : await program.methods
-            .reserve(
-              body.args.reserve.name,
-              body.args.reserve.ticker,
-              new BN(DAY),
-              Array.from(Buffer.from(body.args.reserve.partnerRef.slice(2), "hex")),
-            )
-            .accountsStrict(accounts)
-            .instruction();
-    const blockhash = await get("blockhash");
-    expect(blockhash.status, blockhash.text).to.equal(200);
-    const recent = blockhash.body as { blockhash: string; lastValidBlockHeight: number };
-    const transaction = new Transaction({ feePayer: keypair.publicKey, ...recent }).add(instruction);
-    transaction.sign(keypair);
-    const signature = await connection.sendRawTransaction(transaction.serialize(), options);
-    await connection.confirmTransaction({ signature, ...recent }, "confirmed");
-    return signature;
+    if (body.instruction === "renew") {
+      const { commitment: _none, ...renewAccounts } = accounts;
+      return signSend(
+        keypair,
+        await program.methods.renew(new BN(DAY)).accountsStrict(renewAccounts).instruction(),
+      );
+    }
+    const secret = `0x${randomBytes(32).toString("hex")}` as const;
+    const { partnerRef } = body.args.reserve;
+    const commitment = solanaCommitment({
+      identity: body.identity,
+      launcher: keypair.publicKey,
+      durationSeconds: DAY,
+      partnerRef,
+      secret,
+    });
+    expect(body.commitment.seeds.slice(0, 2)).to.deep.equal(["commitment", keypair.publicKey.toBase58()]);
+    const commitmentAccount = PublicKey.findProgramAddressSync(
+      [Buffer.from("commitment"), keypair.publicKey.toBuffer(), Buffer.from(commitment.slice(2), "hex")],
+      new PublicKey(body.programId),
+    )[0];
+    const bytes = (hex: string) => Array.from(Buffer.from(hex.slice(2), "hex"));
+    const committed = await signSend(
+      keypair,
+      await program.methods
+        .commit(bytes(commitment))
+        .accountsStrict({
+          launcher: keypair.publicKey,
+          commitment: commitmentAccount,
+          systemProgram: SystemProgram.programId,
+        })
+        .instruction(),
+    );
+    const landed = (await connection.getSignatureStatus(committed)).value?.slot ?? 0;
+    while ((await connection.getSlot("processed")) < landed + body.commitment.minCommitmentSlots) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const reveal = await program.methods
+      .reserve(
+        body.args.reserve.name,
+        body.args.reserve.ticker,
+        new BN(DAY),
+        bytes(partnerRef),
+        bytes(secret),
+      )
+      .accountsStrict({ ...accounts, commitment: commitmentAccount })
+      .instruction();
+    return signSend(keypair, reveal, options);
   }
 
   const txStatus = async (signature: string) => {

@@ -1,5 +1,6 @@
 // The EVM registry client against a real Hardhat node with the registry deployed: quotes, reads, prepared
-// transactions signed by a viem account, outcomes, settlements and a stale feed.
+// commit-then-reveal steps signed by a viem account, commitments, steps, outcomes, settlements and a stale feed.
+import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import {
   type Account,
@@ -18,13 +19,19 @@ import { EvmRegistryClient } from "../../chains/evm/registryClient";
 import {
   ChainUnavailableError,
   type EvmTransactionRequest,
+  type PreparedSteps,
   type PreparedTransaction,
   PriceUnavailableError,
 } from "../../chains/registryClient";
 import type { EvmManifestEntry } from "../../config/manifest";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
 import { normalizeIdentity } from "../../core/fold";
-import { newReservationId, partnerRefOf, RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
+import {
+  MAX_COMMITMENT_AGE_SECONDS,
+  newReservationId,
+  partnerRefOf,
+  RENEWAL_WINDOW_SECONDS,
+} from "../../core/reservation";
 import { devWallet, type Localnet, startLocalnet } from "../../scripts/localnet";
 
 const DAY = 86_400;
@@ -92,6 +99,30 @@ describe("chains: EVM registry client on a Hardhat node", function () {
     return keccak256(signed);
   }
 
+  /**
+   * What a creator's wallet does with a prepare: a renewal's one transaction, or the commitment (mined) and then
+   * the paying reveal; no wait between them, since the next block is stamped at least the local registry's one-second
+   * minimum commitment age later. `beforeReveal` runs once the commitment is mined. Resolves with the paying
+   * transaction's hash; `revertGas` applies to it.
+   */
+  async function pay(
+    account: Account,
+    steps: PreparedSteps,
+    options: { revertGas?: bigint; beforeReveal?: (commitHash: Hash) => Promise<unknown> } = {},
+  ): Promise<Hash> {
+    if (steps.reveal === null) return signAndSend(account, steps.transaction, options.revertGas);
+    const commitHash = await signAndSend(account, steps.transaction);
+    expect((await mined(commitHash)).status).to.equal("success");
+    await options.beforeReveal?.(commitHash);
+    return signAndSend(account, steps.reveal.transaction, options.revertGas);
+  }
+
+  /** The prepare of a new reservation, whose steps are a commitment and its reveal. */
+  function revealOf(steps: PreparedSteps) {
+    if (steps.reveal === null) throw new Error("expected a commitment and its reveal");
+    return steps.reveal;
+  }
+
   async function prepare(
     account: Account,
     name: string,
@@ -101,6 +132,7 @@ describe("chains: EVM registry client on a Hardhat node", function () {
     const quote = await client.quote(DAY);
     const partnerRef = partnerRefOf(newReservationId());
     const identity = normalizeIdentity(name, ticker);
+    const secret = kind === "renew" ? null : (`0x${randomBytes(32).toString("hex")}` as const);
     const prepared = await client.prepareTransaction({
       identity,
       launcher: account.address.toLowerCase(),
@@ -108,8 +140,9 @@ describe("chains: EVM registry client on a Hardhat node", function () {
       partnerRef,
       kind,
       quote,
+      secret,
     });
-    return { quote, partnerRef, identity, prepared };
+    return { quote, partnerRef, identity, secret, prepared };
   }
 
   async function mined(hash: Hash) {
@@ -131,19 +164,47 @@ describe("chains: EVM registry client on a Hardhat node", function () {
     expect(await misnamed.quote(DAY)).to.deep.equal(await client.quote(DAY));
   });
 
-  it("prepares calldata and value that a viem account signs; the registry charges exactly the quote", async () => {
+  it("prepares a commitment and its paying reveal that a viem account signs; the registry charges exactly the quote", async () => {
     const account = devWallet("creator").evm;
-    const { quote, partnerRef, identity, prepared } = await prepare(account, "Chain Fox", "cfox");
-    const request = prepared as EvmTransactionRequest;
-    expect(request).to.include({ chainId: entry.chainId, to: entry.registry });
+    const { quote, partnerRef, identity, secret, prepared } = await prepare(account, "Chain Fox", "cfox");
+    const commit = prepared.transaction as EvmTransactionRequest;
+    const reveal = revealOf(prepared);
+    const request = reveal.transaction as EvmTransactionRequest;
+    expect(commit).to.include({
+      chainId: entry.chainId,
+      to: entry.registry,
+      from: account.address,
+      value: "0",
+    });
+    expect(decodeFunctionData({ abi: identityRegistryAbi, data: commit.data })).to.deep.equal({
+      functionName: "commit",
+      args: [reveal.commitment],
+    });
+    expect(reveal.commitment).to.equal(
+      await publicClient().readContract({
+        address: entry.registry as `0x${string}`,
+        abi: identityRegistryAbi,
+        functionName: "makeCommitment",
+        args: ["Chain Fox", "cfox", account.address, DAY, partnerRef, secret as `0x${string}`],
+      }),
+    );
+    expect(reveal).to.deep.include({
+      minCommitmentAge: { seconds: 1 },
+      maxCommitmentAgeSeconds: MAX_COMMITMENT_AGE_SECONDS,
+    });
+    expect(request).to.include({ chainId: entry.chainId, to: entry.registry, from: account.address });
     expect(BigInt(request.value)).to.equal((quote.amount * 10_200n + 9_999n) / 10_000n);
     expect(decodeFunctionData({ abi: identityRegistryAbi, data: request.data })).to.deep.equal({
       functionName: "reserve",
-      args: ["CHAINFOX", "CFOX", DAY, partnerRef],
+      args: ["CHAINFOX", "CFOX", DAY, partnerRef, secret],
     });
-    const before = await publicClient().getBalance({ address: account.address });
+    let before = 0n; // read once the commitment is mined: what follows is the reveal's alone
 
-    const hash = await signAndSend(account, prepared);
+    const hash = await pay(account, prepared, {
+      beforeReveal: async () => {
+        before = await publicClient().getBalance({ address: account.address });
+      },
+    });
     const receipt = await mined(hash);
 
     expect(await client.transactionOutcome(hash)).to.deep.equal({
@@ -175,6 +236,42 @@ describe("chains: EVM registry client on a Hardhat node", function () {
     expect(await client.activeReservationCount(account.address)).to.equal(1);
   });
 
+  it("reads a commitment from its commit until its reveal consumes it, and tells each step by its calldata", async () => {
+    const account = devWallet("launcher").evm;
+    const { prepared } = await prepare(account, "Sealed Bee", "SBEE");
+    const { commitment } = revealOf(prepared);
+    expect(await client.commitmentOf(account.address, commitment)).to.equal(null);
+
+    const hash = await pay(account, prepared, {
+      beforeReveal: async (commitHash) => {
+        const receipt = await mined(commitHash);
+        const block = await publicClient().getBlock({ blockNumber: receipt.blockNumber });
+        const committedAt = new Date(Number(block.timestamp) * 1000);
+        expect(await client.commitmentOf(account.address.toLowerCase(), commitment)).to.deep.equal({
+          committedAt,
+          revealableAt: new Date(committedAt.getTime() + 1000), // the local registry's one-second minimum
+          revealableSlot: null,
+        });
+        // Another launcher's commitment to the same value is a different one.
+        expect(await client.commitmentOf(devWallet("creator").evm.address, commitment)).to.equal(null);
+        expect(await client.stepOf(commitHash)).to.equal("commit");
+      },
+    });
+    expect((await mined(hash)).status).to.equal("success");
+    expect(await client.stepOf(hash)).to.equal("reserve");
+    expect(await client.commitmentOf(account.address, commitment)).to.equal(null);
+  });
+
+  it("tells no step for an unknown hash, a malformed one, or a transaction that is no registry call", async () => {
+    expect(await client.stepOf(`0x${"cd".repeat(32)}`)).to.equal(null);
+    expect(await client.stepOf("0xabc")).to.equal(null);
+    const account = devWallet("operator").evm;
+    const wallet = createWalletClient({ account, chain: chain(), transport: http() });
+    const transfer = await wallet.sendTransaction({ to: devWallet("creator").evm.address, value: 1n });
+    await mined(transfer);
+    expect(await client.stepOf(transfer)).to.equal(null);
+  });
+
   it("reads a pair never reserved as null and a fresh wallet as holding none", async () => {
     expect(await client.reservationOf(normalizeIdentity("Never Held", "NVR"))).to.equal(null);
     expect(await client.activeReservationCount(devWallet("operator").evm.address)).to.equal(0);
@@ -182,9 +279,11 @@ describe("chains: EVM registry client on a Hardhat node", function () {
 
   it("reports a transaction that reverted on-chain as failed, naming the registry's error", async () => {
     const holder = devWallet("creator").evm;
-    await mined(await signAndSend(holder, (await prepare(holder, "Taken Owl", "TOWL")).prepared));
+    await mined(await pay(holder, (await prepare(holder, "Taken Owl", "TOWL")).prepared));
     const other = devWallet("launcher").evm;
-    const hash = await signAndSend(other, (await prepare(other, "Taken Owl", "TOWL")).prepared, 300_000n);
+    const hash = await pay(other, (await prepare(other, "Taken Owl", "TOWL")).prepared, {
+      revertGas: 300_000n,
+    });
     const receipt = await mined(hash);
     expect(receipt.status).to.equal("reverted");
 
@@ -197,11 +296,15 @@ describe("chains: EVM registry client on a Hardhat node", function () {
   it("reports a sent but unmined transaction as pending and an unknown hash as not_found", async () => {
     const account = devWallet("launcher").evm;
     const { prepared } = await prepare(account, "Pending Elk", "PELK");
-    await testClient().setAutomine(false);
     try {
-      const hash = await signAndSend(account, prepared, 300_000n);
+      // The commitment is mined; its reveal waits in the mempool.
+      const hash = await pay(account, prepared, {
+        revertGas: 300_000n,
+        beforeReveal: () => testClient().setAutomine(false),
+      });
       expect(await client.transactionOutcome(hash)).to.deep.equal({ state: "pending" });
       expect(await client.settlementOf(hash)).to.equal(null);
+      expect(await client.stepOf(hash)).to.equal("reserve"); // read from the pending transaction's calldata
       await testClient().mine({ blocks: 1 });
       expect(await client.transactionOutcome(hash)).to.have.property("state", "succeeded");
     } finally {
@@ -215,7 +318,7 @@ describe("chains: EVM registry client on a Hardhat node", function () {
   it("prepares a renewal the holder lands inside the last 12 hours", async () => {
     const account = devWallet("operator").evm;
     const first = await prepare(account, "Renew Yak", "RYAK");
-    const firstHash = await signAndSend(account, first.prepared);
+    const firstHash = await pay(account, first.prepared);
     await mined(firstHash);
     const firstSettlement = await client.settlementOf(firstHash);
     await testClient().increaseTime({ seconds: DAY - RENEWAL_WINDOW_SECONDS + 60 });
@@ -223,16 +326,18 @@ describe("chains: EVM registry client on a Hardhat node", function () {
     await localnet.refreshPrices(); // the feed went stale with the time jump
 
     const renewal = await prepare(account, "Renew Yak", "RYAK", "renew");
+    expect(renewal.prepared.reveal).to.equal(null); // a renewal commits to nothing: one paying transaction
     expect(
       decodeFunctionData({
         abi: identityRegistryAbi,
-        data: (renewal.prepared as EvmTransactionRequest).data,
+        data: (renewal.prepared.transaction as EvmTransactionRequest).data,
       }),
     ).to.have.property("functionName", "renew");
-    const hash = await signAndSend(account, renewal.prepared);
+    const hash = await pay(account, renewal.prepared);
     await mined(hash);
 
     expect(await client.transactionOutcome(hash)).to.have.property("state", "succeeded");
+    expect(await client.stepOf(hash)).to.equal("renew");
     const settlement = await client.settlementOf(hash);
     expect(settlement).to.deep.include({ kind: "renew", feePaid: renewal.quote.amount });
     expect(settlement?.expiresAt.getTime()).to.equal(
@@ -250,7 +355,7 @@ describe("chains: EVM registry client on a Hardhat node", function () {
       expect(error).to.be.instanceOf(PriceUnavailableError);
       expect((error as PriceUnavailableError).detail).to.contain("at most 4500 s old");
 
-      const hash = await signAndSend(account, prepared, 300_000n);
+      const hash = await pay(account, prepared, { revertGas: 300_000n });
       await mined(hash);
       const outcome = await client.transactionOutcome(hash);
       expect(outcome.state === "failed" && outcome.error).to.contain("StalePrice");

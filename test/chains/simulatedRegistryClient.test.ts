@@ -1,25 +1,32 @@
 // The sandbox's simulated registries and the catalogue: reference prices, transactions built offline by the
 // production builders for the chain's sandbox deployment (none without one), and no chain behind them. No RPC
 // endpoint exists in these tests: any call would fail.
+import { randomBytes } from "node:crypto";
 import { PublicKey, Transaction } from "@solana/web3.js";
 import { expect } from "chai";
 import { decodeFunctionData } from "viem";
 import { registryCatalogue } from "../../chains/catalogue";
+import { evmCommitment } from "../../chains/evm/commitment";
 import { feeWei } from "../../chains/evm/fee";
 import { EvmRegistryClient } from "../../chains/evm/registryClient";
-import type { EvmTransactionRequest, SolanaTransactionRequest } from "../../chains/registryClient";
+import type {
+  EvmTransactionRequest,
+  PreparedSteps,
+  SolanaTransactionRequest,
+} from "../../chains/registryClient";
 import {
   SIMULATED_BLOCKHASH,
   SimulatedEvmRegistry,
   SimulatedSolanaRegistry,
 } from "../../chains/simulated/registryClient";
-import { reservationAddress } from "../../chains/solana/addresses";
+import { commitmentAddress, reservationAddress } from "../../chains/solana/addresses";
+import { solanaCommitment } from "../../chains/solana/commitment";
 import { registryCoder } from "../../chains/solana/idl";
 import { SolanaRegistryClient } from "../../chains/solana/registryClient";
 import type { DeploymentManifest } from "../../config/manifest";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
 import { normalizeIdentity } from "../../core/fold";
-import { newReservationId, partnerRefOf } from "../../core/reservation";
+import { MAX_COMMITMENT_AGE_SECONDS, newReservationId, partnerRefOf } from "../../core/reservation";
 import { devWallet } from "../../scripts/localnet";
 
 /** Nothing listens on these URLs: a simulated client that touched them would fail. */
@@ -54,6 +61,13 @@ const MANIFEST: DeploymentManifest = {
 };
 const NOW = Date.parse("2026-01-01T00:00:00Z");
 const identity = normalizeIdentity("Sandbox Fox", "sfox");
+const newSecret = (): `0x${string}` => `0x${randomBytes(32).toString("hex")}`;
+
+/** A new reservation's steps: the commitment and its reveal, never null for a chain with a sandbox deployment. */
+function commitAndReveal(steps: PreparedSteps | null) {
+  if (steps?.reveal == null) throw new Error("expected a commitment and its reveal");
+  return { commit: steps.transaction, reveal: steps.reveal };
+}
 
 describe("chains: simulated registries (sandbox)", () => {
   const evm = new SimulatedEvmRegistry(MANIFEST.evm[0] as DeploymentManifest["evm"][number], {
@@ -82,18 +96,41 @@ describe("chains: simulated registries (sandbox)", () => {
     expect(solanaQuote.expiresAt.getTime()).to.equal(NOW + 60_000);
   });
 
-  it("builds the EVM reserve and renew calldata to the manifest's sandbox registry, offline", async () => {
+  it("builds the EVM commit, reveal and renew calldata to the manifest's sandbox registry, offline", async () => {
     const partnerRef = partnerRefOf(newReservationId());
     const launcher = devWallet("creator").evm.address;
     const quote = await evm.quote(604_800);
-    const reserve = (await evm.prepareTransaction({
-      identity,
-      launcher: launcher.toLowerCase(),
-      durationSeconds: 604_800,
-      partnerRef,
-      kind: "reserve",
-      quote,
-    })) as EvmTransactionRequest;
+    const secret = newSecret();
+    const steps = commitAndReveal(
+      await evm.prepareTransaction({
+        identity,
+        launcher: launcher.toLowerCase(),
+        durationSeconds: 604_800,
+        partnerRef,
+        kind: "reserve",
+        quote,
+        secret,
+      }),
+    );
+    const commitment = evmCommitment({ identity, launcher, durationSeconds: 604_800, partnerRef, secret });
+    expect(steps.reveal).to.deep.include({
+      commitment,
+      minCommitmentAge: { seconds: 1 },
+      maxCommitmentAgeSeconds: MAX_COMMITMENT_AGE_SECONDS,
+    });
+    const commit = steps.commit as EvmTransactionRequest;
+    expect(commit).to.include({
+      family: "evm",
+      chainId: 8453,
+      from: launcher,
+      to: MANIFEST.evm[0]?.sandbox?.registry,
+      value: "0",
+    });
+    expect(decodeFunctionData({ abi: identityRegistryAbi, data: commit.data })).to.deep.equal({
+      functionName: "commit",
+      args: [commitment],
+    });
+    const reserve = steps.reveal.transaction as EvmTransactionRequest;
     expect(reserve).to.include({
       family: "evm",
       chainId: 8453,
@@ -101,56 +138,116 @@ describe("chains: simulated registries (sandbox)", () => {
       to: MANIFEST.evm[0]?.sandbox?.registry,
     });
     expect(BigInt(reserve.value)).to.equal((quote.amount * 10_200n + 9_999n) / 10_000n);
-    expect(decodeFunctionData({ abi: identityRegistryAbi, data: reserve.data }).args).to.deep.equal([
-      "SANDBOXFOX",
-      "SFOX",
-      604_800,
-      partnerRef,
-    ]);
-    const renew = (await evm.prepareTransaction({
+    expect(decodeFunctionData({ abi: identityRegistryAbi, data: reserve.data })).to.deep.equal({
+      functionName: "reserve",
+      args: ["SANDBOXFOX", "SFOX", 604_800, partnerRef, secret],
+    });
+    // A deployment that names its own minimum commitment age is prepared with it.
+    const slower = new SimulatedEvmRegistry(
+      { ...(MANIFEST.evm[0] as DeploymentManifest["evm"][number]), minCommitmentAgeSeconds: 60 },
+      { now: () => NOW },
+    );
+    const slowerSteps = commitAndReveal(
+      await slower.prepareTransaction({
+        identity,
+        launcher,
+        durationSeconds: 604_800,
+        partnerRef,
+        kind: "reserve",
+        quote,
+        secret,
+      }),
+    );
+    expect(slowerSteps.reveal.minCommitmentAge).to.deep.equal({ seconds: 60 });
+    expect(slowerSteps.reveal.commitment).to.equal(commitment);
+
+    const renewal = await evm.prepareTransaction({
       identity,
       launcher,
       durationSeconds: 86_400,
       partnerRef,
       kind: "renew",
       quote,
-    })) as EvmTransactionRequest;
+      secret: null,
+    });
+    expect(renewal?.reveal).to.equal(null);
+    const renew = renewal?.transaction as EvmTransactionRequest;
+    expect(renew).to.include({ to: MANIFEST.evm[0]?.sandbox?.registry });
     expect(decodeFunctionData({ abi: identityRegistryAbi, data: renew.data })).to.deep.equal({
       functionName: "renew",
       args: [identity.nameHash, identity.tickerHash, 86_400, partnerRef],
     });
   });
 
-  it("builds the Solana reserve transaction for the sandbox program, with a placeholder blockhash no cluster knows", async () => {
+  it("builds the Solana commit and reveal transactions for the sandbox program, with a placeholder blockhash no cluster knows", async () => {
     const launcher = devWallet("creator").solana.publicKey;
-    const prepared = (await solana.prepareTransaction({
+    const partnerRef = partnerRefOf(newReservationId());
+    const secret = newSecret();
+    const steps = commitAndReveal(
+      await solana.prepareTransaction({
+        identity,
+        launcher: launcher.toBase58(),
+        durationSeconds: 86_400,
+        partnerRef,
+        kind: "reserve",
+        quote: await solana.quote(86_400),
+        secret,
+      }),
+    );
+    const sandboxProgram = new PublicKey(MANIFEST.solana[0]?.sandbox?.programId as string);
+    const commitment = solanaCommitment({ identity, launcher, durationSeconds: 86_400, partnerRef, secret });
+    expect(steps.reveal).to.deep.include({
+      commitment,
+      minCommitmentAge: { slots: 1 },
+      maxCommitmentAgeSeconds: MAX_COMMITMENT_AGE_SECONDS,
+    });
+    const [commit, reserve] = [steps.commit, steps.reveal.transaction].map((prepared) => {
+      expect(prepared).to.include({
+        family: "solana",
+        feePayer: launcher.toBase58(),
+        recentBlockhash: SIMULATED_BLOCKHASH,
+        lastValidBlockHeight: 0,
+      });
+      const instruction = Transaction.from(Buffer.from((prepared as SolanaTransactionRequest).tx, "base64"))
+        .instructions[1];
+      expect(instruction?.programId.toBase58()).to.equal(sandboxProgram.toBase58());
+      return instruction;
+    });
+    const commitmentAccount = commitmentAddress(sandboxProgram, launcher, commitment).toBase58();
+    expect(commit?.keys[1]?.pubkey.toBase58()).to.equal(commitmentAccount);
+    expect(registryCoder().instruction.decode(commit?.data as Buffer)).to.deep.equal({
+      name: "commit",
+      data: { commitment: Array.from(Buffer.from(commitment.slice(2), "hex")) },
+    });
+    expect(reserve?.keys[3]?.pubkey.toBase58()).to.equal(
+      reservationAddress(sandboxProgram, identity.nameHash, identity.tickerHash).toBase58(),
+    );
+    expect(reserve?.keys.at(-1)?.pubkey.toBase58()).to.equal(commitmentAccount);
+    const decoded = registryCoder().instruction.decode(reserve?.data as Buffer);
+    expect(decoded?.name).to.equal("reserve");
+    expect(decoded?.data).to.include({ name: "SANDBOXFOX", ticker: "SFOX" });
+    expect(decoded?.data).to.deep.include({ secret: Array.from(Buffer.from(secret.slice(2), "hex")) });
+  });
+
+  it("builds a Solana renewal for the sandbox program as one transaction, with no commitment", async () => {
+    const launcher = devWallet("creator").solana.publicKey;
+    const renewal = await solana.prepareTransaction({
       identity,
       launcher: launcher.toBase58(),
       durationSeconds: 86_400,
       partnerRef: partnerRefOf(newReservationId()),
-      kind: "reserve",
+      kind: "renew",
       quote: await solana.quote(86_400),
-    })) as SolanaTransactionRequest;
-    expect(prepared).to.include({
-      family: "solana",
-      feePayer: launcher.toBase58(),
-      recentBlockhash: SIMULATED_BLOCKHASH,
-      lastValidBlockHeight: 0,
+      secret: null,
     });
-    const transaction = Transaction.from(Buffer.from(prepared.tx, "base64"));
-    const reserve = transaction.instructions[1];
-    expect(reserve?.keys[3]?.pubkey.toBase58()).to.equal(
-      reservationAddress(
-        new PublicKey(MANIFEST.solana[0]?.sandbox?.programId as string),
-        identity.nameHash,
-        identity.tickerHash,
-      ).toBase58(),
-    );
-    expect(reserve?.programId.toBase58()).to.equal(MANIFEST.solana[0]?.sandbox?.programId);
-    expect(registryCoder().instruction.decode(reserve?.data as Buffer)?.data).to.include({
-      name: "SANDBOXFOX",
-      ticker: "SFOX",
-    });
+    if (renewal === null) throw new Error("the sandbox prepared no renewal");
+    expect(renewal.reveal).to.equal(null);
+    const renew = Transaction.from(
+      Buffer.from((renewal.transaction as SolanaTransactionRequest).tx, "base64"),
+    ).instructions[1];
+    expect(renew?.programId.toBase58()).to.equal(MANIFEST.solana[0]?.sandbox?.programId);
+    expect(renew?.keys).to.have.length(7);
+    expect(registryCoder().instruction.decode(renew?.data as Buffer)?.name).to.equal("renew");
   });
 
   it("builds no transaction at all for a chain without a sandbox deployment", async () => {
@@ -161,6 +258,7 @@ describe("chains: simulated registries (sandbox)", () => {
       durationSeconds: 86_400 as const,
       partnerRef: partnerRefOf(newReservationId()),
       kind: "reserve" as const,
+      secret: newSecret(),
     };
     const evmOnly = new SimulatedEvmRegistry(evmEntry, { now: () => NOW });
     const solanaOnly = new SimulatedSolanaRegistry(solanaEntry, { now: () => NOW });
@@ -180,10 +278,12 @@ describe("chains: simulated registries (sandbox)", () => {
     ).to.equal(null);
   });
 
-  it("has no chain behind it: no record, no active reservations, no transaction, no settlement", async () => {
+  it("has no chain behind it: no record, no active reservations, no commitment, no transaction, no settlement", async () => {
     for (const registry of [evm, solana]) {
       expect(await registry.reservationOf(identity)).to.equal(null);
       expect(await registry.activeReservationCount("anything")).to.equal(0);
+      expect(await registry.commitmentOf("anything", `0x${"ab".repeat(32)}`)).to.equal(null);
+      expect(await registry.stepOf("anything")).to.equal(null);
       expect(await registry.transactionOutcome("anything")).to.deep.equal({ state: "not_found" });
       expect(await registry.settlementOf("anything")).to.equal(null);
     }
@@ -200,6 +300,7 @@ describe("chains: simulated registries (sandbox)", () => {
         partnerRef: partnerRefOf(newReservationId()),
         kind: "reserve",
         quote: await solana.quote(86_400),
+        secret: newSecret(),
       })
       .catch((e: unknown) => e);
     expect(error).to.be.instanceOf(TypeError);

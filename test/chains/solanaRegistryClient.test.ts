@@ -1,6 +1,6 @@
 // The Solana registry client against the project's Solana JSON-RPC node with the program deployed: quotes
-// checked and priced like the program, prepared transactions signed by a web3.js Keypair, outcomes,
-// settlements, renewal and a stale price (chain time moved with warpTime).
+// checked and priced like the program, prepared commit-then-reveal steps signed by a web3.js Keypair,
+// commitments, steps, outcomes, settlements, renewal and a stale price (chain time moved with warpTime).
 import { randomBytes } from "node:crypto";
 import { utils } from "@coral-xyz/anchor";
 import {
@@ -8,29 +8,38 @@ import {
   Connection,
   type Keypair,
   PublicKey,
+  SystemProgram,
   Transaction,
   VersionedTransaction,
 } from "@solana/web3.js";
 import { expect } from "chai";
 import {
   ChainUnavailableError,
+  type PreparedSteps,
   type PreparedTransaction,
   PriceUnavailableError,
   type SolanaTransactionRequest,
 } from "../../chains/registryClient";
 import { SimulatedSolanaRegistry } from "../../chains/simulated/registryClient";
 import {
+  commitmentAddress,
   configAddress,
   reservationAddress,
   treasuryAddress,
   walletAddress,
 } from "../../chains/solana/addresses";
+import { solanaCommitment } from "../../chains/solana/commitment";
 import { registryCoder } from "../../chains/solana/idl";
 import { feeLamports } from "../../chains/solana/price";
 import { SolanaRegistryClient } from "../../chains/solana/registryClient";
 import type { SolanaManifestEntry } from "../../config/manifest";
 import { normalizeIdentity } from "../../core/fold";
-import { newReservationId, partnerRefOf, RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
+import {
+  MAX_COMMITMENT_AGE_SECONDS,
+  newReservationId,
+  partnerRefOf,
+  RENEWAL_WINDOW_SECONDS,
+} from "../../core/reservation";
 import { devWallet, type Localnet, startLocalnet } from "../../scripts/localnet";
 import { letWebsocketIdle } from "../scripts/localnet/rpcClient";
 
@@ -88,6 +97,54 @@ describe("chains: Solana registry client on the local Solana RPC", function () {
     return signature;
   }
 
+  /** The slot a confirmed signature landed in. */
+  async function landedSlot(signature: string): Promise<number> {
+    const [status] = (await connection.getSignatureStatuses([signature])).value;
+    if (!status) throw new Error(`no status for ${signature}`);
+    return status.slot;
+  }
+
+  /** Resolves once transactions sent now land in a slot after `slot`. */
+  async function pastSlot(slot: number): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while ((await connection.getSlot("processed")) <= slot) {
+      if (Date.now() > deadline) throw new Error(`the cluster did not pass slot ${slot}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /**
+   * What a creator's wallet does with a prepare: a renewal's one transaction, or the commitment (confirmed), a
+   * wait until a slot after the commitment's (the local program's one-slot minimum age), then the paying reveal.
+   * `beforeReveal` runs once that slot has come. Resolves with the paying transaction's signature; `options`
+   * apply to it.
+   */
+  async function pay(
+    keypair: Keypair,
+    steps: PreparedSteps,
+    options: Parameters<typeof signAndSend>[2] & {
+      beforeReveal?: (commitSignature: string) => Promise<unknown> | unknown;
+    } = {},
+  ): Promise<string> {
+    const { beforeReveal, ...sendOptions } = options;
+    if (steps.reveal === null) return signAndSend(keypair, steps.transaction, sendOptions);
+    const commitSignature = await signAndSend(keypair, steps.transaction);
+    await pastSlot(await landedSlot(commitSignature));
+    await beforeReveal?.(commitSignature);
+    return signAndSend(keypair, steps.reveal.transaction, sendOptions);
+  }
+
+  /** The prepare of a new reservation, whose steps are a commitment and its reveal. */
+  function revealOf(steps: PreparedSteps) {
+    if (steps.reveal === null) throw new Error("expected a commitment and its reveal");
+    return steps.reveal;
+  }
+
+  /** The registry instruction of a prepared transaction (the one after the compute budget). */
+  function registryInstructionOf(prepared: PreparedTransaction) {
+    return Transaction.from(Buffer.from((prepared as SolanaTransactionRequest).tx, "base64")).instructions[1];
+  }
+
   async function prepare(
     keypair: Keypair,
     name: string,
@@ -104,6 +161,7 @@ describe("chains: Solana registry client on the local Solana RPC", function () {
       partnerRef,
       kind,
       quote,
+      secret: kind === "renew" ? null : (`0x${randomBytes(32).toString("hex")}` as const),
     } as const;
     return { quote, partnerRef, identity, request, prepared: await client.prepareTransaction(request) };
   }
@@ -119,15 +177,42 @@ describe("chains: Solana registry client on the local Solana RPC", function () {
     expect((await client.quote(2_592_000)).usdMicros).to.equal(80_000_000n);
   });
 
-  it("prepares an unsigned transaction a Keypair signs; it lands and the program charges exactly the quote", async () => {
+  it("prepares an unsigned commitment and reveal a Keypair signs; they land and the program charges exactly the quote", async () => {
     const creator = devWallet("creator").solana;
     const { quote, partnerRef, identity, request, prepared } = await prepare(creator, "Chain Fox", "cfox");
-    const unsigned = Transaction.from(Buffer.from((prepared as SolanaTransactionRequest).tx, "base64"));
-    expect(unsigned.feePayer?.toBase58()).to.equal(creator.publicKey.toBase58());
-    expect(unsigned.signatures.map((entry) => entry.signature)).to.deep.equal([null]);
-    const [budget, reserve] = unsigned.instructions;
-    expect(budget?.programId.toBase58()).to.equal(ComputeBudgetProgram.programId.toBase58());
-    expect(reserve?.programId.toBase58()).to.equal(entry.programId);
+    const reveal = revealOf(prepared);
+    expect(reveal.commitment).to.equal(
+      solanaCommitment({
+        identity,
+        launcher: creator.publicKey,
+        durationSeconds: DAY,
+        partnerRef,
+        secret: request.secret as `0x${string}`,
+      }),
+    );
+    expect(reveal).to.deep.include({
+      minCommitmentAge: { slots: 1 },
+      maxCommitmentAgeSeconds: MAX_COMMITMENT_AGE_SECONDS,
+    });
+    const commitmentAccount = commitmentAddress(programId, creator.publicKey, reveal.commitment);
+    for (const step of [prepared.transaction, reveal.transaction]) {
+      const unsigned = Transaction.from(Buffer.from((step as SolanaTransactionRequest).tx, "base64"));
+      expect(unsigned.feePayer?.toBase58()).to.equal(creator.publicKey.toBase58());
+      expect(unsigned.signatures.map((entry) => entry.signature)).to.deep.equal([null]);
+      const [budget, instruction] = unsigned.instructions;
+      expect(budget?.programId.toBase58()).to.equal(ComputeBudgetProgram.programId.toBase58());
+      expect(instruction?.programId.toBase58()).to.equal(entry.programId);
+    }
+    const commit = registryInstructionOf(prepared.transaction);
+    expect(commit?.keys.map((key) => key.pubkey.toBase58())).to.deep.equal(
+      [creator.publicKey, commitmentAccount, PublicKey.default].map((key) => key.toBase58()),
+    );
+    const decodedCommit = registryCoder().instruction.decode(commit?.data as Buffer);
+    expect(decodedCommit?.name).to.equal("commit");
+    expect(decodedCommit?.data).to.deep.equal({
+      commitment: Array.from(Buffer.from(reveal.commitment.slice(2), "hex")),
+    });
+    const reserve = registryInstructionOf(reveal.transaction);
     expect(reserve?.keys.map((key) => key.pubkey.toBase58())).to.deep.equal(
       [
         creator.publicKey,
@@ -137,24 +222,34 @@ describe("chains: Solana registry client on the local Solana RPC", function () {
         walletAddress(programId, creator.publicKey),
         treasuryAddress(programId),
         PublicKey.default,
+        commitmentAccount,
       ].map((key) => key.toBase58()),
     );
     const decoded = registryCoder().instruction.decode(reserve?.data as Buffer);
     expect(decoded?.name).to.equal("reserve");
     expect(decoded?.data).to.include({ name: "CHAINFOX", ticker: "CFOX" });
+    expect(decoded?.data).to.deep.include({
+      secret: Array.from(Buffer.from((request.secret as string).slice(2), "hex")),
+    });
 
-    // The sandbox's builder makes the same reserve instruction, aimed at the chain's sandbox deployment: never at
-    // the production program.
+    // The sandbox's builder makes the same commit and reserve instructions, aimed at the chain's sandbox
+    // deployment: never at the production program.
     const simulated = await new SimulatedSolanaRegistry(entry).prepareTransaction(request);
-    const simulatedTx = Transaction.from(Buffer.from((simulated as SolanaTransactionRequest).tx, "base64"));
-    const sandboxReserve = simulatedTx.instructions[1];
-    expect(sandboxReserve?.programId.toBase58()).to.equal(entry.sandbox?.programId);
-    expect(sandboxReserve?.programId.toBase58()).to.not.equal(entry.programId);
-    expect(sandboxReserve?.data).to.deep.equal(reserve?.data);
+    if (simulated?.reveal == null) throw new Error("the sandbox prepared no reveal");
+    expect(simulated.reveal.commitment).to.equal(reveal.commitment);
+    for (const [sandboxStep, step] of [
+      [simulated.transaction, prepared.transaction],
+      [simulated.reveal.transaction, reveal.transaction],
+    ] as const) {
+      const sandboxInstruction = registryInstructionOf(sandboxStep);
+      expect(sandboxInstruction?.programId.toBase58()).to.equal(entry.sandbox?.programId);
+      expect(sandboxInstruction?.programId.toBase58()).to.not.equal(entry.programId);
+      expect(sandboxInstruction?.data).to.deep.equal(registryInstructionOf(step)?.data);
+    }
 
     const treasury = treasuryAddress(programId);
     const before = await connection.getBalance(treasury);
-    const signature = await signAndSend(creator, prepared);
+    const signature = await pay(creator, prepared);
 
     const outcome = await client.transactionOutcome(signature);
     expect(outcome).to.have.property("state", "succeeded");
@@ -179,6 +274,49 @@ describe("chains: Solana registry client on the local Solana RPC", function () {
     expect(context.instruction).to.equal("reserve"); // held, but its renewal window is not open yet
   });
 
+  it("reads a commitment from its commit until its reveal closes it, and tells each step by its instruction", async () => {
+    const launcher = devWallet("launcher").solana;
+    const { prepared } = await prepare(launcher, "Sealed Bee", "SBEE");
+    const { commitment } = revealOf(prepared);
+    expect(await client.commitmentOf(launcher.publicKey.toBase58(), commitment)).to.equal(null);
+
+    const signature = await pay(launcher, prepared, {
+      beforeReveal: async (commitSignature: string) => {
+        const slot = await landedSlot(commitSignature);
+        const held = await client.commitmentOf(launcher.publicKey.toBase58(), commitment);
+        expect(held).to.not.equal(null);
+        expect(held?.revealableSlot).to.equal(slot + 1); // the local program's one-slot minimum
+        expect(held?.revealableAt).to.deep.equal(held?.committedAt);
+        expect(held?.committedAt.getTime()).to.equal(((await connection.getBlockTime(slot)) ?? 0) * 1000);
+        // Another launcher's commitment to the same value is a different account.
+        const other = devWallet("creator").solana.publicKey.toBase58();
+        expect(await client.commitmentOf(other, commitment)).to.equal(null);
+        expect(await client.stepOf(commitSignature)).to.equal("commit");
+      },
+    });
+    expect(await client.transactionOutcome(signature)).to.have.property("state", "succeeded");
+    expect(await client.stepOf(signature)).to.equal("reserve");
+    expect(await client.commitmentOf(launcher.publicKey.toBase58(), commitment)).to.equal(null);
+  });
+
+  it("tells no step for an unknown signature, a malformed one, or a transaction that is no registry call", async () => {
+    expect(await client.stepOf(utils.bytes.bs58.encode(randomBytes(64)))).to.equal(null);
+    expect(await client.stepOf(`0x${"ab".repeat(32)}`)).to.equal(null);
+    const operator = devWallet("operator").solana;
+    const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash();
+    const transfer = new Transaction({ feePayer: operator.publicKey, blockhash, lastValidBlockHeight }).add(
+      SystemProgram.transfer({
+        fromPubkey: operator.publicKey,
+        toPubkey: devWallet("creator").solana.publicKey,
+        lamports: 1,
+      }),
+    );
+    transfer.sign(operator);
+    const signature = await connection.sendRawTransaction(transfer.serialize());
+    await connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight }, "confirmed");
+    expect(await client.stepOf(signature)).to.equal(null);
+  });
+
   it("reads a pair never reserved as null and a fresh wallet as holding none", async () => {
     expect(await client.reservationOf(normalizeIdentity("Never Held", "NVR"))).to.equal(null);
     expect(await client.activeReservationCount(devWallet("operator").solana.publicKey.toBase58())).to.equal(
@@ -188,9 +326,9 @@ describe("chains: Solana registry client on the local Solana RPC", function () {
 
   it("reports a transaction that failed on-chain as failed, naming the program error", async () => {
     const holder = devWallet("creator").solana;
-    await signAndSend(holder, (await prepare(holder, "Taken Owl", "TOWL")).prepared);
+    await pay(holder, (await prepare(holder, "Taken Owl", "TOWL")).prepared);
     const other = devWallet("launcher").solana;
-    const signature = await signAndSend(other, (await prepare(other, "Taken Owl", "TOWL")).prepared, {
+    const signature = await pay(other, (await prepare(other, "Taken Owl", "TOWL")).prepared, {
       skipPreflight: true,
     });
     const outcome = await client.transactionOutcome(signature);
@@ -202,9 +340,16 @@ describe("chains: Solana registry client on the local Solana RPC", function () {
   it("reports a processed but unconfirmed transaction as pending and an unknown signature as not_found", async () => {
     const launcher = devWallet("launcher").solana;
     const { prepared } = await prepare(launcher, "Pending Elk", "PELK");
-    localnet.solana.chain.setFaults({ freezeBlocks: true, commitmentLag: { confirmed: 1, finalized: 1 } });
     try {
-      const signature = await signAndSend(launcher, prepared, { confirm: false });
+      // The commitment is confirmed; its reveal is processed but not confirmed.
+      const signature = await pay(launcher, prepared, {
+        confirm: false,
+        beforeReveal: () =>
+          localnet.solana.chain.setFaults({
+            freezeBlocks: true,
+            commitmentLag: { confirmed: 1, finalized: 1 },
+          }),
+      });
       expect(await client.transactionOutcome(signature)).to.deep.equal({ state: "pending" });
       localnet.solana.chain.produceBlock();
       expect(await client.transactionOutcome(signature)).to.have.property("state", "succeeded");
@@ -221,19 +366,21 @@ describe("chains: Solana registry client on the local Solana RPC", function () {
   it("prepares a renewal the holder lands inside the last 12 hours", async () => {
     const operator = devWallet("operator").solana;
     const first = await prepare(operator, "Renew Yak", "RYAK");
-    const firstSettlement = await client.settlementOf(await signAndSend(operator, first.prepared));
+    const firstSettlement = await client.settlementOf(await pay(operator, first.prepared));
     localnet.solana.chain.warpTime(DAY - RENEWAL_WINDOW_SECONDS + 60);
     await localnet.refreshPrices(); // the price went stale with the time jump
 
     const context = await client.reserveContext(first.identity, operator.publicKey);
     expect(context.instruction).to.equal("renew");
     const renewal = await prepare(operator, "Renew Yak", "RYAK", "renew");
-    const renew = Transaction.from(Buffer.from((renewal.prepared as SolanaTransactionRequest).tx, "base64"))
-      .instructions[1];
+    expect(renewal.prepared.reveal).to.equal(null); // a renewal commits to nothing: one paying transaction
+    const renew = registryInstructionOf(renewal.prepared.transaction);
     expect(registryCoder().instruction.decode(renew?.data as Buffer)?.name).to.equal("renew");
-    const signature = await signAndSend(operator, renewal.prepared);
+    expect(renew?.keys).to.have.length(7); // no commitment account
+    const signature = await pay(operator, renewal.prepared);
 
     expect(await client.transactionOutcome(signature)).to.have.property("state", "succeeded");
+    expect(await client.stepOf(signature)).to.equal("renew");
     const settlement = await client.settlementOf(signature);
     expect(settlement).to.deep.include({ kind: "renew", feePaid: renewal.quote.amount });
     expect(settlement?.expiresAt.getTime()).to.equal(
@@ -252,7 +399,7 @@ describe("chains: Solana registry client on the local Solana RPC", function () {
     }
   });
 
-  async function expectStale(creator: Keypair, prepared: PreparedTransaction): Promise<void> {
+  async function expectStale(creator: Keypair, prepared: PreparedSteps): Promise<void> {
     const error = await client.quote(DAY).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(PriceUnavailableError);
     expect((error as PriceUnavailableError).detail).to.contain("more than 60 s before the chain's clock");
@@ -260,7 +407,7 @@ describe("chains: Solana registry client on the local Solana RPC", function () {
     expect(context.price).to.include({ ok: false, error: "StalePrice" });
     expect(context.tiers.map((tier) => tier.lamports)).to.deep.equal([null, null, null, null]);
 
-    const signature = await signAndSend(creator, prepared, { skipPreflight: true });
+    const signature = await pay(creator, prepared, { skipPreflight: true });
     const outcome = await client.transactionOutcome(signature);
     expect(outcome.state === "failed" && outcome.error).to.contain("StalePrice");
   }

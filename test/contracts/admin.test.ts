@@ -18,6 +18,8 @@ import { readArtifact } from "../../scripts/evm/artifacts";
 import { deployWithClients } from "../../scripts/evm/deploy";
 import {
   addressOf,
+  commitAndReserve,
+  commitmentFor,
   ETH_PRICE_ANSWER,
   expectedFeeWei,
   expectRevert,
@@ -25,6 +27,7 @@ import {
   PARTNER_REF,
   type RegistryFixture,
   registryFixture,
+  SECRET,
   type Wallet,
 } from "./fixture";
 
@@ -61,6 +64,13 @@ describe("IdentityRegistry administration", () => {
       await expectRevert(registry.write.setPaused([true]), "NotOwner", caller);
       await expectRevert(registry.write.withdraw([caller, 0n]), "NotOwner", caller);
       await expectRevert(registry.write.transferOwnership([caller]), "NotOwner", caller);
+      await expectRevert(registry.write.setPriceBounds([1n, 2n]), "NotOwner", caller);
+      await expectRevert(registry.write.setDecisionSigner([caller, 0n, 2n ** 63n]), "NotOwner", caller);
+      await fixture.registry.write.setDecisionSigner([caller, 0n, 2n ** 63n]);
+      await expectRevert(registry.write.revokeDecisionSigner([caller]), "NotOwner", caller);
+      // Nothing changed.
+      expect(await fixture.registry.read.decisionSignerWindow([caller])).to.deep.equal([0n, 2n ** 63n]);
+      expect(await fixture.registry.read.priceBounds()).to.not.deep.equal([1n, 2n]);
     });
 
     it("transfers ownership in two steps, only to the proposed address", async () => {
@@ -118,6 +128,55 @@ describe("IdentityRegistry administration", () => {
         "ZeroMaxPriceAge",
       );
     });
+
+    it("refuses a minimum commitment age of zero or of the maximum age and more", async () => {
+      const clients = { publicClient: fixture.publicClient, walletClient: fixture.owner };
+      const feed = fixture.priceFeed;
+      for (const minCommitmentAgeSeconds of [0, 86_400, 86_401]) {
+        await expectRevert(
+          deployWithClients(clients, { priceFeed: feed, minCommitmentAgeSeconds }),
+          "InvalidMinCommitmentAge",
+          String(minCommitmentAgeSeconds),
+        );
+      }
+      const { registry } = await deployWithClients(clients, {
+        priceFeed: feed,
+        minCommitmentAgeSeconds: 86_399,
+      });
+      expect(
+        await fixture.publicClient.readContract({
+          address: registry,
+          abi: identityRegistryAbi,
+          functionName: "minCommitmentAge",
+        }),
+      ).to.equal(86_399);
+    });
+
+    it("refuses price bounds that are not 0 < min < max <= int128 max", async () => {
+      const clients = { publicClient: fixture.publicClient, walletClient: fixture.owner };
+      const feed = fixture.priceFeed;
+      const int128Max = 2n ** 127n - 1n;
+      const bad: [bigint, bigint][] = [
+        [0n, 10n],
+        [-1n, 10n],
+        [10n, 10n],
+        [10n, 9n],
+        [1n, int128Max + 1n],
+      ];
+      for (const [minAnswer, maxAnswer] of bad) {
+        await expectRevert(
+          deployWithClients(clients, { priceFeed: feed, minAnswer, maxAnswer }),
+          "InvalidPriceBounds",
+          `${minAnswer}, ${maxAnswer}`,
+        );
+        await expectRevert(
+          fixture.registry.write.setPriceBounds([minAnswer, maxAnswer]),
+          "InvalidPriceBounds",
+        );
+      }
+      await fixture.registry.write.setPriceBounds([1n, int128Max]);
+      expect(await fixture.registry.read.priceBounds()).to.deep.equal([1n, int128Max]);
+    });
   });
 
   describe("prices and feed", () => {
@@ -157,10 +216,18 @@ describe("IdentityRegistry administration", () => {
       expect(await fixture.registry.read.tierPrices()).to.deep.equal(prices);
     });
 
-    it("switches to a feed with other decimals and prices through it", async () => {
+    it("switches to a feed with other decimals and prices through it once the bounds follow", async () => {
       const feed18 = await deployFeed(fixture, 18, 4_000n * 10n ** 18n);
       await fixture.registry.write.setPriceFeed([feed18]);
       expect(await fixture.registry.read.priceFeed()).to.equal(feed18);
+      // Bounds are in the feed's units: until they are moved too, every answer is refused (fail closed).
+      const [minAnswer, maxAnswer] = await fixture.registry.read.priceBounds();
+      await expectRevert(
+        fixture.registry.read.quote([ONE_DAY]),
+        "PriceOutOfBounds",
+        `${4_000n * 10n ** 18n}, ${minAnswer}, ${maxAnswer}`,
+      );
+      await fixture.registry.write.setPriceBounds([100n * 10n ** 18n, 100_000n * 10n ** 18n]);
       // 5 USD at 4,000 USD/ETH = 0.00125 ETH exactly.
       expect(await fixture.registry.read.quote([ONE_DAY])).to.equal(1_250_000_000_000_000n);
       expect(DEFAULT_TIER_PRICES_USD_MICROS[0]).to.equal(5_000_000n);
@@ -188,9 +255,7 @@ describe("IdentityRegistry administration", () => {
       const launcher = fixture.launchers[0];
       if (!launcher) throw new Error("No launcher");
       const fee = expectedFeeWei(0);
-      await fixture
-        .registryAs(launcher)
-        .write.reserve(["Moon", "MOON", ONE_DAY, PARTNER_REF], { value: fee });
+      await commitAndReserve(fixture, launcher, { name: "Moon", ticker: "MOON", value: fee });
       const treasury = addressOf(fixture.launchers[3]);
       const before = await fixture.publicClient.getBalance({ address: treasury });
       const hash = await fixture.registry.write.withdraw([treasury, fee]);
@@ -219,6 +284,9 @@ describe("IdentityRegistry administration", () => {
     it("blocks a re-entry into reserve from the refund, and keeps only the outer reservation", async () => {
       const attacker = await deployReentrantWallet();
       const registry = fixture.registry.address;
+      // Both reservations are committed and matured, so only the guard can stop the second.
+      await attacker.write.execute([registry, await commitCall(attacker.address, "First", "FIRST")]);
+      await attacker.write.execute([registry, await commitCall(attacker.address, "Second", "SECOND")]);
       await attacker.write.armReentry([registry, reserveCall("Second", "SECOND")]);
       const fee = expectedFeeWei(0);
       await attacker.write.execute([registry, reserveCall("First", "FIRST")], { value: fee + 1_000n });
@@ -236,8 +304,8 @@ describe("IdentityRegistry administration", () => {
       const launcher = fixture.launchers[0];
       if (!launcher) throw new Error("No launcher");
       const fee = expectedFeeWei(0);
-      await fixture.registryAs(launcher).write.reserve(["One", "ONE", ONE_DAY, PARTNER_REF], { value: fee });
-      await fixture.registryAs(launcher).write.reserve(["Two", "TWO", ONE_DAY, PARTNER_REF], { value: fee });
+      await commitAndReserve(fixture, launcher, { name: "One", ticker: "ONE", value: fee });
+      await commitAndReserve(fixture, launcher, { name: "Two", ticker: "TWO", value: fee });
       const attacker = await deployReentrantWallet();
       const registry = fixture.registry.address;
       await fixture.registry.write.transferOwnership([attacker.address]);
@@ -264,6 +332,7 @@ describe("IdentityRegistry administration", () => {
       await wallet.write.setRejectPayments([true]);
       const registry = fixture.registry.address;
       const fee = expectedFeeWei(0);
+      await wallet.write.execute([registry, await commitCall(wallet.address, "Moon", "MOON")]);
       await expectRevert(
         wallet.write.execute([registry, reserveCall("Moon", "MOON")], { value: fee + 1n }),
         "RefundFailed",
@@ -273,6 +342,12 @@ describe("IdentityRegistry administration", () => {
       await expectRevert(fixture.registry.write.withdraw([wallet.address, fee]), "WithdrawalFailed");
     });
   });
+
+  /** Calldata of `launcher`'s commitment to the reservation reserveCall reveals. */
+  async function commitCall(launcher: Address, name: string, ticker: string) {
+    const commitment = await commitmentFor(fixture, launcher, { name, ticker });
+    return encodeFunctionData({ abi: identityRegistryAbi, functionName: "commit", args: [commitment] });
+  }
 
   async function deployReentrantWallet() {
     const hash = await fixture.owner.deployContract({
@@ -293,7 +368,7 @@ function reserveCall(name: string, ticker: string) {
   return encodeFunctionData({
     abi: identityRegistryAbi,
     functionName: "reserve",
-    args: [name, ticker, ONE_DAY, PARTNER_REF],
+    args: [name, ticker, ONE_DAY, PARTNER_REF, SECRET],
   });
 }
 

@@ -11,6 +11,7 @@ import {
   decodeErrorResult,
   getAddress,
   getContract,
+  type Hash,
   type Hex,
   keccak256,
   type Transport,
@@ -21,7 +22,7 @@ import { LOCAL_FEED_DECIMALS } from "../../chains/evm/settings";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
 import { localPriceFeedAbi } from "../../contracts/abi/localPriceFeed";
 import { DEFAULT_TIER_PRICES_USD_MICROS } from "../../core/reservation";
-import { deployWithClients } from "../../scripts/evm/deploy";
+import { type DeployRegistryOptions, deployWithClients } from "../../scripts/evm/deploy";
 import { type InProcessNetwork, startInProcessNetwork } from "../../scripts/evm/hardhat-network";
 
 export type Wallet = WalletClient<Transport, Chain, Account>;
@@ -33,6 +34,8 @@ export const MAX_PRICE_AGE = 4_500;
 /** ETH at 2,500 USD with the feed's 8 decimals. */
 export const ETH_PRICE_ANSWER = 2_500n * 10n ** BigInt(LOCAL_FEED_DECIMALS);
 export const PARTNER_REF: Hex = keccak256(toHex("partner:test-launchpad"));
+/** The secret a test commitment hides unless a test picks its own. */
+export const SECRET: Hex = keccak256(toHex("secret:test"));
 
 let networkPromise: Promise<InProcessNetwork> | undefined;
 
@@ -69,6 +72,90 @@ export type RegistryFixture = Awaited<ReturnType<typeof deployRegistry>>;
 /** A freshly deployed registry, restored from a chain snapshot after the first call. */
 export function registryFixture(): Promise<RegistryFixture> {
   return loadFixture(deployRegistry);
+}
+
+/**
+ * A second registry on the fixture's feed and chain, deployed with `options` (for the settings the default
+ * fixture fixes, such as the commitment age or a sequencer feed); the helpers below work on it unchanged.
+ */
+export async function withRegistry(
+  fixture: RegistryFixture,
+  options: DeployRegistryOptions,
+): Promise<RegistryFixture> {
+  const deployment = await deployWithClients(
+    { publicClient: fixture.publicClient, walletClient: fixture.owner },
+    { priceFeed: fixture.priceFeed, maxPriceAgeSeconds: MAX_PRICE_AGE, ...options },
+  );
+  const registryAs = (wallet: Wallet) =>
+    getContract({
+      address: deployment.registry,
+      abi: identityRegistryAbi,
+      client: { public: fixture.publicClient, wallet },
+    });
+  return { ...fixture, ...deployment, registry: registryAs(fixture.owner), registryAs };
+}
+
+/** What a reveal sends; the defaults are the one-day tier, PARTNER_REF and SECRET. */
+export interface Reveal {
+  name: string;
+  ticker: string;
+  value: bigint;
+  durationSeconds?: number;
+  partnerRef?: Hex;
+  secret?: Hex;
+}
+
+function revealArgs(reveal: Omit<Reveal, "value">) {
+  return [
+    reveal.name,
+    reveal.ticker,
+    reveal.durationSeconds ?? ONE_DAY,
+    reveal.partnerRef ?? PARTNER_REF,
+    reveal.secret ?? SECRET,
+  ] as const;
+}
+
+/** The commitment `launcher` makes for a reveal, as the registry computes it. */
+export function commitmentFor(
+  fixture: RegistryFixture,
+  launcher: Address,
+  reveal: Omit<Reveal, "value">,
+): Promise<Hex> {
+  const [name, ticker, durationSeconds, partnerRef, secret] = revealArgs(reveal);
+  return fixture.registry.read.makeCommitment([name, ticker, launcher, durationSeconds, partnerRef, secret]);
+}
+
+/** `wallet` commits to a reveal; resolves with the commitment and the timestamp of its block. */
+export async function commitFor(
+  fixture: RegistryFixture,
+  wallet: Wallet,
+  reveal: Omit<Reveal, "value">,
+): Promise<{ commitment: Hex; committedAt: bigint }> {
+  const commitment = await commitmentFor(fixture, wallet.account.address, reveal);
+  const hash = await fixture.registryAs(wallet).write.commit([commitment]);
+  const receipt = await fixture.publicClient.waitForTransactionReceipt({ hash });
+  const block = await fixture.publicClient.getBlock({ blockNumber: receipt.blockNumber });
+  return { commitment, committedAt: block.timestamp };
+}
+
+/** The reveal: `reserve` with the arguments the commitment hid. */
+export function revealAs(fixture: RegistryFixture, wallet: Wallet, reveal: Reveal): Promise<Hash> {
+  return fixture.registryAs(wallet).write.reserve([...revealArgs(reveal)], { value: reveal.value });
+}
+
+/**
+ * The whole new-reservation flow: commit, let the commitment reach minCommitmentAge (the reveal's block is
+ * pinned to exactly `at` when given, else to the first second the commitment matures), then reveal.
+ */
+export async function commitAndReserve(
+  fixture: RegistryFixture,
+  wallet: Wallet,
+  reveal: Reveal & { at?: number | bigint },
+): Promise<Hash> {
+  const { committedAt } = await commitFor(fixture, wallet, reveal);
+  const minAge = BigInt(await fixture.registry.read.minCommitmentAge());
+  await nextBlockAt(reveal.at ?? committedAt + minAge);
+  return revealAs(fixture, wallet, reveal);
 }
 
 /** Expected fee in wei for a tier at the test price, rounded up like the contract. */

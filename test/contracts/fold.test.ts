@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import fc from "fast-check";
+import { decodeFunctionResult, encodeFunctionData, type Hex, keccak256, toHex } from "viem";
+import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
 import { foldV1 } from "../../core/fold";
 import { expectRevert, type RegistryFixture, registryFixture } from "./fixture";
 
@@ -67,6 +69,32 @@ describe("IdentityRegistry fold v1 (shared vectors)", () => {
     );
   });
 
+  it("never reads past a string's end, even when its padding is not zero (non-canonical calldata)", async () => {
+    const { registry, publicClient } = fixture;
+    const text = fc.string({ unit: "binary-ascii", minLength: 1, maxLength: 40 });
+    await fc.assert(
+      fc.asyncProperty(text, async (name) => {
+        const folded = foldV1(name);
+        fc.pre(folded.length >= 1 && folded.length <= 64);
+        const data = withNonZeroPadding(
+          encodeFunctionData({
+            abi: identityRegistryAbi,
+            functionName: "identityHashes",
+            args: [name, "AB"],
+          }),
+        );
+        const { data: result } = await publicClient.call({ to: registry.address, data });
+        const [nameHash] = decodeFunctionResult({
+          abi: identityRegistryAbi,
+          functionName: "identityHashes",
+          data: result ?? "0x",
+        });
+        expect(nameHash).to.equal(keccak256(toHex(folded)));
+      }),
+      { numRuns: 120 },
+    );
+  });
+
   it("applies the bounds (name 1-64, ticker 2-10) after folding", async () => {
     const { registry } = fixture;
     await expectRevert(registry.read.identityHashes(["A".repeat(65), "AB"]), "BadLength");
@@ -79,3 +107,14 @@ describe("IdentityRegistry fold v1 (shared vectors)", () => {
     expect(nameHash).to.equal(expected);
   });
 });
+
+/** The calldata with the first string argument's zero padding replaced by "A" bytes, which fold v1 keeps. */
+function withNonZeroPadding(data: Hex): Hex {
+  const bytes = Buffer.from(data.slice(2), "hex");
+  const offset = 4 + Number(bytes.readBigUInt64BE(4 + 24));
+  const length = Number(bytes.readBigUInt64BE(offset + 24));
+  const start = offset + 32 + length;
+  const end = offset + 32 + Math.ceil(length / 32) * 32;
+  bytes.fill(0x41, start, end);
+  return `0x${bytes.toString("hex")}`;
+}

@@ -1,9 +1,11 @@
 // IdentityRegistry.renew: holder only, during the 12 hours before expiry, extending from the current expiry.
+// Unchanged by commit-reveal: a renewal needs no commitment, because only the holder can renew.
 import { expect } from "chai";
 import { type Hex, parseEventLogs } from "viem";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
 import {
   addressOf,
+  commitAndReserve,
   DURATIONS,
   expectedFeeWei,
   expectRevert,
@@ -22,17 +24,20 @@ describe("IdentityRegistry.renew", () => {
   let tickerHash: Hex;
   let expiresAt: bigint;
 
-  const holder = () => {
+  const holderWallet = () => {
     const wallet = fixture.launchers[0];
     if (!wallet) throw new Error("No launcher");
-    return fixture.registryAs(wallet);
+    return wallet;
   };
+  const holder = () => fixture.registryAs(holderWallet());
   const renewAs = (registry: ReturnType<typeof holder>, value: bigint, duration = ONE_DAY) =>
     registry.write.renew([nameHash, tickerHash, duration, PARTNER_REF], { value });
+  const reserveAsHolder = (name: string, ticker: string) =>
+    commitAndReserve(fixture, holderWallet(), { name, ticker, value: expectedFeeWei(0) });
 
   beforeEach(async () => {
     fixture = await registryFixture();
-    await holder().write.reserve(["Moon", "MOON", ONE_DAY, PARTNER_REF], { value: expectedFeeWei(0) });
+    await reserveAsHolder("Moon", "MOON");
     [nameHash, tickerHash] = await fixture.registry.read.identityHashes(["Moon", "MOON"]);
     [, expiresAt] = await fixture.registry.read.reservationOf([nameHash, tickerHash]);
     await keepPriceFreshUntil(fixture, Number(expiresAt));
@@ -57,7 +62,7 @@ describe("IdentityRegistry.renew", () => {
     await expectRevert(renewAs(holder(), expectedFeeWei(0)), "OutsideRenewalWindow");
     // Same position one second earlier, on a fresh copy of the chain.
     fixture = await registryFixture();
-    await holder().write.reserve(["Moon", "MOON", ONE_DAY, PARTNER_REF], { value: expectedFeeWei(0) });
+    await reserveAsHolder("Moon", "MOON");
     [, expiresAt] = await fixture.registry.read.reservationOf([nameHash, tickerHash]);
     await keepPriceFreshUntil(fixture, Number(expiresAt));
     await nextBlockAt(expiresAt - 1n);
@@ -96,6 +101,12 @@ describe("IdentityRegistry.renew", () => {
     await expectRevert(renewAs(holder(), 10n ** 18n), "StalePrice");
   });
 
+  it("needs no commitment, and a holder's reveal cannot extend instead of renewing", async () => {
+    await nextBlockAt(expiresAt - 3600n);
+    await expectRevert(reserveAsHolder("Moon", "MOON"), "PairReserved");
+    await renewAs(holder(), expectedFeeWei(0));
+  });
+
   it("allows only the holder", async () => {
     const other = fixture.launchers[1];
     if (!other) throw new Error("No second launcher");
@@ -122,11 +133,11 @@ describe("IdentityRegistry.renew", () => {
     await renewAs(holder(), expectedFeeWei(0));
     await keepPriceFreshUntil(fixture, Number(expiresAt) + ONE_DAY);
     await nextBlockAt(expiresAt + 60n);
-    await holder().write.reserve(["Two", "TWO", ONE_DAY, PARTNER_REF], { value: expectedFeeWei(0) });
-    await holder().write.reserve(["Three", "THREE", ONE_DAY, PARTNER_REF], { value: expectedFeeWei(0) });
+    await reserveAsHolder("Two", "TWO");
+    await reserveAsHolder("Three", "THREE");
     expect(await fixture.registry.read.activeReservationCount([wallet])).to.equal(3n);
     await expectRevert(
-      holder().write.reserve(["Four", "FOUR", ONE_DAY, PARTNER_REF], { value: expectedFeeWei(0) }),
+      reserveAsHolder("Four", "FOUR"),
       "WalletLimitReached",
       `3, ${expiresAt + BigInt(ONE_DAY)}`,
     );

@@ -1,10 +1,13 @@
-// IdentityRegistry.reserve: tiers and pricing, payment rule, pair holding, 3-per-wallet, pause, events.
+// IdentityRegistry.reserve (the reveal of a matured commitment): tiers and pricing, payment rule, pair holding,
+// 3-per-wallet, pause, events. The commitment rules themselves are in commit.test.ts.
 import { expect } from "chai";
-import { parseEventLogs } from "viem";
+import { type Hex, keccak256, parseEventLogs, toHex } from "viem";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
 import {
   addressOf,
   advance,
+  commitAndReserve,
+  commitFor,
   DURATIONS,
   ETH_PRICE_ANSWER,
   expectedFeeWei,
@@ -17,6 +20,8 @@ import {
   PARTNER_REF,
   type RegistryFixture,
   registryFixture,
+  revealAs,
+  type Wallet,
 } from "./fixture";
 
 describe("IdentityRegistry.reserve", () => {
@@ -26,11 +31,21 @@ describe("IdentityRegistry.reserve", () => {
     fixture = await registryFixture();
   });
 
-  const reserveAs = (index: number, name: string, ticker: string, value: bigint, duration = ONE_DAY) => {
+  const launcher = (index: number): Wallet => {
     const wallet = fixture.launchers[index];
     if (!wallet) throw new Error(`No launcher ${index}`);
-    return fixture.registryAs(wallet).write.reserve([name, ticker, duration, PARTNER_REF], { value });
+    return wallet;
   };
+  /** Commit, mature, reveal. `secret` tells apart repeated attempts at the same pair (each one commits anew). */
+  const reserveAs = (
+    index: number,
+    name: string,
+    ticker: string,
+    value: bigint,
+    durationSeconds = ONE_DAY,
+    options: { at?: bigint | number; secret?: Hex } = {},
+  ) => commitAndReserve(fixture, launcher(index), { name, ticker, value, durationSeconds, ...options });
+  const secretNo = (n: number): Hex => keccak256(toHex(`attempt ${n}`));
 
   describe("tiers and price", () => {
     DURATIONS.forEach((duration, tier) => {
@@ -79,13 +94,11 @@ describe("IdentityRegistry.reserve", () => {
     it("accepts a price exactly at the staleness bound and rejects it one second later", async () => {
       const at = (await latestTimestamp()) + 100;
       await fixture.feed.write.setRoundData([ETH_PRICE_ANSWER, BigInt(at - MAX_PRICE_AGE)]);
-      await nextBlockAt(at);
-      await reserveAs(0, "Fresh", "FRSH", expectedFeeWei(0));
+      await reserveAs(0, "Fresh", "FRSH", expectedFeeWei(0), ONE_DAY, { at });
       const updatedAt = BigInt(at + 10 - MAX_PRICE_AGE - 1);
       await fixture.feed.write.setRoundData([ETH_PRICE_ANSWER, updatedAt]);
-      await nextBlockAt(at + 10);
       await expectRevert(
-        reserveAs(0, "Moon", "MOON", 10n ** 18n),
+        reserveAs(0, "Moon", "MOON", 10n ** 18n, ONE_DAY, { at: at + 10 }),
         "StalePrice",
         `${updatedAt}, ${MAX_PRICE_AGE}`,
       );
@@ -102,10 +115,13 @@ describe("IdentityRegistry.reserve", () => {
     });
 
     it("reverts on a zero or negative price", async () => {
-      for (const answer of [0n, -1n, -ETH_PRICE_ANSWER]) {
+      for (const [attempt, answer] of [0n, -1n, -ETH_PRICE_ANSWER].entries()) {
         await fixture.feed.write.setAnswer([answer]);
         await expectRevert(fixture.registry.read.quote([ONE_DAY]), "InvalidPrice", String(answer));
-        await expectRevert(reserveAs(0, "Moon", "MOON", 10n ** 18n), "InvalidPrice");
+        await expectRevert(
+          reserveAs(0, "Moon", "MOON", 10n ** 18n, ONE_DAY, { secret: secretNo(attempt) }),
+          "InvalidPrice",
+        );
       }
     });
   });
@@ -118,21 +134,29 @@ describe("IdentityRegistry.reserve", () => {
         "InsufficientPayment",
         `${fee}, ${fee - 1n}`,
       );
-      await expectRevert(reserveAs(0, "Moon", "MOON", 0n), "InsufficientPayment");
+      await expectRevert(
+        reserveAs(0, "Moon", "MOON", 0n, ONE_DAY, { secret: secretNo(1) }),
+        "InsufficientPayment",
+      );
     });
 
     it("keeps exactly the fee and refunds any excess in the same transaction", async () => {
       const fee = expectedFeeWei(0);
-      const launcher = addressOf(fixture.launchers[0]);
+      const wallet = addressOf(fixture.launchers[0]);
+      await commitFor(fixture, launcher(0), { name: "Moon", ticker: "MOON" });
       const registryBefore = await fixture.publicClient.getBalance({ address: fixture.registry.address });
-      const launcherBefore = await fixture.publicClient.getBalance({ address: launcher });
-      const hash = await reserveAs(0, "Moon", "MOON", fee + 10n ** 17n);
+      const launcherBefore = await fixture.publicClient.getBalance({ address: wallet });
+      const hash = await revealAs(fixture, launcher(0), {
+        name: "Moon",
+        ticker: "MOON",
+        value: fee + 10n ** 17n,
+      });
       const receipt = await fixture.publicClient.waitForTransactionReceipt({ hash });
       const gasCost = receipt.gasUsed * receipt.effectiveGasPrice;
       expect(await fixture.publicClient.getBalance({ address: fixture.registry.address })).to.equal(
         registryBefore + fee,
       );
-      expect(await fixture.publicClient.getBalance({ address: launcher })).to.equal(
+      expect(await fixture.publicClient.getBalance({ address: wallet })).to.equal(
         launcherBefore - fee - gasCost,
       );
     });
@@ -178,20 +202,30 @@ describe("IdentityRegistry.reserve", () => {
       const [nameHash, tickerHash] = await fixture.registry.read.identityHashes(["Moon", "MOON"]);
       const [, expiresAt] = await fixture.registry.read.reservationOf([nameHash, tickerHash]);
       await keepPriceFreshUntil(fixture, Number(expiresAt));
+      await nextBlockAt(expiresAt - 10n);
+      await commitFor(fixture, launcher(1), { name: "Moon", ticker: "MOON" });
+      const takeOver = { name: "Moon", ticker: "MOON", value: expectedFeeWei(0) };
       await nextBlockAt(expiresAt - 1n);
-      await expectRevert(reserveAs(1, "Moon", "MOON", 10n ** 18n), "PairReserved");
+      await expectRevert(revealAs(fixture, launcher(1), takeOver), "PairReserved");
       await nextBlockAt(expiresAt);
-      await reserveAs(1, "Moon", "MOON", expectedFeeWei(0));
+      await revealAs(fixture, launcher(1), takeOver);
       const [holder, newExpiry] = await fixture.registry.read.reservationOf([nameHash, tickerHash]);
       expect(holder).to.equal(addressOf(fixture.launchers[1]));
       expect(newExpiry).to.equal(expiresAt + BigInt(ONE_DAY));
     });
 
-    it("rejects names and tickers that fold out of bounds", async () => {
-      await expectRevert(reserveAs(0, "🚀🚀", "MOON", 10n ** 18n), "BadLength");
-      await expectRevert(reserveAs(0, "Moon", "m", 10n ** 18n), "BadLength");
-      await expectRevert(reserveAs(0, "A".repeat(65), "MOON", 10n ** 18n), "BadLength");
-      await expectRevert(reserveAs(0, "Moon", "ABCDEFGHIJK", 10n ** 18n), "BadLength");
+    it("rejects names and tickers that fold out of bounds, in the reveal and in makeCommitment", async () => {
+      const outOfBounds = [
+        ["🚀🚀", "MOON"],
+        ["Moon", "m"],
+        ["A".repeat(65), "MOON"],
+        ["Moon", "ABCDEFGHIJK"],
+      ] as const;
+      for (const [name, ticker] of outOfBounds) {
+        // No commitment can exist for such a pair; the bounds are checked before the commitment is looked up.
+        await expectRevert(revealAs(fixture, launcher(0), { name, ticker, value: 10n ** 18n }), "BadLength");
+        await expectRevert(commitFor(fixture, launcher(0), { name, ticker }), "BadLength");
+      }
     });
   });
 
@@ -245,9 +279,10 @@ describe("IdentityRegistry.reserve", () => {
     it("stops new reservations until resumed", async () => {
       await fixture.registry.write.setPaused([true]);
       expect(await fixture.registry.read.paused()).to.equal(true);
+      // Committing stays open while paused (it moves no money); the reveal is what pause stops.
       await expectRevert(reserveAs(0, "Moon", "MOON", expectedFeeWei(0)), "ReservationsPaused");
       await fixture.registry.write.setPaused([false]);
-      await reserveAs(0, "Moon", "MOON", expectedFeeWei(0));
+      await revealAs(fixture, launcher(0), { name: "Moon", ticker: "MOON", value: expectedFeeWei(0) });
     });
   });
 

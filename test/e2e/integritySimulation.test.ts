@@ -114,7 +114,7 @@ describe("e2e: integrity simulation (many partners at once, invariants after eve
     // Another partner's lock or report may legitimately make a pair unavailable to prepare: then nobody paid.
     if (response.status !== 201) return;
     const reservation = response.body as PreparedReservation;
-    const hash = await creator.signAndSend(reservation.transaction);
+    const hash = await creator.pay(reservation);
     await api.submit(reservation.reservationId, hash);
     const confirmed = await api.statusBecomes(reservation.reservationId, "confirmed");
     expect(confirmed.status).to.equal("confirmed");

@@ -68,7 +68,7 @@ describe("e2e: partner revenue from reservations paid on the local chains", func
       ...uniquePair(word),
       launcher: wallet.address,
     });
-    const hash = await wallet.signAndSend(reservation.transaction);
+    const hash = await wallet.pay(reservation);
     expect((await partner.submit(reservation.reservationId, hash)).status).to.equal(200);
     await partner.statusBecomes(reservation.reservationId, "confirmed");
     const settlement = await driver.registry.settlementOf(hash);
@@ -142,7 +142,7 @@ describe("e2e: partner revenue from reservations paid on the local chains", func
       ...uniquePair("Shag"),
       launcher: wallet.address,
     });
-    await wallet.signAndSend(reservation.transaction);
+    await wallet.pay(reservation);
     await waitUntil(
       async () =>
         (

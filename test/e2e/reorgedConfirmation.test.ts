@@ -1,8 +1,9 @@
 // A reservation the worker confirmed, whose block a reorg then takes out of the chain: the Hardhat node with the
-// real Ponder indexer and the worker (test/e2e/support.ts). The chain is snapshotted before the wallet's transaction
-// and reverted after the confirmation, and another block is mined at the transaction's height. The reservation must
+// real Ponder indexer and the worker (test/e2e/support.ts). The chain is snapshotted before the wallet's transactions
+// (commit and reveal) and reverted after the confirmation, and other blocks are mined at their heights. The reservation must
 // not stay confirmed on a transaction the chain no longer holds (docs/reservations.md, "Reorgs").
 import { expect } from "chai";
+import { publicActions } from "viem";
 import { normalizeIdentity } from "../../core/fold";
 import { SUBMISSION_GRACE_SECONDS } from "../../core/reservation";
 import { ledgerOf } from "../services/reservations/support";
@@ -21,20 +22,26 @@ describe("e2e: a confirmation whose block is reorged out of the EVM chain", func
     await e2e?.stop();
   });
 
-  /** A prepare on the EVM chain, a snapshot of the chain, then the wallet's transaction (hash not posted). */
+  /** A prepare on the EVM chain, a snapshot of the chain, then the wallet's transactions (hashes not posted). */
   async function sentOnSnapshot(word: string) {
     const wallet = await e2e.evm.newWallet();
     const pair = uniquePair(word);
     const reservation = await prepared(partner, { chain: e2e.evm.chain, ...pair, launcher: wallet.address });
     const snapshot = await e2e.evm.test.snapshot();
-    const hash = await wallet.signAndSend(reservation.transaction);
+    const hash = await wallet.pay(reservation);
     return { wallet, pair, reservation, snapshot, hash };
   }
 
-  /** Reverts the chain to `snapshot` and mines another block at the height of the reverted transaction. */
+  /**
+   * Reverts the chain to `snapshot` and mines as many other blocks as it took away (the commit's and the reveal's),
+   * as a reorg to a chain at least as long does.
+   */
   async function reorgAway(snapshot: `0x${string}`): Promise<void> {
-    await e2e.evm.test.revert({ id: snapshot });
-    await e2e.evm.test.mine({ blocks: 1 });
+    const test = e2e.evm.test.extend(publicActions);
+    const reorged = await test.getBlockNumber({ cacheTime: 0 });
+    await test.revert({ id: snapshot });
+    const kept = await test.getBlockNumber({ cacheTime: 0 });
+    await test.mine({ blocks: Number(reorged - kept) });
   }
 
   it("sends a confirmation back to pending_payment when its block is reorged away, and confirms it again where the wallet's transaction is mined again", async () => {
@@ -48,7 +55,9 @@ describe("e2e: a confirmation whose block is reorged out of the EVM chain", func
     expect(reopened.statusReason).to.match(/no longer holds the transaction that confirmed this reservation/);
     expect(await ledgerOf(e2e.db.pool, id)).to.include({ status: "draft" });
 
-    await wallet.signAndSend(reservation.transaction);
+    // Later than the reorged blocks for sure (Hardhat may stamp the new blocks as it stamped the old ones).
+    await e2e.warp(5, { refreshPrices: false });
+    await wallet.pay(reservation);
     const again = await partner.statusBecomes(id, "confirmed");
     const onChain = await e2e.evm.registry.reservationOf(normalizeIdentity(pair.name, pair.ticker));
     expect(again.expiresAt, "the window of the block that mined it again").to.equal(

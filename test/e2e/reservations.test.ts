@@ -5,8 +5,11 @@
 // reservation, by the API and by the chain), failures, a stale price, renewal and expiry by moving chain time,
 // idempotent prepare and the embed pair. One environment for the file (starting it is most of the run time).
 import { createHmac } from "node:crypto";
+import { Connection } from "@solana/web3.js";
 import { expect } from "chai";
+import type { PreparedTransaction } from "../../chains/registryClient";
 import { RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
+import { createServiceClient, payReservation } from "../../sdk/src";
 import { allowEmbedLaunchpad } from "../../services/reservations/embedLaunchpads";
 import { independentlyVerified, publishedKeys } from "../api/routes/decisions/support";
 import { Conformance } from "../api/support/conformance";
@@ -62,13 +65,25 @@ describe("e2e: reservations on the local chains with real wallets", function () 
 
   const drivers = () => [e2e.evm, e2e.solana];
 
-  /** Prepare, sign and send, post the hash: the reservation as confirmed (through the indexer). */
+  /**
+   * Prepare, then pay through the SDK's payReservation (commit, report, wait until the registry accepts the reveal,
+   * reveal, report): the reservation as confirmed (through the indexer).
+   */
   async function reserveAndConfirm(driver: ChainDriver, word: string) {
     const wallet = await driver.newWallet();
     const pair = uniquePair(word);
     const reservation = await prepared(partner, { chain: driver.chain, ...pair, launcher: wallet.address });
-    const hash = await wallet.signAndSend(reservation.transaction);
-    expect((await partner.submit(reservation.reservationId, hash)).status).to.equal(200);
+    const client = createServiceClient({ baseUrl: e2e.api.url, apiKey: e2e.key.secret });
+    const solana = new Connection(e2e.localnet.manifest.solana[0]?.rpcUrl ?? "", "confirmed");
+    const paid = await payReservation(client, reservation as Parameters<typeof payReservation>[1], {
+      send: (transaction) => wallet.signAndSend(transaction as PreparedTransaction),
+      currentSlot: () => solana.getSlot("processed"),
+      pollMs: 50,
+    });
+    expect(paid.step).to.equal("reveal");
+    const hash = paid.transactionHash as string;
+    const afterCommit = await partner.status(reservation.reservationId);
+    expect(afterCommit.commit?.transactionHash, "the commit was reported first").to.be.a("string");
     const confirmed = await partner.statusBecomes(reservation.reservationId, "confirmed");
     return { wallet, pair, hash, confirmed };
   }
@@ -110,7 +125,7 @@ describe("e2e: reservations on the local chains with real wallets", function () 
           transaction: reservation.transaction,
         });
 
-        const hash = await wallet.signAndSend(reservation.transaction);
+        const hash = await wallet.pay(reservation);
         const submitted = await partner.submit(reservation.reservationId, hash);
         expect(submitted.status, submitted.text).to.equal(200);
         expect(submitted.body).to.include({ transactionHash: hash });
@@ -142,7 +157,7 @@ describe("e2e: reservations on the local chains with real wallets", function () 
             ...uniquePair(word),
             launcher: wallet.address,
           });
-          await wallet.signAndSend(reservation.transaction);
+          await wallet.pay(reservation);
         }
         expect(await registry.activeReservationCount(wallet.address)).to.equal(3);
 
@@ -169,14 +184,14 @@ describe("e2e: reservations on the local chains with real wallets", function () 
         if (family === "evm") {
           // The wallet pays less than the fee.
           const value = BigInt(reservation.quote.amount) / 2n;
-          hash = await wallet.signAndSend(reservation.transaction, { value, landEvenIfFailing: true });
+          hash = await wallet.pay(reservation, { value, landEvenIfFailing: true });
           error = "InsufficientPayment";
         } else {
           // Another creator's transaction for the same pair lands first.
           const rival = await driver().newWallet();
           const first = await prepared(partner, { chain, ...pair, launcher: rival.address });
-          await rival.signAndSend(first.transaction);
-          hash = await wallet.signAndSend(reservation.transaction, { landEvenIfFailing: true });
+          await rival.pay(first);
+          hash = await wallet.pay(reservation, { landEvenIfFailing: true });
           error = "AlreadyReserved";
         }
         expect((await partner.submit(reservation.reservationId, hash)).status).to.equal(200);
@@ -203,7 +218,7 @@ describe("e2e: reservations on the local chains with real wallets", function () 
         expect(reservation.revenueShare).to.include({ partnerId: e2e.key.partnerId });
         expect(await ledgerOf(e2e.db.pool, reservation.reservationId)).to.include({ status: "draft" });
 
-        const hash = await wallet.signAndSend(reservation.transaction);
+        const hash = await wallet.pay(reservation);
         const settle = () =>
           e2e.api.call({
             method: "POST",
@@ -281,7 +296,7 @@ describe("e2e: reservations on the local chains with real wallets", function () 
         const { wallet, pair, confirmed: first } = firsts[index] as (typeof firsts)[number];
         const renewal = await prepared(partner, { chain: driver.chain, ...pair, launcher: wallet.address });
         expect(renewal.kind).to.equal("renew");
-        const hash = await wallet.signAndSend(renewal.transaction);
+        const hash = await wallet.pay(renewal);
         expect((await partner.submit(renewal.reservationId, hash)).status).to.equal(200);
         const renewed = await partner.statusBecomes(renewal.reservationId, "confirmed");
         const end = Date.parse(first.expiresAt as string);

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
 import { registryCatalogue } from "../../chains/catalogue";
-import type { PreparedTransaction, RegistryClient } from "../../chains/registryClient";
+import type { RegistryClient } from "../../chains/registryClient";
 import { generateMasterKey } from "../../core/secrets/secretBox";
 import { freshnessOf } from "../../core/status";
 import { type Localnet, startLocalnet } from "../../scripts/localnet";
@@ -18,7 +18,15 @@ import { send } from "../api/support/http";
 import { type RoleProcess, roleDatabaseUrl, startRoleProcess } from "../support/roleProcess";
 import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
 import { get } from "../telemetry/support";
-import { type ChainDriver, DAY, evmDriver, solanaDriver, uniquePair, waitUntil } from "./support";
+import {
+  type ChainDriver,
+  DAY,
+  evmDriver,
+  type PaidSteps,
+  solanaDriver,
+  uniquePair,
+  waitUntil,
+} from "./support";
 
 interface Role extends RoleProcess {
   name: string;
@@ -149,11 +157,8 @@ describe("e2e: the production roles as separate processes on one Postgres", func
         durationSeconds: DAY,
       });
       expect(prepare.status, prepare.text).to.equal(201);
-      const { reservationId, transaction } = prepare.body as {
-        reservationId: string;
-        transaction: PreparedTransaction;
-      };
-      await wallet.signAndSend(transaction);
+      const { reservationId, ...steps } = prepare.body as { reservationId: string } & PaidSteps;
+      await wallet.pay(steps);
 
       // Read from the table, not through GET status (which reconciles on read): the worker alone confirms it.
       await waitUntil(

@@ -2,6 +2,7 @@
 // the API (responses checked against its OpenAPI document) and the worker, all on one clock that follows the
 // chains' time when a test moves it. Wallets are real: a viem account and a web3.js Keypair sign exactly what
 // prepare returned. Shared by the e2e tests and the reservations bench.
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -80,6 +81,32 @@ export interface ChainWallet {
   address: string;
   /** Signs exactly `prepared` and sends it; resolves with its hash once the chain included it. */
   signAndSend(prepared: PreparedTransaction, options?: SendOptions): Promise<string>;
+  /**
+   * Pays a prepare as a creator's wallet does: the commitment, then (once the registry accepts it) the reveal,
+   * or a renewal's one transaction. Resolves with the paying transaction's hash; `options` apply to it.
+   */
+  pay(steps: PaidSteps, options?: SendOptions): Promise<string>;
+}
+
+/** What a prepare answers for the wallet: the first transaction and, for a new reservation, the reveal. */
+export interface PaidSteps {
+  transaction: PreparedTransaction;
+  reveal: { transaction: PreparedTransaction } | null;
+}
+
+/**
+ * The commitment first; the reveal once the registry would accept it. EVM: the next block is stamped at least a
+ * second later, the local registries' minimum age. Solana: `afterCommit` waits for a later slot.
+ */
+async function payInSteps(
+  send: (prepared: PreparedTransaction, options?: SendOptions) => Promise<string>,
+  steps: PaidSteps,
+  options: SendOptions | undefined,
+  afterCommit: (hash: string) => Promise<void>,
+): Promise<string> {
+  if (steps.reveal === null) return send(steps.transaction, options);
+  await afterCommit(await send(steps.transaction));
+  return send(steps.reveal.transaction, options);
 }
 
 /** One chain as the tests drive it. */
@@ -186,9 +213,10 @@ async function reserveDirectly(
     partnerRef: NO_PARTNER_REF,
     kind: "reserve",
     quote: quote ?? (await registry.quote(DAY)),
+    secret: `0x${randomBytes(32).toString("hex")}`,
   });
   if (prepared === null) throw new Error(`registry ${registry.chain} built no transaction`);
-  return wallet.signAndSend(prepared, { landEvenIfFailing: true });
+  return wallet.pay(prepared, { landEvenIfFailing: true });
 }
 
 export function evmDriver(localnet: Localnet, registry: RegistryClient): ChainDriver & { test: TestClient } {
@@ -230,9 +258,12 @@ export function evmDriver(localnet: Localnet, registry: RegistryClient): ChainDr
     async newWallet() {
       const account = privateKeyToAccount(generatePrivateKey());
       await test.setBalance({ address: account.address, value: parseEther("100") });
+      const signAndSend = (prepared: PreparedTransaction, options?: SendOptions) =>
+        send(account, prepared, options);
       return {
         address: account.address,
-        signAndSend: (prepared, options) => send(account, prepared, options),
+        signAndSend,
+        pay: (steps, options) => payInSteps(signAndSend, steps, options, async () => undefined),
       };
     },
     reserveDirectly: (wallet, name, ticker, quote) => reserveDirectly(registry, wallet, name, ticker, quote),
@@ -241,10 +272,25 @@ export function evmDriver(localnet: Localnet, registry: RegistryClient): ChainDr
 }
 
 async function confirmedSignature(connection: Connection, signature: string): Promise<void> {
-  await waitUntil(
+  await landedSlot(connection, signature);
+}
+
+/** The slot a signature was confirmed in. */
+async function landedSlot(connection: Connection, signature: string): Promise<number> {
+  const status = await waitUntil(
     async () => (await connection.getSignatureStatuses([signature])).value[0],
     (status) => status?.confirmationStatus === "confirmed" || status?.confirmationStatus === "finalized",
     `Solana signature ${signature}`,
+  );
+  return status?.slot ?? 0;
+}
+
+/** Waits until transactions sent now land in a slot after `slot` (a commitment's reveal needs one). */
+async function pastSlot(connection: Connection, slot: number): Promise<void> {
+  await waitUntil(
+    () => connection.getSlot("processed"),
+    (current) => current > slot,
+    `a slot after ${slot}`,
   );
 }
 
@@ -271,9 +317,15 @@ export function solanaDriver(localnet: Localnet, registry: RegistryClient): Chai
     async newWallet() {
       const keypair = Keypair.generate();
       localnet.solana.chain.airdrop(keypair.publicKey.toBase58(), 100n * BigInt(LAMPORTS_PER_SOL));
+      const signAndSend = (prepared: PreparedTransaction, options?: SendOptions) =>
+        send(keypair, prepared, options);
       return {
         address: keypair.publicKey.toBase58(),
-        signAndSend: (prepared, options) => send(keypair, prepared, options),
+        signAndSend,
+        pay: (steps, options) =>
+          payInSteps(signAndSend, steps, options, async (signature) =>
+            pastSlot(connection, await landedSlot(connection, signature)),
+          ),
       };
     },
     reserveDirectly: (wallet, name, ticker, quote) => reserveDirectly(registry, wallet, name, ticker, quote),
@@ -447,6 +499,7 @@ export interface PrepareBody {
 
 export type PreparedReservation = ReservationView & {
   transaction: PreparedTransaction;
+  reveal: { transaction: PreparedTransaction; commitment: string } | null;
   quote: { amount: string; unit: string; simulated: boolean };
 };
 

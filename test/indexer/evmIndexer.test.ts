@@ -171,14 +171,17 @@ describe("EVM indexer (Ponder) on a local Hardhat chain", function () {
   it("follows a reorg: a block replaced at the same height leaves the mirror equal to the canonical chain", async () => {
     const [first, second] = chain.wallets.slice(12, 14);
     if (!first || !second) throw new Error("no wallets");
+    // Both commit before the snapshot: the reorg replaces one block, a reveal by another.
+    const orphanCommitted = await chain.commit(first, "orphaned pair", "ORPH");
+    const canonicalCommitted = await chain.commit(second, "canonical pair", "CANO");
     const snapshot = await chain.rpc<string>("evm_snapshot");
-    const orphan = await chain.reserve(first, "orphaned pair", "ORPH");
+    const orphan = await orphanCommitted.reveal();
     await waitFor(
       () => mirrorRows(database.pool, CHAIN),
       (rows) => rows.some((row) => row.tx_hash === orphan.hash),
     );
     await chain.rpc("evm_revert", [snapshot]);
-    const canonical = await chain.reserve(second, "canonical pair", "CANO");
+    const canonical = await canonicalCommitted.reveal();
     expect(canonical.blockNumber).to.equal(orphan.blockNumber);
     await chain.rpc("hardhat_mine", ["0x3"]);
     const rows = await waitFor(

@@ -78,8 +78,11 @@ describe("EVM indexer: a reorg on one chain while another chain indexes in the s
     if (!orphanWallet || !canonicalWallet || !before || !after || !during) throw new Error("no wallets");
     const pool = database.pool;
     await awaitMirrored(pool, STEADY, await steady.reserve(before, "steady before", "STBF"));
+    // Both commit before the snapshot: the reorg replaces one block, a reveal by another.
+    const orphanCommitted = await reorged.commit(orphanWallet, "orphaned pair", "ORPH");
+    const canonicalCommitted = await reorged.commit(canonicalWallet, "canonical pair", "CANO");
     const snapshot = await reorged.rpc<string>("evm_snapshot");
-    const orphan = await reorged.reserve(orphanWallet, "orphaned pair", "ORPH");
+    const orphan = await orphanCommitted.reveal();
     await awaitMirrored(pool, REORGED, orphan);
     // Indexed after the orphan, so Ponder's revert of the reorged chain could reach it.
     await awaitMirrored(pool, STEADY, await steady.reserve(after, "steady after", "STAF"));
@@ -87,7 +90,7 @@ describe("EVM indexer: a reorg on one chain while another chain indexes in the s
     const samples = sampleMirror(pool, STEADY, 10);
     await reorged.rpc("evm_revert", [snapshot]);
     const [canonical, meanwhile] = await Promise.all([
-      reorged.reserve(canonicalWallet, "canonical pair", "CANO"),
+      canonicalCommitted.reveal(),
       steady.reserve(during, "steady during", "STDU"),
     ]);
     expect(canonical.blockNumber).to.equal(orphan.blockNumber);

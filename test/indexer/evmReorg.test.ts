@@ -1,5 +1,7 @@
 // Reorgs that take a change of an existing pair out of the chain, on a Hardhat node with the real Ponder indexer:
-// evm_snapshot, the change, evm_revert, then a different block at the same height and a few more. The mirror must
+// evm_snapshot, the change, evm_revert, then a different block at the same height and a few more. A new reservation
+// is two transactions (commit, then reveal): its commitment lands before the snapshot, so that the reorg takes out
+// one block, the reveal's. The mirror must
 // give the pair back exactly as the chain holds it again, not an empty row and not the reorged state. And a
 // replacement block of the same height and time (a competing block for the same slot), with no block after it, must
 // leave the chain reading fresh once indexed. (A new reservation reorged away: evmIndexer.test.ts; one chain of two
@@ -53,20 +55,22 @@ describe("EVM indexer: reorgs of changes to existing pairs, and the checkpoint a
   };
 
   /**
-   * Runs `change` on a snapshot of the chain and waits until the mirror shows its transaction; then reverts the
-   * chain, mines a reservation of `filler` by `fillerWallet` at the change's height and three blocks more, and
-   * waits until the mirror has indexed them. Resolves with the change's transaction.
+   * Runs `change` (one transaction) on a snapshot of the chain and waits until the mirror shows its transaction;
+   * then reverts the chain, mines a reservation of `filler` by `fillerWallet` (its reveal: it committed before the
+   * snapshot) at the change's height and three blocks more, and waits until the mirror has indexed them. Resolves
+   * with the change's transaction.
    */
   async function reorgAway(
     change: () => Promise<{ blockNumber: bigint; hash: string }>,
     filler: Pair,
     fillerWallet: EvmClients,
   ): Promise<{ blockNumber: bigint; hash: string }> {
+    const fillerCommitted = await chain.commit(fillerWallet, filler.name, filler.ticker);
     const snapshot = await chain.rpc<string>("evm_snapshot");
     const orphan = await change();
     await awaitMirrored(database.pool, CHAIN, orphan);
     await chain.rpc("evm_revert", [snapshot]);
-    const replacement = await chain.reserve(fillerWallet, filler.name, filler.ticker);
+    const replacement = await fillerCommitted.reveal();
     reserved.push(filler);
     expect(replacement.blockNumber, "a different block at the same height").to.equal(orphan.blockNumber);
     await chain.rpc("hardhat_mine", ["0x3"]);
@@ -101,7 +105,8 @@ describe("EVM indexer: reorgs of changes to existing pairs, and the checkpoint a
     await chain.increaseTime(ONE_DAY + 60);
     const expiredHold = await rowOf(pair);
 
-    await reorgAway(() => chain.reserve(wallet(3), pair.name, pair.ticker), filler, wallet(4));
+    const takeover = await chain.commit(wallet(3), pair.name, pair.ticker);
+    await reorgAway(() => takeover.reveal(), filler, wallet(4));
 
     expect(await rowOf(pair)).to.deep.equal(expiredHold);
     expect((await rowOf(pair))?.launcher).to.equal(wallet(2).walletClient.account.address.toLowerCase());
@@ -111,14 +116,18 @@ describe("EVM indexer: reorgs of changes to existing pairs, and the checkpoint a
   it("reads fresh again once it has indexed a reorg's replacement block of the same height and time, with no block after it", async () => {
     const orphaned = { name: "replaced head", ticker: "RPLC" };
     const filler = { name: "same slot filler", ticker: "SLOT" };
+    const [orphanCommitted, fillerCommitted] = [
+      await chain.commit(wallet(5), orphaned.name, orphaned.ticker),
+      await chain.commit(wallet(6), filler.name, filler.ticker),
+    ];
     const snapshot = await chain.rpc<string>("evm_snapshot");
-    const orphan = await chain.reserve(wallet(5), orphaned.name, orphaned.ticker);
+    const orphan = await orphanCommitted.reveal();
     await awaitMirrored(database.pool, CHAIN, orphan);
     const { timestamp } = await wallet(5).publicClient.getBlock({ blockNumber: orphan.blockNumber });
     await chain.rpc("evm_revert", [snapshot]);
     // A competing block for the same slot: Ponder records the same checkpoint for it as for the orphan.
     await chain.rpc("evm_setNextBlockTimestamp", [Number(timestamp)]);
-    const replacement = await chain.reserve(wallet(6), filler.name, filler.ticker);
+    const replacement = await fillerCommitted.reveal();
     reserved.push(filler);
     expect(replacement.blockNumber).to.equal(orphan.blockNumber);
 

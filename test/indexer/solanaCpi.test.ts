@@ -71,7 +71,10 @@ describe("Solana indexer: reservations made through another program", function (
     await database?.close();
   });
 
-  /** Sends the registry's `kind` instruction for the pair through cpi_caller, signed by `launcher`. */
+  /**
+   * Sends the registry's `kind` instruction for the pair through cpi_caller, signed by `launcher` (a reserve is the
+   * reveal: its commitment went directly, before).
+   */
   async function throughAnotherProgram(
     kind: "reserve" | "renew",
     launcher: Keypair,
@@ -79,7 +82,7 @@ describe("Solana indexer: reservations made through another program", function (
     ticker: string,
     fillerLines = 0,
   ): Promise<string> {
-    const instruction = await chain.instruction(kind, launcher.publicKey, name, ticker);
+    const instruction = await chain.instruction(kind, launcher, name, ticker);
     return chain.send(launcher, [throughCaller(caller, instruction, fillerLines)]);
   }
 
@@ -185,9 +188,7 @@ describe("Solana indexer: reservations made through another program", function (
     const message = new TransactionMessage({
       payerKey: holder.publicKey,
       recentBlockhash: (await connection.getLatestBlockhash()).blockhash,
-      instructions: [
-        throughCaller(caller, await chain.instruction("reserve", holder.publicKey, "Table Cat", "TCAT")),
-      ],
+      instructions: [throughCaller(caller, await chain.instruction("reserve", holder, "Table Cat", "TCAT"))],
     }).compileToV0Message(lookup ? [lookup] : []);
     expect(message.addressTableLookups).to.have.length(1);
     const transaction = new VersionedTransaction(message);

@@ -1,7 +1,7 @@
 // The test-only cpi_caller program: its committed .so is what its sources build with the project's toolchain, and
 // it calls the registry through a cross-program invocation as a multisig or launchpad does (litesvm in-process).
 import { readFileSync } from "node:fs";
-import { type Keypair, type PublicKey, Transaction } from "@solana/web3.js";
+import { type Keypair, type PublicKey, Transaction, type TransactionInstruction } from "@solana/web3.js";
 import { expect } from "chai";
 import { registryEventDecoder } from "../../chains/solana/events";
 import { buildProgram, sha256Hex } from "../../scripts/sbf/build";
@@ -24,6 +24,7 @@ import {
   reservationKeys,
   reserveCall,
   START_TIME,
+  warpSlots,
 } from "./support/fixture";
 
 describe("program: cpi_caller (test support)", () => {
@@ -49,7 +50,10 @@ describe("program: cpi_caller (test support)", () => {
     });
 
     /** Sends the registry call `call` builds through the caller, signed by the holder; returns the logs. */
-    async function viaCaller(call: ReturnType<typeof reserveCall>, fillerLines = 0): Promise<string[]> {
+    async function viaCaller(
+      call: { instruction(): Promise<TransactionInstruction> },
+      fillerLines = 0,
+    ): Promise<string[]> {
       const provider = providerFor(fixture, holder);
       await provider.sendAndConfirm(
         new Transaction().add(throughCaller(caller, await call.instruction(), fillerLines)),
@@ -57,8 +61,19 @@ describe("program: cpi_caller (test support)", () => {
       return provider.last?.logs ?? [];
     }
 
-    it("reserves and renews through a cross-program invocation: the registry runs at depth 2 and its events decode there", async () => {
-      const logs = await viaCaller(reserveCall(fixture, holder, "relay", "RELAY"));
+    /** Commits (directly), warps a slot, and returns the reveal for the caller to send. */
+    async function committedReveal(name: string, ticker: string) {
+      const call = reserveCall(fixture, holder, name, ticker);
+      await call.commit.rpc();
+      warpSlots(fixture);
+      return call.reveal;
+    }
+
+    it("commits and reveals through a cross-program invocation: the registry runs at depth 2 and its events decode there", async () => {
+      const commit = reserveCall(fixture, holder, "relay", "RELAY");
+      await viaCaller(commit.commit);
+      warpSlots(fixture);
+      const logs = await viaCaller(commit.reveal);
       expect(logs[0]).to.equal(`Program ${caller.toBase58()} invoke [1]`);
       expect(logs[1]).to.equal(`Program ${fixture.programId.toBase58()} invoke [2]`);
       const keys = reservationKeys(fixture, holder.publicKey, "relay", "RELAY");
@@ -83,7 +98,7 @@ describe("program: cpi_caller (test support)", () => {
     });
 
     it("with filler lines first, the runtime truncates the logs before the registry's event", async () => {
-      const logs = await viaCaller(reserveCall(fixture, holder, "muted", "MUTED"), TRUNCATING_FILLER_LINES);
+      const logs = await viaCaller(await committedReveal("muted", "MUTED"), TRUNCATING_FILLER_LINES);
       expect(logs).to.include("Log truncated");
       expect(registryEventDecoder(fixture.programId.toBase58())(logs)).to.deep.equal([]);
       const keys = reservationKeys(fixture, holder.publicKey, "muted", "MUTED");

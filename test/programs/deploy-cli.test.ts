@@ -11,7 +11,13 @@ import { expect } from "chai";
 import type { DeploymentManifest } from "../../config/manifest";
 import { REPO_ROOT } from "../../scripts/evm/artifacts";
 import { type SolanaRpc, startSolanaRpc } from "../../scripts/localnet/solana/server";
-import { configAddress, loadLocalProgramKeypair, registryProgram } from "../../scripts/solana/registry";
+import {
+  configAddress,
+  DEFAULT_MAX_CONFIDENCE_BPS,
+  LOCAL_MIN_COMMITMENT_SLOTS,
+  loadLocalProgramKeypair,
+  registryProgram,
+} from "../../scripts/solana/registry";
 import { BPF_LOADER_UPGRADEABLE_ID } from "../../scripts/solana/upgradeable-loader";
 
 /** Entries of earlier deployments: the CLI replaces the one of its chain and keeps the others. */
@@ -103,6 +109,8 @@ describe("npm run deploy:solana", function () {
       );
       expect(config.priceUpdate.toBase58()).to.equal(deployed?.priceAccount);
       expect(config.priceOwner.toBase58()).to.equal(programId.toBase58());
+      expect(config.minCommitmentSlots.toNumber()).to.equal(LOCAL_MIN_COMMITMENT_SLOTS);
+      expect(config.maxConfidenceBps).to.equal(DEFAULT_MAX_CONFIDENCE_BPS);
       const price = await connection.getAccountInfo(new PublicKey(deployed?.priceAccount as string));
       expect(price?.owner.toBase58()).to.equal(programId.toBase58());
     }
@@ -126,6 +134,26 @@ describe("npm run deploy:solana", function () {
     expect(run.code).to.equal(1);
     expect(run.stderr).to.include("not a local cluster").and.include("--price-update <address>");
     expect(run.stderr).to.not.include("--keypair <file>");
+    expect(existsSync(out)).to.equal(false);
+  });
+
+  it("refuses a minimum commitment age or confidence bound out of range before any RPC call, and writes nothing", async () => {
+    const out = join(directory, "ranges.json");
+    for (const [flag, value, range] of [
+      ["--min-commitment-slots", "0", "from 1 to 1000"],
+      ["--max-confidence-bps", "10001", "from 1 to 10000"],
+    ]) {
+      const run = await deploySolana([
+        "--rpc-url",
+        "http://127.0.0.1:1",
+        "--out",
+        out,
+        flag as string,
+        value as string,
+      ]);
+      expect(run.code).to.equal(1);
+      expect(run.stderr).to.include(`${flag} must be a whole number ${range}`);
+    }
     expect(existsSync(out)).to.equal(false);
   });
 

@@ -3,10 +3,12 @@
 import { AnchorError, AnchorProvider, Wallet } from "@coral-xyz/anchor";
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from "@solana/web3.js";
 import { expect } from "chai";
+import { foldedHash } from "../../core/fold";
 import { type SolanaRpc, startSolanaRpc } from "../../scripts/localnet/solana/server";
 import { deployIdentityRegistry, type RegistryDeployment } from "../../scripts/solana/deploy";
-import { configAddress, registryProgram } from "../../scripts/solana/registry";
+import { configAddress, registryProgram, reservationAddress } from "../../scripts/solana/registry";
 import { BPF_LOADER_UPGRADEABLE_ID } from "../../scripts/solana/upgradeable-loader";
+import { commitAndReveal, waitForSlots } from "./support/commitReveal";
 
 describe("program: deploy over JSON-RPC", () => {
   let rpc: SolanaRpc;
@@ -55,5 +57,42 @@ describe("program: deploy over JSON-RPC", () => {
       );
     const decoded = AnchorError.parse(failure.simulationResponse?.logs ?? []);
     expect(decoded?.error.errorCode).to.deep.equal({ code: "BadLength", number: 6000 });
+  });
+});
+
+describe("program: commit and reveal over JSON-RPC", () => {
+  let rpc: SolanaRpc;
+  let provider: AnchorProvider;
+  let deployment: RegistryDeployment;
+
+  before(async () => {
+    rpc = await startSolanaRpc({ port: 0, slotMs: 50 });
+    const deployer = Keypair.generate();
+    rpc.chain.airdrop(deployer.publicKey.toBase58(), 100n * BigInt(LAMPORTS_PER_SOL));
+    const connection = new Connection(rpc.rpcUrl, { commitment: "confirmed", wsEndpoint: rpc.wsUrl });
+    provider = new AnchorProvider(connection, new Wallet(deployer), { commitment: "confirmed" });
+    deployment = await deployIdentityRegistry(provider);
+  });
+
+  after(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await rpc?.stop();
+  });
+
+  it("reveals once the cluster has moved past the commitment's slot (commitAndReveal with waitForSlots)", async () => {
+    const launcher = Keypair.generate();
+    rpc.chain.airdrop(launcher.publicKey.toBase58(), BigInt(LAMPORTS_PER_SOL));
+    const program = registryProgram(provider, deployment.programId);
+    await commitAndReveal(
+      program,
+      launcher,
+      new PublicKey(deployment.priceAccount),
+      { name: "Rpc Cat", ticker: "RCAT", durationSeconds: 86_400 },
+      () => waitForSlots(provider.connection),
+    );
+    const reservation = await program.account.reservation.fetch(
+      reservationAddress(program.programId, foldedHash("RPCCAT"), foldedHash("RCAT")),
+    );
+    expect(reservation.launcher.toBase58()).to.equal(launcher.publicKey.toBase58());
   });
 });

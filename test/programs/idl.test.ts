@@ -25,6 +25,47 @@ function headerDiscriminators(prefix: string): Map<string, number[]> {
   return found;
 }
 
+/** The numeric `#define NAME value` macros of layout.h, expressions of earlier macros evaluated. */
+function layoutMacros(): Map<string, number> {
+  const values = new Map<string, number>();
+  for (const match of source("layout.h").matchAll(/^#define (\w+) (.+)$/gm)) {
+    const [name, body] = [match[1] as string, (match[2] as string).trim()];
+    if (/ULL$/.test(body) || body.includes('"')) continue;
+    const expression = body.replace(/[A-Z_][A-Z0-9_]*/g, (word) => String(values.get(word) ?? Number.NaN));
+    if (!/^[\d\s()+*-]+$/.test(expression)) continue;
+    values.set(name, Function(`"use strict"; return (${expression});`)() as number);
+  }
+  return values;
+}
+
+interface IdlField {
+  name: string;
+  type: unknown;
+}
+
+function structFields(name: string): IdlField[] {
+  const found = (loadIdl().types as unknown as { name: string; type: { fields?: IdlField[] } }[]).find(
+    (type) => type.name === name,
+  );
+  if (!found?.type.fields) throw new Error(`no struct ${name} in the IDL`);
+  return found.type.fields;
+}
+
+/** Bytes of a fixed-size Borsh type of the IDL (raw, snake_case IDL). */
+function borshSize(type: unknown): number {
+  const primitive: Record<string, number> = { u8: 1, u16: 2, u32: 4, i32: 4, u64: 8, i64: 8, pubkey: 32 };
+  if (typeof type === "string") {
+    const size = primitive[type];
+    if (size === undefined) throw new Error(`${type} has no fixed size`);
+    return size;
+  }
+  const shaped = type as { array?: [unknown, number]; defined?: { name: string } };
+  if (shaped.array) return borshSize(shaped.array[0]) * shaped.array[1];
+  if (shaped.defined)
+    return structFields(shaped.defined.name).reduce((sum, field) => sum + borshSize(field.type), 0);
+  throw new Error(`unknown IDL type ${JSON.stringify(type)}`);
+}
+
 describe("program: IDL and C sources agree", () => {
   const idl = loadIdl();
 
@@ -74,12 +115,38 @@ describe("program: IDL and C sources agree", () => {
   });
 
   it("declares the same errors, codes and messages as errors.h, starting at 6000 with BadLength", () => {
-    const declared = [...source("errors.h").matchAll(/X\((\d+), (\w+), "([^"]*)"\)/g)].map((match) => ({
-      code: Number(match[1]),
-      name: match[2],
-      msg: match[3],
-    }));
+    // A message may be split into adjacent C string literals across continued lines.
+    const declared = [...source("errors.h").matchAll(/X\((\d+), (\w+),((?:\s*\\?\s*"[^"]*")+)\s*\)/g)].map(
+      (match) => ({
+        code: Number(match[1]),
+        name: match[2],
+        msg: [...(match[3] ?? "").matchAll(/"([^"]*)"/g)].map((part) => part[1]).join(""),
+      }),
+    );
     expect(declared).to.deep.equal(idl.errors);
     expect(idl.errors[0]).to.include({ code: 6000, name: "BadLength" });
+    expect(idl.errors.map((error) => error.code)).to.deep.equal(idl.errors.map((_, index) => 6000 + index));
+  });
+
+  it("lays out Config, Commitment and DecisionSigner in layout.h exactly as the IDL's Borsh types", () => {
+    const macros = layoutMacros();
+    const expectLayout = (typeName: string, prefix: string, start: number, names: Record<string, string>) => {
+      let offset = start;
+      for (const field of structFields(typeName)) {
+        const macro = `${prefix}_${names[field.name] ?? field.name.toUpperCase()}`;
+        expect(macros.get(macro), `${macro} (${typeName}.${field.name})`).to.equal(offset);
+        offset += borshSize(field.type);
+      }
+      expect(macros.get(`${prefix}_SIZE`), `${prefix}_SIZE`).to.equal(offset);
+    };
+    expectLayout("Config", "CONFIG", 8, { max_price_age_secs: "MAX_PRICE_AGE" });
+    expect(macros.get("CONFIG_ARGS_END")).to.equal(macros.get("CONFIG_PENDING_ADMIN"));
+    expectLayout("Commitment", "COMMITMENT", 8, { commitment: "HASH" });
+    expectLayout("DecisionSigner", "DECISION_SIGNER", 0, { signer: "KEY" });
+    expect(macros.get("DECISION_SIGNER_COUNT")).to.equal(4);
+    // ConfigArgs is the contiguous block initialize and update_config store and ConfigUpdated carries.
+    const args = structFields("ConfigArgs");
+    expect(structFields("Config").slice(2, 2 + args.length)).to.deep.equal(args);
+    expect(structFields("ConfigUpdated").slice(2)).to.deep.equal(args);
   });
 });

@@ -1,5 +1,6 @@
-// renew: only the holder, only in the 12 hours before expiry, extends from the old expiry and pays the tier.
-import { EventParser } from "@coral-xyz/anchor";
+// renew: only the holder, only in the 12 hours before expiry, extends from the old expiry and pays the tier. It
+// needs no commitment: nobody but the holder can renew, so there is nothing to front-run.
+import { BN, EventParser } from "@coral-xyz/anchor";
 import { expect } from "chai";
 import { DEFAULT_TIER_PRICES_USD_MICROS } from "../../core/reservation";
 import { feeLamports, RENEWAL_WINDOW_SECONDS } from "../../scripts/solana/registry";
@@ -70,6 +71,23 @@ describe("program: renew", () => {
     await reserveCall(fixture, other, "other", "OTHER").rpc();
     await advanceTo(fixture, WINDOW_OPENS);
     await expectProgramError(renewCall(fixture, other, "pepe", "pepe").rpc(), "NotReservationHolder");
+    // Naming the holder's own wallet state does not help: renewal needs the holder's signature.
+    const holderWallet = reservationKeys(fixture, holder.publicKey, "pepe", "pepe").wallet;
+    await expectProgramError(
+      fixture.program.methods
+        .renew(new BN(DAY))
+        .accountsStrict({
+          ...reservationKeys(fixture, other.publicKey, "pepe", "pepe"),
+          wallet: holderWallet,
+        })
+        .signers([other])
+        .rpc(),
+      "NotReservationHolder",
+    );
+    const reservation = await fixture.program.account.reservation.fetch(
+      reservationKeys(fixture, holder.publicKey, "pepe", "pepe").reservation,
+    );
+    expect(reservation.expiresAt.toString()).to.equal(EXPIRES_AT.toString());
   });
 
   it("refuses durations other than the tiers and stale prices", async () => {

@@ -1,4 +1,5 @@
-// reserve through the Anchor client: accounts written, event decoded, fee per tier, refusals.
+// reserve (the reveal of a commitment) through the Anchor client: accounts written, event decoded, fee per tier,
+// refusals. The commitment's own rules are in commitReveal.test.ts.
 import { BN, EventParser } from "@coral-xyz/anchor";
 import { PublicKey } from "@solana/web3.js";
 import { expect } from "chai";
@@ -11,6 +12,7 @@ import {
   TIER_DURATIONS,
   treasuryAddress,
 } from "../../scripts/solana/registry";
+import { commitMethod, planReveal, revealMethod } from "./support/commitReveal";
 import { expectProgramError, expectRuntimeError } from "./support/errors";
 import {
   advanceTo,
@@ -18,11 +20,13 @@ import {
   deployedRegistry,
   type Fixture,
   fundedWallet,
+  priceAccountOf,
   providerFor,
   reservationKeys,
   reserveCall,
   SOL_PRICE,
   START_TIME,
+  warpSlots,
 } from "./support/fixture";
 
 const balance = (fixture: Fixture, address: PublicKey) => fixture.provider.svm.getBalance(address);
@@ -36,11 +40,9 @@ describe("program: reserve", () => {
   it("creates the reservation and wallet PDAs with the folded pair, expiry and partner", async () => {
     const launcher = fundedWallet(fixture);
     const partner = Array.from({ length: 32 }, (_, index) => index + 1);
-    await fixture.program.methods
-      .reserve("Moon Badger!", "$badger", new BN(TIER_DURATIONS[2]), partner)
-      .accountsStrict(reservationKeys(fixture, launcher.publicKey, "Moon Badger!", "$badger"))
-      .signers([launcher])
-      .rpc();
+    await reserveCall(fixture, launcher, "Moon Badger!", "$badger", TIER_DURATIONS[2], {
+      partnerRef: partner,
+    }).rpc();
     const keys = reservationKeys(fixture, launcher.publicKey, "Moon Badger!", "$badger");
     const reservation = await fixture.program.account.reservation.fetch(keys.reservation);
     expect(reservation.name).to.equal("MOONBADGER");
@@ -195,34 +197,55 @@ describe("program: reserve", () => {
   it("charges the fee to the launcher, not to the transaction's fee payer", async () => {
     const launcher = fundedWallet(fixture);
     const feePayerBefore = await balance(fixture, fixture.admin.publicKey);
+    const launcherBefore = await balance(fixture, launcher.publicKey);
     await reserveCall(fixture, launcher, "pepe", "pepe").rpc();
-    const signatureFees = 2 * 5000;
+    const signatureFees = 2 * 2 * 5000; // commit and reveal, each signed by the fee payer and the launcher
     expect(feePayerBefore - (await balance(fixture, fixture.admin.publicKey))).to.equal(signatureFees);
+    // The launcher pays the fee and the two PDAs' rent; the commitment's rent came back with the reveal.
+    const keys = reservationKeys(fixture, launcher.publicKey, "pepe", "pepe");
+    const rents = (await balance(fixture, keys.reservation)) + (await balance(fixture, keys.wallet));
+    const fee = feeLamports(DEFAULT_TIER_PRICES_USD_MICROS[0], SOL_PRICE.price, SOL_PRICE.exponent);
+    expect(BigInt(launcherBefore - (await balance(fixture, launcher.publicKey)) - rents)).to.equal(fee);
   });
 
-  it("lets Anchor's account resolver fill config, wallet, treasury and System Program from the IDL seeds", async () => {
+  it("lets Anchor's account resolver fill the commitment, config, wallet, treasury and System Program", async () => {
     const launcher = fundedWallet(fixture);
-    const keys = reservationKeys(fixture, launcher.publicKey, "pepe", "pepe");
+    const plan = planReveal(fixture.programId, launcher.publicKey, priceAccountOf(fixture), {
+      name: "pepe",
+      ticker: "pepe",
+      durationSeconds: DAY,
+    });
     await fixture.program.methods
-      .reserve("pepe", "pepe", new BN(DAY), Array(32).fill(0))
+      .commit(plan.commitment)
+      .accounts({ launcher: launcher.publicKey })
+      .signers([launcher])
+      .rpc();
+    warpSlots(fixture);
+    await fixture.program.methods
+      .reserve("pepe", "pepe", new BN(DAY), plan.partnerRef, plan.secret)
       .accounts({
         launcher: launcher.publicKey,
-        priceUpdate: keys.priceUpdate,
-        reservation: keys.reservation,
+        priceUpdate: plan.accounts.priceUpdate,
+        reservation: plan.accounts.reservation,
+        commitment: plan.accounts.commitment,
       })
       .signers([launcher])
       .rpc();
-    const wallet = await fixture.program.account.walletState.fetch(keys.wallet);
-    expect(wallet.slots[0]?.reservation.toBase58()).to.equal(keys.reservation.toBase58());
+    const wallet = await fixture.program.account.walletState.fetch(plan.accounts.wallet);
+    expect(wallet.slots[0]?.reservation.toBase58()).to.equal(plan.accounts.reservation.toBase58());
   });
 
   it("works when the launcher is also the transaction's fee payer (a creator's own wallet)", async () => {
     const launcher = fundedWallet(fixture);
     const asLauncher = registryProgram(providerFor(fixture, launcher), fixture.programId);
-    await asLauncher.methods
-      .reserve("pepe", "pepe", new BN(DAY), Array(32).fill(0))
-      .accountsStrict(reservationKeys(fixture, launcher.publicKey, "pepe", "pepe"))
-      .rpc();
+    const plan = planReveal(fixture.programId, launcher.publicKey, priceAccountOf(fixture), {
+      name: "pepe",
+      ticker: "pepe",
+      durationSeconds: DAY,
+    });
+    await commitMethod(asLauncher, plan).rpc();
+    warpSlots(fixture);
+    await revealMethod(asLauncher, plan).rpc();
     const reservation = await fixture.program.account.reservation.fetch(
       reservationKeys(fixture, launcher.publicKey, "pepe", "pepe").reservation,
     );

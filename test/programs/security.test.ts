@@ -1,7 +1,9 @@
-// Each applicable category of Anchor's sealevel-attacks list, shown failing against the program.
-// Not applicable: "closing accounts" (the program never closes an account; an expired reservation is
-// reused in place, so there is nothing to revive) and sysvar account spoofing (clock and rent are read
-// through syscalls, never from accounts; the one loader-owned input, program_data, is address-checked below).
+// Each applicable category of Anchor's sealevel-attacks list, shown failing against the program. The reserve
+// attacks run against a reveal whose commitment has matured, so every check after the commitment's is reached.
+// Closing accounts: only commitments are closed (an expired reservation is reused in place); a closed one is zeroed
+// so nothing revives it in the same transaction (below). Not applicable: sysvar account spoofing (clock and rent
+// are read through syscalls, never from accounts; the one loader-owned input, program_data, is address-checked).
+// The commitment's own attacks (theft, replay, timing): commitReveal.test.ts.
 import { BN } from "@coral-xyz/anchor";
 import { Keypair, PublicKey, SystemProgram, type TransactionInstruction } from "@solana/web3.js";
 import { expect } from "chai";
@@ -14,6 +16,7 @@ import {
   walletAddress,
 } from "../../scripts/solana/registry";
 import { programDataAddress } from "../../scripts/solana/upgradeable-loader";
+import type { RevealPlan } from "./support/commitReveal";
 import { expectProgramError } from "./support/errors";
 import {
   deployedRegistry,
@@ -23,14 +26,19 @@ import {
   reservationKeys,
   reserveCall,
   sendInstructions,
+  warpSlots,
 } from "./support/fixture";
 
-type Keys = ReturnType<typeof reservationKeys>;
+type Keys = RevealPlan["accounts"];
 
+/** The launcher commits to reserving pepe/pepe, the commitment matures, and the reveal is built with `keys`. */
 async function reserveInstruction(fixture: Fixture, launcher: Keypair, keys: Partial<Keys> = {}) {
+  const { commit, plan } = reserveCall(fixture, launcher, "pepe", "pepe");
+  await commit.rpc();
+  warpSlots(fixture);
   return fixture.program.methods
-    .reserve("pepe", "pepe", new BN(86_400), Array(32).fill(0))
-    .accountsStrict({ ...reservationKeys(fixture, launcher.publicKey, "pepe", "pepe"), ...keys })
+    .reserve(plan.name, plan.ticker, new BN(plan.durationSeconds), plan.partnerRef, plan.secret)
+    .accountsStrict({ ...plan.accounts, ...keys })
     .instruction();
 }
 
@@ -72,7 +80,7 @@ describe("program: sealevel attacks", () => {
 
     it("refuses update_config when the admin did not sign", async () => {
       const instruction = await fixture.program.methods
-        .updateConfig(launcher.publicKey, configArgs(localSettings(fixture.programId)))
+        .updateConfig(configArgs(localSettings(fixture.programId)))
         .accountsStrict({ admin: fixture.admin.publicKey, config: configAddress(fixture.programId) })
         .instruction();
       const attack = withKey(instruction, 0, { isSigner: false });
@@ -141,7 +149,7 @@ describe("program: sealevel attacks", () => {
 
     it("refuses the program-owned price account passed as the config to update_config", async () => {
       const attack = await fixture.program.methods
-        .updateConfig(fixture.admin.publicKey, configArgs(localSettings(fixture.programId)))
+        .updateConfig(configArgs(localSettings(fixture.programId)))
         .accountsStrict({ admin: fixture.admin.publicKey, config: localPriceAddress(fixture.programId) })
         .instruction();
       await expectProgramError(sendInstructions(fixture, [attack]), "InvalidAccount");
@@ -250,19 +258,47 @@ describe("program: sealevel attacks", () => {
       const reserve = await reserveInstruction(fixture, launcher);
       const unknown = { ...reserve, data: Buffer.alloc(8, 7) } as TransactionInstruction;
       await expectProgramError(sendInstructions(fixture, [unknown], [launcher]), "InvalidInstruction");
-      const truncated = { ...reserve, keys: reserve.keys.slice(0, 6) } as TransactionInstruction;
+      const truncated = { ...reserve, keys: reserve.keys.slice(0, 7) } as TransactionInstruction;
       await expectProgramError(sendInstructions(fixture, [truncated], [launcher]), "NotEnoughAccounts");
       const readOnly = withKey(await reserveInstruction(fixture, launcher), 3, { isWritable: false });
       await expectProgramError(sendInstructions(fixture, [readOnly], [launcher]), "AccountNotWritable");
     });
   });
 
+  describe("closing accounts", () => {
+    it("zeroes a revealed commitment: re-funding it in the same transaction does not revive it", async () => {
+      const { commit, plan } = reserveCall(fixture, launcher, "pepe", "pepe");
+      await commit.rpc();
+      warpSlots(fixture);
+      const rent = await fixture.provider.svm.getBalance(plan.accounts.commitment);
+      const reveal = () =>
+        fixture.program.methods
+          .reserve(plan.name, plan.ticker, new BN(plan.durationSeconds), plan.partnerRef, plan.secret)
+          .accountsStrict(plan.accounts)
+          .instruction();
+      const refund = SystemProgram.transfer({
+        fromPubkey: launcher.publicKey,
+        toPubkey: plan.accounts.commitment,
+        lamports: rent,
+      });
+      // Reveal, re-fund, reveal again (a second pair would need the same commitment): the second finds zeros.
+      await expectProgramError(
+        sendInstructions(fixture, [await reveal(), refund, await reveal()], [launcher]),
+        "CommitmentNotFound",
+      );
+      await sendInstructions(fixture, [await reveal()], [launcher]);
+      expect(await fixture.provider.connection.getAccountInfo(plan.accounts.commitment)).to.equal(null);
+    });
+  });
+
   describe("pre-funded PDA addresses (denial of service on create_account)", () => {
-    it("still reserves when someone sent lamports to the reservation and wallet addresses first", async () => {
+    it("still reserves when someone sent lamports to the commitment, reservation and wallet addresses first", async () => {
       const keys = reservationKeys(fixture, launcher.publicKey, "pepe", "pepe");
+      const call = reserveCall(fixture, launcher, "pepe", "pepe");
+      fixture.provider.svm.airdrop(call.plan.accounts.commitment, 2_000_000n);
       fixture.provider.svm.airdrop(keys.reservation, 1_000_000n);
       fixture.provider.svm.airdrop(keys.wallet, 5_000_000_000n);
-      await reserveCall(fixture, launcher, "pepe", "pepe").rpc();
+      await call.rpc();
       const reservation = await fixture.program.account.reservation.fetch(keys.reservation);
       expect(reservation.name).to.equal("PEPE");
       const wallet = await fixture.provider.connection.getAccountInfo(keys.wallet);

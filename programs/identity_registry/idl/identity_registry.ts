@@ -5,7 +5,7 @@ export type IdentityRegistry = {
     name: "identityRegistry";
     version: "0.1.0";
     spec: "0.1.0";
-    description: "Token identity registry: fold v1 on-chain, tiered USD reservations, 3 per wallet";
+    description: "Token identity registry: fold v1 on-chain, commit-reveal tiered USD reservations, 3 per wallet, launch checks";
   };
   instructions: [
     {
@@ -64,8 +64,45 @@ export type IdentityRegistry = {
     },
     {
       name: "updateConfig";
-      docs: ["Admin: changes admin, price source, maximum price age and tier prices"];
+      docs: [
+        "Admin: changes price source, maximum price age, tier prices, minimum commitment age and price confidence bound (not the admin: propose_admin)",
+      ];
       discriminator: [29, 158, 252, 191, 10, 83, 219, 99];
+      accounts: [
+        {
+          name: "admin";
+          signer: true;
+        },
+        {
+          name: "config";
+          pda: {
+            seeds: [
+              {
+                kind: "const";
+                value: [99, 111, 110, 102, 105, 103];
+              },
+            ];
+          };
+          writable: true;
+        },
+      ];
+      args: [
+        {
+          name: "args";
+          type: {
+            defined: {
+              name: "configArgs";
+            };
+          };
+        },
+      ];
+    },
+    {
+      name: "proposeAdmin";
+      docs: [
+        "Admin: proposes a new admin, who must accept_admin; proposing the zero key or the admin itself cancels",
+      ];
+      discriminator: [121, 214, 199, 212, 87, 39, 117, 234];
       accounts: [
         {
           name: "admin";
@@ -89,13 +126,97 @@ export type IdentityRegistry = {
           name: "newAdmin";
           type: "pubkey";
         },
+      ];
+    },
+    {
+      name: "acceptAdmin";
+      docs: ["The proposed admin takes the role (two-step hand-over)"];
+      discriminator: [112, 42, 45, 90, 116, 181, 13, 170];
+      accounts: [
         {
-          name: "args";
-          type: {
-            defined: {
-              name: "configArgs";
-            };
+          name: "pendingAdmin";
+          signer: true;
+        },
+        {
+          name: "config";
+          pda: {
+            seeds: [
+              {
+                kind: "const";
+                value: [99, 111, 110, 102, 105, 103];
+              },
+            ];
           };
+          writable: true;
+        },
+      ];
+      args: [];
+    },
+    {
+      name: "setDecisionSigner";
+      docs: [
+        "Admin: trusts a launch-decision signing key for valid_from <= t < valid_until (upsert; 4 entries, an ended one is reused)",
+      ];
+      discriminator: [16, 8, 152, 246, 124, 57, 130, 229];
+      accounts: [
+        {
+          name: "admin";
+          signer: true;
+        },
+        {
+          name: "config";
+          pda: {
+            seeds: [
+              {
+                kind: "const";
+                value: [99, 111, 110, 102, 105, 103];
+              },
+            ];
+          };
+          writable: true;
+        },
+      ];
+      args: [
+        {
+          name: "signer";
+          type: "pubkey";
+        },
+        {
+          name: "validFrom";
+          type: "i64";
+        },
+        {
+          name: "validUntil";
+          type: "i64";
+        },
+      ];
+    },
+    {
+      name: "revokeDecisionSigner";
+      docs: ["Admin: ends a decision signing key's window now"];
+      discriminator: [236, 76, 139, 38, 161, 105, 85, 93];
+      accounts: [
+        {
+          name: "admin";
+          signer: true;
+        },
+        {
+          name: "config";
+          pda: {
+            seeds: [
+              {
+                kind: "const";
+                value: [99, 111, 110, 102, 105, 103];
+              },
+            ];
+          };
+          writable: true;
+        },
+      ];
+      args: [
+        {
+          name: "signer";
+          type: "pubkey";
         },
       ];
     },
@@ -157,9 +278,58 @@ export type IdentityRegistry = {
       ];
     },
     {
+      name: "commit";
+      docs: [
+        "Seals a reservation request: creates the launcher's Commitment to keccak256(name_hash || ticker_hash || launcher || duration_seconds u64 LE || partner_ref || secret)",
+      ];
+      discriminator: [223, 140, 142, 165, 229, 208, 156, 74];
+      accounts: [
+        {
+          name: "launcher";
+          writable: true;
+          signer: true;
+        },
+        {
+          name: "commitment";
+          writable: true;
+          docs: [
+            'PDA ["commitment", launcher, commitment], commitment = keccak256(name_hash || ticker_hash || launcher || duration_seconds u64 LE || partner_ref || secret)',
+          ];
+          pda: {
+            seeds: [
+              {
+                kind: "const";
+                value: [99, 111, 109, 109, 105, 116, 109, 101, 110, 116];
+              },
+              {
+                kind: "account";
+                path: "launcher";
+              },
+              {
+                kind: "arg";
+                path: "commitment";
+              },
+            ];
+          };
+        },
+        {
+          name: "systemProgram";
+          address: "11111111111111111111111111111111";
+        },
+      ];
+      args: [
+        {
+          name: "commitment";
+          type: {
+            array: ["u8", 32];
+          };
+        },
+      ];
+    },
+    {
       name: "reserve";
       docs: [
-        "Reserves a folded name/ticker pair for a tier duration, paying the tier's USD price in lamports",
+        "Reveals a matured commitment (closing it) and reserves the folded name/ticker pair for a tier duration, paying the tier's USD price in lamports",
       ];
       discriminator: [92, 99, 244, 209, 28, 65, 213, 157];
       accounts: [
@@ -220,6 +390,13 @@ export type IdentityRegistry = {
           name: "systemProgram";
           address: "11111111111111111111111111111111";
         },
+        {
+          name: "commitment";
+          writable: true;
+          docs: [
+            'PDA ["commitment", launcher, commitment], commitment = keccak256(name_hash || ticker_hash || launcher || duration_seconds u64 LE || partner_ref || secret)',
+          ];
+        },
       ];
       args: [
         {
@@ -240,7 +417,32 @@ export type IdentityRegistry = {
             array: ["u8", 32];
           };
         },
+        {
+          name: "secret";
+          type: {
+            array: ["u8", 32];
+          };
+        },
       ];
+    },
+    {
+      name: "closeCommitment";
+      docs: [
+        "Anyone: closes a commitment older than 24 hours (no longer revealable), its rent back to its launcher",
+      ];
+      discriminator: [159, 80, 4, 54, 45, 135, 38, 128];
+      accounts: [
+        {
+          name: "commitment";
+          writable: true;
+        },
+        {
+          name: "launcher";
+          writable: true;
+          docs: ["The commitment's launcher: receives its rent"];
+        },
+      ];
+      args: [];
     },
     {
       name: "renew";
@@ -334,6 +536,49 @@ export type IdentityRegistry = {
       };
     },
     {
+      name: "assertLaunchAllowed";
+      docs: [
+        "View or CPI: fails with LaunchRefused when another wallet holds a live reservation of the pair; returns its holder and expiry (zeros when free) and the folded pair's keccak256 keys",
+      ];
+      discriminator: [19, 185, 223, 133, 142, 9, 153, 165];
+      accounts: [
+        {
+          name: "config";
+          pda: {
+            seeds: [
+              {
+                kind: "const";
+                value: [99, 111, 110, 102, 105, 103];
+              },
+            ];
+          };
+        },
+        {
+          name: "reservation";
+          docs: ['PDA ["reservation", keccak256(foldedName), keccak256(foldedTicker)], existing or not'];
+        },
+      ];
+      args: [
+        {
+          name: "name";
+          type: "string";
+        },
+        {
+          name: "ticker";
+          type: "string";
+        },
+        {
+          name: "launcher";
+          type: "pubkey";
+        },
+      ];
+      returns: {
+        defined: {
+          name: "launchCheck";
+        };
+      };
+    },
+    {
       name: "withdrawFees";
       docs: ["Admin: moves collected fees out of the treasury PDA, keeping its rent-exempt minimum"];
       discriminator: [198, 212, 171, 109, 144, 215, 174, 89];
@@ -384,6 +629,10 @@ export type IdentityRegistry = {
   ];
   accounts: [
     {
+      name: "commitment";
+      discriminator: [61, 112, 129, 128, 24, 147, 77, 87];
+    },
+    {
       name: "config";
       discriminator: [155, 12, 170, 224, 30, 250, 204, 130];
     },
@@ -402,8 +651,24 @@ export type IdentityRegistry = {
   ];
   events: [
     {
+      name: "adminTransferStarted";
+      discriminator: [31, 82, 117, 177, 147, 168, 210, 177];
+    },
+    {
+      name: "adminTransferred";
+      discriminator: [255, 147, 182, 5, 199, 217, 38, 179];
+    },
+    {
       name: "configUpdated";
       discriminator: [40, 241, 230, 122, 11, 19, 198, 194];
+    },
+    {
+      name: "decisionSignerRevoked";
+      discriminator: [209, 18, 150, 98, 194, 38, 117, 53];
+    },
+    {
+      name: "decisionSignerSet";
+      discriminator: [193, 113, 39, 191, 253, 210, 129, 245];
     },
     {
       name: "feesWithdrawn";
@@ -502,7 +767,7 @@ export type IdentityRegistry = {
     {
       code: 6016;
       name: "invalidConfig";
-      msg: "Config values out of range: tier prices 1..1e12 USD micros, max price age > 0";
+      msg: "Config values out of range: tier prices 1..1e12 USD micros, max price age 1..2^31-1 s, min commitment slots 1..1000, max confidence 1..10000 bps, decision signer a non-zero key with valid_from < valid_until";
     },
     {
       code: 6017;
@@ -534,8 +799,115 @@ export type IdentityRegistry = {
       name: "accountNotWritable";
       msg: "Account must be writable in this position";
     },
+    {
+      code: 6023;
+      name: "commitmentExists";
+      msg: "This launcher already holds this commitment; reveal it, or close it once expired";
+    },
+    {
+      code: 6024;
+      name: "commitmentNotFound";
+      msg: "No commitment of this launcher matches the revealed name, ticker, duration, partner and secret";
+    },
+    {
+      code: 6025;
+      name: "commitmentTooNew";
+      msg: "Commitment is too recent: reveal it at least min_commitment_slots slots later";
+    },
+    {
+      code: 6026;
+      name: "commitmentExpired";
+      msg: "Commitment is older than 24 hours; commit again";
+    },
+    {
+      code: 6027;
+      name: "commitmentNotExpired";
+      msg: "A commitment can only be closed once it is older than 24 hours";
+    },
+    {
+      code: 6028;
+      name: "priceConfidenceTooWide";
+      msg: "Price confidence interval exceeds the configured share of the price";
+    },
+    {
+      code: 6029;
+      name: "launchRefused";
+      msg: "Another wallet holds a live reservation of this name and ticker";
+    },
+    {
+      code: 6030;
+      name: "decisionSignerSetFull";
+      msg: "All 4 decision signer entries are in use and none has ended";
+    },
+    {
+      code: 6031;
+      name: "decisionSignerNotFound";
+      msg: "No decision signer entry holds this key";
+    },
   ];
   types: [
+    {
+      name: "adminTransferStarted";
+      type: {
+        kind: "struct";
+        fields: [
+          {
+            name: "admin";
+            type: "pubkey";
+          },
+          {
+            name: "pendingAdmin";
+            type: "pubkey";
+          },
+        ];
+      };
+    },
+    {
+      name: "adminTransferred";
+      type: {
+        kind: "struct";
+        fields: [
+          {
+            name: "previousAdmin";
+            type: "pubkey";
+          },
+          {
+            name: "admin";
+            type: "pubkey";
+          },
+        ];
+      };
+    },
+    {
+      name: "commitment";
+      type: {
+        kind: "struct";
+        fields: [
+          {
+            name: "launcher";
+            type: "pubkey";
+          },
+          {
+            name: "commitment";
+            type: {
+              array: ["u8", 32];
+            };
+          },
+          {
+            name: "committedSlot";
+            type: "u64";
+          },
+          {
+            name: "committedAt";
+            type: "i64";
+          },
+          {
+            name: "bump";
+            type: "u8";
+          },
+        ];
+      };
+    },
     {
       name: "config";
       type: {
@@ -574,12 +946,37 @@ export type IdentityRegistry = {
             };
           },
           {
+            name: "minCommitmentSlots";
+            type: "u64";
+          },
+          {
+            name: "maxConfidenceBps";
+            type: "u16";
+          },
+          {
+            name: "pendingAdmin";
+            type: "pubkey";
+          },
+          {
             name: "bump";
             type: "u8";
           },
           {
             name: "treasuryBump";
             type: "u8";
+          },
+          {
+            name: "decisionSigners";
+            type: {
+              array: [
+                {
+                  defined: {
+                    name: "decisionSigner";
+                  };
+                },
+                4,
+              ];
+            };
           },
         ];
       };
@@ -612,6 +1009,14 @@ export type IdentityRegistry = {
             type: {
               array: ["u64", 4];
             };
+          },
+          {
+            name: "minCommitmentSlots";
+            type: "u64";
+          },
+          {
+            name: "maxConfidenceBps";
+            type: "u16";
           },
         ];
       };
@@ -653,6 +1058,70 @@ export type IdentityRegistry = {
               array: ["u64", 4];
             };
           },
+          {
+            name: "minCommitmentSlots";
+            type: "u64";
+          },
+          {
+            name: "maxConfidenceBps";
+            type: "u16";
+          },
+        ];
+      };
+    },
+    {
+      name: "decisionSigner";
+      type: {
+        kind: "struct";
+        fields: [
+          {
+            name: "signer";
+            type: "pubkey";
+          },
+          {
+            name: "validFrom";
+            type: "i64";
+          },
+          {
+            name: "validUntil";
+            type: "i64";
+          },
+        ];
+      };
+    },
+    {
+      name: "decisionSignerRevoked";
+      type: {
+        kind: "struct";
+        fields: [
+          {
+            name: "signer";
+            type: "pubkey";
+          },
+          {
+            name: "validUntil";
+            type: "i64";
+          },
+        ];
+      };
+    },
+    {
+      name: "decisionSignerSet";
+      type: {
+        kind: "struct";
+        fields: [
+          {
+            name: "signer";
+            type: "pubkey";
+          },
+          {
+            name: "validFrom";
+            type: "i64";
+          },
+          {
+            name: "validUntil";
+            type: "i64";
+          },
         ];
       };
     },
@@ -684,6 +1153,34 @@ export type IdentityRegistry = {
           {
             name: "ticker";
             type: "string";
+          },
+          {
+            name: "nameHash";
+            type: {
+              array: ["u8", 32];
+            };
+          },
+          {
+            name: "tickerHash";
+            type: {
+              array: ["u8", 32];
+            };
+          },
+        ];
+      };
+    },
+    {
+      name: "launchCheck";
+      type: {
+        kind: "struct";
+        fields: [
+          {
+            name: "holder";
+            type: "pubkey";
+          },
+          {
+            name: "expiresAt";
+            type: "i64";
           },
           {
             name: "nameHash";

@@ -11,6 +11,8 @@ typedef struct {
   const u8 *feed_id;
   u64 max_price_age_secs;
   u64 tier_usd_micros[TIER_COUNT];
+  u64 min_commitment_slots;
+  u64 max_confidence_bps;
 } ConfigArgs;
 
 /* Reads Borsh `ConfigArgs` and checks its ranges. */

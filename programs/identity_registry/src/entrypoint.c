@@ -41,8 +41,14 @@ u64 entrypoint(u8 *input) {
   if (ctx->data_len < 8) return fail(ERR_InvalidInstruction);
   Reader args = {ctx->data + 8, ctx->data_len - 8, true};
   switch (read_u64(ctx->data)) {
+    case IX_COMMIT:
+      return commit(ctx, &args);
     case IX_RESERVE:
       return reserve(ctx, &args);
+    case IX_ASSERT_LAUNCH_ALLOWED:
+      return assert_launch_allowed(ctx, &args);
+    case IX_CLOSE_COMMITMENT:
+      return close_commitment(ctx, &args);
     case IX_RENEW:
       return renew(ctx, &args);
     case IX_FOLD_PREVIEW:
@@ -55,6 +61,14 @@ u64 entrypoint(u8 *input) {
       return update_config(ctx, &args);
     case IX_WITHDRAW_FEES:
       return withdraw_fees(ctx, &args);
+    case IX_PROPOSE_ADMIN:
+      return propose_admin(ctx, &args);
+    case IX_ACCEPT_ADMIN:
+      return accept_admin(ctx, &args);
+    case IX_SET_DECISION_SIGNER:
+      return set_decision_signer(ctx, &args);
+    case IX_REVOKE_DECISION_SIGNER:
+      return revoke_decision_signer(ctx, &args);
     default:
       return fail(ERR_InvalidInstruction);
   }

@@ -21,13 +21,25 @@
   X(6013, InvalidProgramId, "Program account is not the expected program (System Program or loader)")          \
   X(6014, AlreadyInitialized, "Registry config already exists")                                                \
   X(6015, InvalidInstruction, "Unknown instruction or malformed instruction data")                             \
-  X(6016, InvalidConfig, "Config values out of range: tier prices 1..1e12 USD micros, max price age > 0")      \
+  X(6016, InvalidConfig,                                                                                      \
+    "Config values out of range: tier prices 1..1e12 USD micros, max price age 1..2^31-1 s, min commitment "   \
+    "slots 1..1000, max confidence 1..10000 bps, decision signer a non-zero key with valid_from < valid_until") \
   X(6017, MathOverflow, "Fee computation overflowed; check the tier price and the price exponent")             \
   X(6018, DuplicateAccount, "The same account was passed in two positions")                                    \
   X(6019, NotEnoughAccounts, "Instruction needs more accounts than were passed")                               \
   X(6020, LocalPriceDisabled, "push_price only works when the registry itself owns the price account (local)") \
   X(6021, InsufficientTreasury, "Treasury would fall below its rent-exempt minimum")                           \
-  X(6022, AccountNotWritable, "Account must be writable in this position")
+  X(6022, AccountNotWritable, "Account must be writable in this position")                                    \
+  X(6023, CommitmentExists, "This launcher already holds this commitment; reveal it, or close it once expired") \
+  X(6024, CommitmentNotFound,                                                                                 \
+    "No commitment of this launcher matches the revealed name, ticker, duration, partner and secret")          \
+  X(6025, CommitmentTooNew, "Commitment is too recent: reveal it at least min_commitment_slots slots later")    \
+  X(6026, CommitmentExpired, "Commitment is older than 24 hours; commit again")                               \
+  X(6027, CommitmentNotExpired, "A commitment can only be closed once it is older than 24 hours")             \
+  X(6028, PriceConfidenceTooWide, "Price confidence interval exceeds the configured share of the price")      \
+  X(6029, LaunchRefused, "Another wallet holds a live reservation of this name and ticker")                  \
+  X(6030, DecisionSignerSetFull, "All 4 decision signer entries are in use and none has ended")              \
+  X(6031, DecisionSignerNotFound, "No decision signer entry holds this key")
 
 enum RegistryError {
 #define AS_ENUM(code, name, message) ERR_##name = code,

@@ -11,5 +11,12 @@ u64 reserve(Context *ctx, Reader *args);
 u64 renew(Context *ctx, Reader *args);
 u64 fold_preview(Context *ctx, Reader *args);
 u64 withdraw_fees(Context *ctx, Reader *args);
+u64 commit(Context *ctx, Reader *args);
+u64 close_commitment(Context *ctx, Reader *args);
+u64 assert_launch_allowed(Context *ctx, Reader *args);
+u64 propose_admin(Context *ctx, Reader *args);
+u64 accept_admin(Context *ctx, Reader *args);
+u64 set_decision_signer(Context *ctx, Reader *args);
+u64 revoke_decision_signer(Context *ctx, Reader *args);
 
 #endif

@@ -4,6 +4,25 @@
 
 #define MIN_EXPONENT (-12)
 
+/* a * b as a 128-bit (high, low) pair for b < 2^32, without 128-bit types (__multi3). */
+static void multiply_wide(u64 a, u64 b, u64 *high, u64 *low) {
+  u64 low_part = (a & 0xffffffffULL) * b;
+  u64 middle = (a >> 32) * b + (low_part >> 32);
+  *low = (middle << 32) | (low_part & 0xffffffffULL);
+  *high = middle >> 32;
+}
+
+/* conf / price > max_bps / 10000, compared exactly as conf * 10000 > price * max_bps. */
+static bool confidence_too_wide(u64 conf, u64 price, u64 max_bps) {
+  u64 conf_high;
+  u64 conf_low;
+  u64 bound_high;
+  u64 bound_low;
+  multiply_wide(conf, BPS_DENOMINATOR, &conf_high, &conf_low);
+  multiply_wide(price, max_bps, &bound_high, &bound_low);
+  return conf_high > bound_high || (conf_high == bound_high && conf_low > bound_low);
+}
+
 u64 read_price(const u8 *config, const SolAccountInfo *account, i64 now, Price *out) {
   const u8 *data = account->data;
   if (!pubkey_eq(account->key, (const SolPubkey *)(config + CONFIG_PRICE_UPDATE)) ||
@@ -19,6 +38,9 @@ u64 read_price(const u8 *config, const SolAccountInfo *account, i64 now, Price *
   if (out->price <= 0 || out->exponent > 0 || out->exponent < MIN_EXPONENT) return fail(ERR_InvalidPrice);
   i64 max_age = (i64)read_u64(config + CONFIG_MAX_PRICE_AGE);
   if (out->publish_time < now - max_age) return fail(ERR_StalePrice);
+  if (confidence_too_wide(read_u64(data + PRICE_CONF), (u64)out->price, read_u16(config + CONFIG_MAX_CONFIDENCE_BPS))) {
+    return fail(ERR_PriceConfidenceTooWide);
+  }
   return 0;
 }
 

@@ -9,7 +9,7 @@ typedef struct {
   i64 publish_time;
 } Price;
 
-/* Checks address and owner against the config, type, feed id, verification level, sign and age. */
+/* Checks address and owner against the config, type, feed id, verification level, sign, age and confidence. */
 u64 read_price(const u8 *config, const SolAccountInfo *account, i64 now, Price *out);
 
 /* ceil(usd_micros / 1e6 * 1e9 / (price * 10^exponent)) without 128-bit math. */

@@ -46,8 +46,10 @@ u64 renew(Context *ctx, Reader *args) {
       !pubkey_eq((const SolPubkey *)(wallet->data + WALLET_LAUNCHER), launcher->key)) {
     return fail(ERR_NotReservationHolder);
   }
+  SolClock clock;
+  sol_get_clock_sysvar(&clock);
   Charge charge;
-  TRY(quote_charge(config, price_account, duration_seconds, &charge));
+  TRY(quote_charge(config, price_account, duration_seconds, &clock, &charge));
   i64 expires_at = (i64)read_u64(data + RESERVATION_EXPIRES_AT);
   if (charge.now >= expires_at || charge.now < expires_at - RENEWAL_WINDOW_SECONDS) {
     return fail(ERR_RenewalWindowClosed);

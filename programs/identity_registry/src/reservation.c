@@ -5,12 +5,11 @@
 #include "layout.h"
 #include "system.h"
 
-u64 quote_charge(const u8 *config, const SolAccountInfo *price_account, u64 duration_seconds, Charge *out) {
+u64 quote_charge(const u8 *config, const SolAccountInfo *price_account, u64 duration_seconds, const SolClock *clock,
+                 Charge *out) {
   u64 tier = tier_index(duration_seconds);
   if (tier == TIER_COUNT) return fail(ERR_InvalidDuration);
-  SolClock clock;
-  sol_get_clock_sysvar(&clock);
-  out->now = clock.unix_timestamp;
+  out->now = clock->unix_timestamp;
   out->duration_seconds = duration_seconds;
   TRY(read_price(config, price_account, out->now, &out->price));
   return fee_lamports(read_u64(config + CONFIG_TIER_USD_MICROS + 8 * tier), &out->price, &out->fee_lamports);

@@ -11,8 +11,9 @@ typedef struct {
   Price price;
 } Charge;
 
-/* Validates the duration, reads the price and computes the fee of the duration's tier. */
-u64 quote_charge(const u8 *config, const SolAccountInfo *price_account, u64 duration_seconds, Charge *out);
+/* Validates the duration, reads the price at the clock's time and computes the fee of the duration's tier. */
+u64 quote_charge(const u8 *config, const SolAccountInfo *price_account, u64 duration_seconds, const SolClock *clock,
+                 Charge *out);
 
 /* Pays the fee from the launcher into the configured treasury. */
 u64 pay_fee(const u8 *config, const SolAccountInfo *launcher, const SolAccountInfo *treasury,

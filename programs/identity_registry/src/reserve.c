@@ -1,11 +1,15 @@
-/* reserve(name: string, ticker: string, duration_seconds: u64, partner_ref: [u8; 32])
- * Folds name and ticker on-chain, creates (or reuses, once expired) the reservation PDA
+/* reserve(name: string, ticker: string, duration_seconds: u64, partner_ref: [u8; 32], secret: [u8; 32]): the reveal
+ * of a commitment (commitment.c). The launcher's commitment to keccak256(name_hash || ticker_hash || launcher ||
+ * duration_seconds u64 LE || partner_ref || secret) must be at least min_commitment_slots old and at most
+ * MAX_COMMITMENT_AGE_SECONDS; it is closed (rent back to the launcher). Then, as before the commitment existed:
+ * folds name and ticker on-chain, creates (or reuses, once expired) the reservation PDA
  * ["reservation", keccak(name), keccak(ticker)], keeps at most 3 active reservations per wallet in the
  * wallet PDA ["wallet", launcher], charges the tier's USD price in lamports into the treasury PDA.
  * Accounts: launcher (signer, writable), config, price_update, reservation (writable), wallet (writable),
- * treasury (writable), system_program. */
+ * treasury (writable), system_program, commitment (writable). */
 #include "accounts.h"
 #include "borsh.h"
+#include "commitment.h"
 #include "errors.h"
 #include "events.h"
 #include "fold.h"
@@ -101,32 +105,41 @@ static void emit_reservation_created(Context *ctx, const SolAccountInfo *reserva
 }
 
 u64 reserve(Context *ctx, Reader *args) {
-  TRY(require_accounts(ctx, 7));
-  const SolAccountInfo *launcher = &ctx->accounts[0];
+  TRY(require_accounts(ctx, 8));
+  SolAccountInfo *launcher = &ctx->accounts[0];
   const SolAccountInfo *config_account = &ctx->accounts[1];
   const SolAccountInfo *price_account = &ctx->accounts[2];
   SolAccountInfo *reservation = &ctx->accounts[3];
   SolAccountInfo *wallet = &ctx->accounts[4];
   const SolAccountInfo *treasury = &ctx->accounts[5];
   const SolAccountInfo *system_program = &ctx->accounts[6];
+  SolAccountInfo *commitment = &ctx->accounts[7];
   u64 name_len;
   u64 ticker_len;
   const u8 *name = take_string(args, &name_len);
   const u8 *ticker = take_string(args, &ticker_len);
-  u64 duration_seconds = take_u64(args);
-  const u8 *partner_ref = take_bytes(args, 32);
+  Reveal reveal;
+  reveal.duration_seconds = take_u64(args);
+  reveal.partner_ref = take_bytes(args, 32);
+  reveal.secret = take_bytes(args, 32);
   if (!reader_done(args)) return fail(ERR_InvalidInstruction);
 
   TRY(require_signer(launcher));
   TRY(require_writable(launcher));
   TRY(require_writable(reservation));
   TRY(require_writable(wallet));
+  TRY(require_writable(commitment));
   TRY(require_system_program(system_program));
   const u8 *config;
   TRY(load_config(ctx, config_account, &config));
   TRY(fold_identity(name, name_len, ticker, ticker_len, &ctx->identity));
+  SolClock clock;
+  sol_get_clock_sysvar(&clock);
+  u8 hash[32];
+  commitment_hash(ctx, launcher->key, &reveal, hash);
+  TRY(require_commitment(commitment, launcher->key, hash, config, &clock));
   Charge charge;
-  TRY(quote_charge(config, price_account, duration_seconds, &charge));
+  TRY(quote_charge(config, price_account, reveal.duration_seconds, &clock, &charge));
 
   TRY(open_wallet(ctx, launcher, wallet, system_program));
   u8 *slot;
@@ -134,9 +147,11 @@ u64 reserve(Context *ctx, Reader *args) {
   TRY(open_reservation(ctx, launcher, reservation, system_program, charge.now));
   TRY(pay_fee(config, launcher, treasury, system_program, charge.fee_lamports));
 
-  store_reservation(ctx, reservation->data, launcher, &charge, partner_ref);
+  store_reservation(ctx, reservation->data, launcher, &charge, reveal.partner_ref);
   copy_bytes(slot + WALLET_SLOT_RESERVATION, reservation->key, PUBKEY_LEN);
   copy_bytes(slot + WALLET_SLOT_EXPIRES_AT, reservation->data + RESERVATION_EXPIRES_AT, 8);
+  /* After the CPIs: the commitment's rent returns to the launcher directly (the program owns the account). */
+  close_program_account(commitment, launcher);
   emit_reservation_created(ctx, reservation, reservation->data);
   return 0;
 }

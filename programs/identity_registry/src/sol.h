@@ -4,6 +4,7 @@
 #define SOL_H
 
 typedef unsigned char u8;
+typedef unsigned short u16;
 typedef unsigned int u32;
 typedef unsigned long long u64;
 typedef long long i64;
@@ -94,6 +95,7 @@ void sol_memset_(void *dst, u8 value, u64 len);
  * and stores need no alignment, while a memcpy-based access would be split by LLVM into single bytes. */
 static inline u64 read_u64(const u8 *at) { return *(const u64 *)at; }
 static inline void write_u64(u8 *at, u64 value) { *(u64 *)at = value; }
+static inline u16 read_u16(const u8 *at) { return *(const u16 *)at; }
 static inline u32 read_u32(const u8 *at) { return *(const u32 *)at; }
 static inline void write_u32(u8 *at, u32 value) { *(u32 *)at = value; }
 

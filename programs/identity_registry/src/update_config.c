@@ -1,5 +1,6 @@
-/* update_config(new_admin: Pubkey, args: ConfigArgs): the admin changes the admin, the price source (a Pyth
- * receiver account in production), the maximum price age and the tier prices.
+/* update_config(args: ConfigArgs): the admin changes the price source (a Pyth receiver account in production),
+ * the maximum price age, the tier prices, the minimum commitment age and the price confidence bound. The admin
+ * role itself moves only in two steps: propose_admin, then accept_admin by the proposed key (admin.c).
  * Accounts: admin (signer), config (writable). */
 #include "accounts.h"
 #include "config.h"
@@ -10,7 +11,6 @@ u64 update_config(Context *ctx, Reader *args) {
   TRY(require_accounts(ctx, 2));
   const SolAccountInfo *admin = &ctx->accounts[0];
   const SolAccountInfo *config_account = &ctx->accounts[1];
-  const u8 *new_admin = take_bytes(args, PUBKEY_LEN);
   ConfigArgs values;
   TRY(take_config_args(args, &values));
   if (!reader_done(args)) return fail(ERR_InvalidInstruction);
@@ -19,7 +19,6 @@ u64 update_config(Context *ctx, Reader *args) {
   TRY(require_admin(admin, config));
   TRY(require_writable(config_account));
   u8 *data = config_account->data;
-  copy_bytes(data + CONFIG_ADMIN, new_admin, PUBKEY_LEN);
   store_config_args(data, &values);
   emit_config_updated(ctx, data);
   return 0;

@@ -266,7 +266,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Everything a wallet needs to build reserve (or renew) itself: program id, every account (PDAs), the folded arguments, tier prices, whether renewal applies. */
+        /** Everything a wallet needs to build commit and reserve (or renew) itself: program id, every account (PDAs), the folded arguments, the commitment rules, tier prices, whether renewal applies. */
         get: operations["getV1SolanaReserveContext"];
         put?: never;
         post?: never;
@@ -457,7 +457,7 @@ export interface paths {
         /** A reservation's status (pending_payment, submitted, confirmed, failed, expired). */
         get: operations["getV1ReservationsStatus"];
         put?: never;
-        /** Record the transaction the wallet sent (the reservation becomes submitted) and answer its reconciled status. */
+        /** Record a transaction the wallet sent: a commit keeps the reservation pending_payment (the answer says when the reveal may go), the reveal or a renewal submits it. Answers the reconciled status. */
         post: operations["postV1ReservationsStatus"];
         delete?: never;
         options?: never;
@@ -1651,7 +1651,16 @@ export interface components {
                     launcher: string;
                     durationSeconds: number;
                     partnerRef: string;
+                    /** @description The paying transaction: a new reservation's reveal, or the renewal. */
                     transactionHash: string | null;
+                    /** @description A new reservation's first step (null for a renewal, which needs no commitment). */
+                    commit: {
+                        /** @description bytes32 hex the commit transaction records. */
+                        commitment: string;
+                        /** @description The commit transaction, once reported. */
+                        transactionHash: string | null;
+                        submittedAt: string | null;
+                    } | null;
                     preparedAt: string;
                     lapsesAt: string;
                     submittedAt: string | null;
@@ -1704,7 +1713,16 @@ export interface components {
                     launcher: string;
                     durationSeconds: number;
                     partnerRef: string;
+                    /** @description The paying transaction: a new reservation's reveal, or the renewal. */
                     transactionHash: string | null;
+                    /** @description A new reservation's first step (null for a renewal, which needs no commitment). */
+                    commit: {
+                        /** @description bytes32 hex the commit transaction records. */
+                        commitment: string;
+                        /** @description The commit transaction, once reported. */
+                        transactionHash: string | null;
+                        submittedAt: string | null;
+                    } | null;
                     preparedAt: string;
                     lapsesAt: string;
                     submittedAt: string | null;
@@ -1757,7 +1775,16 @@ export interface components {
                     launcher: string;
                     durationSeconds: number;
                     partnerRef: string;
+                    /** @description The paying transaction: a new reservation's reveal, or the renewal. */
                     transactionHash: string | null;
+                    /** @description A new reservation's first step (null for a renewal, which needs no commitment). */
+                    commit: {
+                        /** @description bytes32 hex the commit transaction records. */
+                        commitment: string;
+                        /** @description The commit transaction, once reported. */
+                        transactionHash: string | null;
+                        submittedAt: string | null;
+                    } | null;
                     preparedAt: string;
                     lapsesAt: string;
                     submittedAt: string | null;
@@ -1833,7 +1860,16 @@ export interface components {
                     launcher: string;
                     durationSeconds: number;
                     partnerRef: string;
+                    /** @description The paying transaction: a new reservation's reveal, or the renewal. */
                     transactionHash: string | null;
+                    /** @description A new reservation's first step (null for a renewal, which needs no commitment). */
+                    commit: {
+                        /** @description bytes32 hex the commit transaction records. */
+                        commitment: string;
+                        /** @description The commit transaction, once reported. */
+                        transactionHash: string | null;
+                        submittedAt: string | null;
+                    } | null;
                     preparedAt: string;
                     lapsesAt: string;
                     submittedAt: string | null;
@@ -1921,7 +1957,16 @@ export interface components {
                     launcher: string;
                     durationSeconds: number;
                     partnerRef: string;
+                    /** @description The paying transaction: a new reservation's reveal, or the renewal. */
                     transactionHash: string | null;
+                    /** @description A new reservation's first step (null for a renewal, which needs no commitment). */
+                    commit: {
+                        /** @description bytes32 hex the commit transaction records. */
+                        commitment: string;
+                        /** @description The commit transaction, once reported. */
+                        transactionHash: string | null;
+                        submittedAt: string | null;
+                    } | null;
                     preparedAt: string;
                     lapsesAt: string;
                     submittedAt: string | null;
@@ -3973,23 +4018,29 @@ export interface operations {
                             tickerHash: string;
                         };
                         /**
-                         * @description renew when the launcher holds the pair and its window is open.
+                         * @description renew when the launcher holds the pair and its window is open; reserve otherwise, which takes two transactions: commit, then reserve once the commitment has rested `commitment.minCommitmentSlots`.
                          * @enum {string}
                          */
                         instruction: "reserve" | "renew";
                         args: {
+                            commit: {
+                                /** @description keccak256(nameHash || tickerHash || launcher || durationSeconds as u64 little-endian || partnerRef || secret), 32 bytes. */
+                                commitment: string;
+                            };
                             reserve: {
                                 name: string;
                                 ticker: string;
                                 durationSeconds: number[];
                                 /** @description 32 bytes; all zeros when no partner is attributed. */
                                 partnerRef: string;
+                                /** @description 32 random bytes the wallet draws for the commitment and discloses only in reserve. */
+                                secret: string;
                             };
                             renew: {
                                 durationSeconds: number[];
                             };
                         };
-                        /** @description Every account of reserve and renew (same list, same order). */
+                        /** @description Every account of renew, and of reserve but its last (`commitment`, derived from the commitment: see `commitment.seeds`). */
                         accounts: {
                             launcher: string;
                             config: string;
@@ -3998,6 +4049,12 @@ export interface operations {
                             wallet: string;
                             treasury: string;
                             systemProgram: string;
+                        };
+                        commitment: {
+                            /** @description The commitment account's PDA seeds: "commitment", the launcher, the 32-byte commitment. */
+                            seeds: string[];
+                            minCommitmentSlots: number;
+                            maxCommitmentAgeSeconds: number;
                         };
                         computeUnitLimit: number;
                         tiers: {
@@ -4011,7 +4068,7 @@ export interface operations {
                             priceUsd: number | null;
                             publishedAt: string | null;
                             expiresAt: string | null;
-                            problem: ("PriceAccountMismatch" | "InvalidPrice" | "StalePrice") | null;
+                            problem: ("PriceAccountMismatch" | "InvalidPrice" | "PriceConfidenceTooWide" | "StalePrice") | null;
                             message: string | null;
                         };
                         reservation: {
@@ -5476,7 +5533,16 @@ export interface operations {
                         launcher: string;
                         durationSeconds: number;
                         partnerRef: string;
+                        /** @description The paying transaction: a new reservation's reveal, or the renewal. */
                         transactionHash: string | null;
+                        /** @description A new reservation's first step (null for a renewal, which needs no commitment). */
+                        commit: {
+                            /** @description bytes32 hex the commit transaction records. */
+                            commitment: string;
+                            /** @description The commit transaction, once reported. */
+                            transactionHash: string | null;
+                            submittedAt: string | null;
+                        } | null;
                         preparedAt: string;
                         lapsesAt: string;
                         submittedAt: string | null;
@@ -5499,7 +5565,7 @@ export interface operations {
                             introductoryEndsAt: string | null;
                             takenAt: string;
                         };
-                        /** @description Null only for a sandbox prepare on a chain without a sandbox registry: the sandbox never returns a transaction a production registry accepts. */
+                        /** @description The first transaction to sign and send: a new reservation's commitment (it names no pair), or the renewal. Null only for a sandbox prepare on a chain without a sandbox registry: the sandbox never returns a transaction a production registry accepts. */
                         transaction: ({
                             /** @constant */
                             family: "evm";
@@ -5518,6 +5584,39 @@ export interface operations {
                             recentBlockhash: string;
                             lastValidBlockHeight: number;
                         }) | null;
+                        /** @description A new reservation's second step; null for a renewal (one transaction). */
+                        reveal: {
+                            /** @description The paying reservation, to send once the commitment has rested `minCommitmentAge`; it carries the secret the commitment hid. */
+                            transaction: {
+                                /** @constant */
+                                family: "evm";
+                                chainId: number;
+                                from: string;
+                                to: string;
+                                data: string;
+                                /** @description Wei to send: the quote plus 2% headroom; the registry refunds the excess. */
+                                value: string;
+                            } | {
+                                /** @constant */
+                                family: "solana";
+                                /** @description Base64 of the unsigned transaction; the launcher is fee payer and only signer. */
+                                tx: string;
+                                feePayer: string;
+                                recentBlockhash: string;
+                                lastValidBlockHeight: number;
+                            };
+                            commitment: string;
+                            /** @description How long the commitment rests on-chain before the registry accepts the reveal. */
+                            minCommitmentAge: {
+                                /** @description EVM: seconds after the commit's block. */
+                                seconds: number;
+                            } | {
+                                /** @description Solana: slots after the commit's slot. */
+                                slots: number;
+                            };
+                            /** @description A commitment older than this no longer reveals: prepare again. */
+                            maxCommitmentAgeSeconds: number;
+                        } | null;
                         /** @description Why `transaction` is null, when it is. */
                         message?: string;
                         quote: {
@@ -5662,7 +5761,16 @@ export interface operations {
                         launcher: string;
                         durationSeconds: number;
                         partnerRef: string;
+                        /** @description The paying transaction: a new reservation's reveal, or the renewal. */
                         transactionHash: string | null;
+                        /** @description A new reservation's first step (null for a renewal, which needs no commitment). */
+                        commit: {
+                            /** @description bytes32 hex the commit transaction records. */
+                            commitment: string;
+                            /** @description The commit transaction, once reported. */
+                            transactionHash: string | null;
+                            submittedAt: string | null;
+                        } | null;
                         preparedAt: string;
                         lapsesAt: string;
                         submittedAt: string | null;
@@ -5789,7 +5897,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The reservation. */
+            /** @description The reservation and the step the hash was taken for. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5810,7 +5918,16 @@ export interface operations {
                         launcher: string;
                         durationSeconds: number;
                         partnerRef: string;
+                        /** @description The paying transaction: a new reservation's reveal, or the renewal. */
                         transactionHash: string | null;
+                        /** @description A new reservation's first step (null for a renewal, which needs no commitment). */
+                        commit: {
+                            /** @description bytes32 hex the commit transaction records. */
+                            commitment: string;
+                            /** @description The commit transaction, once reported. */
+                            transactionHash: string | null;
+                            submittedAt: string | null;
+                        } | null;
                         preparedAt: string;
                         lapsesAt: string;
                         submittedAt: string | null;
@@ -5833,6 +5950,19 @@ export interface operations {
                             introductoryEndsAt: string | null;
                             takenAt: string;
                         };
+                        /**
+                         * @description Which of the reservation's transactions the reported hash was taken for: a commit keeps it pending_payment.
+                         * @enum {string}
+                         */
+                        step: "commit" | "reveal" | "renew";
+                        /** @description After a commit report: the commitment as the registry holds it; null while it has not landed. */
+                        commitOnChain?: {
+                            committedAt: string;
+                            /** @description EVM: the first block time the reveal is accepted. */
+                            revealableAt: string;
+                            /** @description Solana: the first slot the reveal is accepted in. */
+                            revealableSlot: number | null;
+                        } | null;
                         responseVersion: string;
                     };
                 };
@@ -5965,7 +6095,16 @@ export interface operations {
                         launcher: string;
                         durationSeconds: number;
                         partnerRef: string;
+                        /** @description The paying transaction: a new reservation's reveal, or the renewal. */
                         transactionHash: string | null;
+                        /** @description A new reservation's first step (null for a renewal, which needs no commitment). */
+                        commit: {
+                            /** @description bytes32 hex the commit transaction records. */
+                            commitment: string;
+                            /** @description The commit transaction, once reported. */
+                            transactionHash: string | null;
+                            submittedAt: string | null;
+                        } | null;
                         preparedAt: string;
                         lapsesAt: string;
                         submittedAt: string | null;
@@ -6131,7 +6270,16 @@ export interface operations {
                         launcher: string;
                         durationSeconds: number;
                         partnerRef: string;
+                        /** @description The paying transaction: a new reservation's reveal, or the renewal. */
                         transactionHash: string | null;
+                        /** @description A new reservation's first step (null for a renewal, which needs no commitment). */
+                        commit: {
+                            /** @description bytes32 hex the commit transaction records. */
+                            commitment: string;
+                            /** @description The commit transaction, once reported. */
+                            transactionHash: string | null;
+                            submittedAt: string | null;
+                        } | null;
                         preparedAt: string;
                         lapsesAt: string;
                         submittedAt: string | null;
@@ -6154,7 +6302,7 @@ export interface operations {
                             introductoryEndsAt: string | null;
                             takenAt: string;
                         };
-                        /** @description Null only for a sandbox prepare on a chain without a sandbox registry: the sandbox never returns a transaction a production registry accepts. */
+                        /** @description The first transaction to sign and send: a new reservation's commitment (it names no pair), or the renewal. Null only for a sandbox prepare on a chain without a sandbox registry: the sandbox never returns a transaction a production registry accepts. */
                         transaction: ({
                             /** @constant */
                             family: "evm";
@@ -6173,6 +6321,39 @@ export interface operations {
                             recentBlockhash: string;
                             lastValidBlockHeight: number;
                         }) | null;
+                        /** @description A new reservation's second step; null for a renewal (one transaction). */
+                        reveal: {
+                            /** @description The paying reservation, to send once the commitment has rested `minCommitmentAge`; it carries the secret the commitment hid. */
+                            transaction: {
+                                /** @constant */
+                                family: "evm";
+                                chainId: number;
+                                from: string;
+                                to: string;
+                                data: string;
+                                /** @description Wei to send: the quote plus 2% headroom; the registry refunds the excess. */
+                                value: string;
+                            } | {
+                                /** @constant */
+                                family: "solana";
+                                /** @description Base64 of the unsigned transaction; the launcher is fee payer and only signer. */
+                                tx: string;
+                                feePayer: string;
+                                recentBlockhash: string;
+                                lastValidBlockHeight: number;
+                            };
+                            commitment: string;
+                            /** @description How long the commitment rests on-chain before the registry accepts the reveal. */
+                            minCommitmentAge: {
+                                /** @description EVM: seconds after the commit's block. */
+                                seconds: number;
+                            } | {
+                                /** @description Solana: slots after the commit's slot. */
+                                slots: number;
+                            };
+                            /** @description A commitment older than this no longer reveals: prepare again. */
+                            maxCommitmentAgeSeconds: number;
+                        } | null;
                         /** @description Why `transaction` is null, when it is. */
                         message?: string;
                         quote: {
@@ -6314,7 +6495,16 @@ export interface operations {
                         launcher: string;
                         durationSeconds: number;
                         partnerRef: string;
+                        /** @description The paying transaction: a new reservation's reveal, or the renewal. */
                         transactionHash: string | null;
+                        /** @description A new reservation's first step (null for a renewal, which needs no commitment). */
+                        commit: {
+                            /** @description bytes32 hex the commit transaction records. */
+                            commitment: string;
+                            /** @description The commit transaction, once reported. */
+                            transactionHash: string | null;
+                            submittedAt: string | null;
+                        } | null;
                         preparedAt: string;
                         lapsesAt: string;
                         submittedAt: string | null;
@@ -7631,7 +7821,16 @@ export interface operations {
                             launcher: string;
                             durationSeconds: number;
                             partnerRef: string;
+                            /** @description The paying transaction: a new reservation's reveal, or the renewal. */
                             transactionHash: string | null;
+                            /** @description A new reservation's first step (null for a renewal, which needs no commitment). */
+                            commit: {
+                                /** @description bytes32 hex the commit transaction records. */
+                                commitment: string;
+                                /** @description The commit transaction, once reported. */
+                                transactionHash: string | null;
+                                submittedAt: string | null;
+                            } | null;
                             preparedAt: string;
                             lapsesAt: string;
                             submittedAt: string | null;
@@ -7770,7 +7969,16 @@ export interface operations {
                             launcher: string;
                             durationSeconds: number;
                             partnerRef: string;
+                            /** @description The paying transaction: a new reservation's reveal, or the renewal. */
                             transactionHash: string | null;
+                            /** @description A new reservation's first step (null for a renewal, which needs no commitment). */
+                            commit: {
+                                /** @description bytes32 hex the commit transaction records. */
+                                commitment: string;
+                                /** @description The commit transaction, once reported. */
+                                transactionHash: string | null;
+                                submittedAt: string | null;
+                            } | null;
                             preparedAt: string;
                             lapsesAt: string;
                             submittedAt: string | null;

@@ -291,6 +291,8 @@ function emptyRegistry(chain: string): RegistryClient {
     reservationOf: async () => null,
     activeReservationCount: unused,
     prepareTransaction: unused,
+    commitmentOf: unused,
+    stepOf: unused,
     transactionOutcome: unused,
     settlementOf: unused,
     isTransactionHash: () => true,

@@ -8,6 +8,7 @@ import {
   extendLock,
   freshnessOf,
   type GuardianRecord,
+  HOLD_EXPIRY_SKEW_MS,
   type HoldRecord,
   type IdentityRecords,
   identityTimeline,
@@ -349,11 +350,21 @@ describe("identity status engine", () => {
 
   describe("lapses at the exact boundary", () => {
     const parts = { holds: [hold({ expiresAt: T })] };
-    it("one millisecond before expiry the hold is live", () => {
+    it("a hold counts for HOLD_EXPIRY_SKEW_MS past its expiry: the chain's clock may still let the holder renew", () => {
       expect(decide(parts, { now: ms(-1), launcher: EVM_OTHER }).status).to.equal("blocked");
-    });
-    it("at the expiry instant the hold has lapsed", () => {
       expect(decide(parts, { now: T, launcher: EVM_OTHER })).to.include({
+        status: "blocked",
+        decision: "block",
+      });
+      expect(decide(parts, { now: ms(HOLD_EXPIRY_SKEW_MS - 1), launcher: EVM_OTHER }).decision).to.equal(
+        "block",
+      );
+      expect(decide(parts, { now: ms(HOLD_EXPIRY_SKEW_MS - 1), launcher: EVM_OWNER }).decision).to.equal(
+        "allow",
+      );
+    });
+    it("once the skew has passed too, the hold has lapsed", () => {
+      expect(decide(parts, { now: ms(HOLD_EXPIRY_SKEW_MS), launcher: EVM_OTHER })).to.include({
         status: "expired",
         decision: "allow",
       });

@@ -1,14 +1,16 @@
-// A real Hardhat node (child process) with the registry deployed, and wallets that reserve and renew
-// through it: the local EVM chain the indexer tests and the indexer bench run against.
+// A real Hardhat node (child process) with the registry deployed, and wallets that reserve (commit, then reveal)
+// and renew through it: the local EVM chain the indexer tests and the indexer bench run against.
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Hex, keccak256, toHex } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
+import { evmCommitment } from "../../../chains/evm/commitment";
 import { type EvmManifestEntry, writeManifestEntries } from "../../../config/manifest";
 import { identityRegistryAbi } from "../../../contracts/abi/identityRegistry";
-import { foldedHash, foldV1 } from "../../../core/fold";
+import { foldedHash, foldV1, normalizeIdentity } from "../../../core/fold";
 import { connectEvm, type EvmClients } from "../../../scripts/evm/clients";
 import {
   deployIdentityRegistry,
@@ -22,6 +24,43 @@ import { freePort } from "../../support/testDatabase";
 /** Hardhat's public development mnemonic: its accounts are funded only on local nodes (index 0 deploys). */
 const HARDHAT_MNEMONIC = "test test test test test test test test test test test junk";
 const WALLET_COUNT = 19;
+/** The partner reference every reservation of these helpers carries. */
+const TEST_PARTNER_REF: Hex = keccak256(toHex("partner-test"));
+
+/** A mined transaction of the registry. */
+export interface Landed {
+  blockNumber: bigint;
+  hash: Hex;
+}
+
+/** A new reservation whose commitment is mined: its reveal, to send once the commitment matured. */
+export interface Committed {
+  /**
+   * Sends the reveal (the paying `reserve`) and resolves once it is mined. Any block after the commit's will do:
+   * each block is stamped at least a second after the last, the local registry's minimum commitment age.
+   */
+  reveal(): Promise<Landed>;
+}
+
+/**
+ * The two registry calls of a new reservation of `name`/`ticker` for a day by `launcher`: `commit` of its
+ * commitment, under a fresh secret, then the reveal `reserve`. For viem's writeContract or encodeFunctionData (the
+ * bench's batches send calldata their own way).
+ */
+export function reservationCalls(launcher: Hex, name: string, ticker: string, partnerRef = TEST_PARTNER_REF) {
+  const secret: Hex = `0x${randomBytes(32).toString("hex")}`;
+  const identity = normalizeIdentity(name, ticker);
+  const commitment = evmCommitment({ identity, launcher, durationSeconds: ONE_DAY, partnerRef, secret });
+  return {
+    commitment,
+    commit: { abi: identityRegistryAbi, functionName: "commit", args: [commitment] } as const,
+    reveal: {
+      abi: identityRegistryAbi,
+      functionName: "reserve",
+      args: [name, ticker, ONE_DAY, partnerRef, secret],
+    } as const,
+  };
+}
 
 export interface HardhatChain {
   /** Its name in manifests. */
@@ -37,9 +76,15 @@ export interface HardhatChain {
   /** Writes a manifest of this chain whose entry names `wsUrl` as its websocket; returns its path. */
   manifestWithWebsocket(wsUrl: string): string;
   wallets: EvmClients[];
-  /** Reserves for a day from `wallet`; resolves with the receipt's block number and tx hash. */
-  reserve(wallet: EvmClients, name: string, ticker: string): Promise<{ blockNumber: bigint; hash: Hex }>;
-  renew(wallet: EvmClients, name: string, ticker: string): Promise<{ blockNumber: bigint; hash: Hex }>;
+  /**
+   * A new reservation's first step: `wallet` commits to reserving the pair for a day. Resolves once the commit is
+   * mined, with the reveal to send later (a test that needs the reservation in one block, as a reorg's, commits
+   * first).
+   */
+  commit(wallet: EvmClients, name: string, ticker: string): Promise<Committed>;
+  /** Reserves for a day from `wallet`: commits, then reveals; resolves with the reveal's block number and hash. */
+  reserve(wallet: EvmClients, name: string, ticker: string): Promise<Landed>;
+  renew(wallet: EvmClients, name: string, ticker: string): Promise<Landed>;
   /** Moves time forward and publishes a fresh price, so the feed is not stale afterwards. */
   increaseTime(seconds: number): Promise<void>;
   /** Publishes a fresh price (every automined block moves chain time at least a second ahead). */
@@ -96,7 +141,7 @@ export async function startHardhatChain(
     );
     const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> =>
       (wallets[0] as EvmClients).publicClient.request({ method, params } as never) as Promise<T>;
-    const send = async (wallet: EvmClients, hash: Hex) => {
+    const send = async (wallet: EvmClients, hash: Hex): Promise<Landed> => {
       const receipt = await wallet.publicClient.waitForTransactionReceipt({ hash });
       if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
       return { blockNumber: receipt.blockNumber, hash };
@@ -115,6 +160,24 @@ export async function startHardhatChain(
         functionName: "quote",
         args: [ONE_DAY],
       });
+    const commit = async (wallet: EvmClients, name: string, ticker: string): Promise<Committed> => {
+      const calls = reservationCalls(wallet.walletClient.account.address, name, ticker);
+      await send(
+        wallet,
+        await wallet.walletClient.writeContract({ address: deployment.registry, ...calls.commit }),
+      );
+      return {
+        reveal: async () =>
+          send(
+            wallet,
+            await wallet.walletClient.writeContract({
+              address: deployment.registry,
+              ...calls.reveal,
+              value: await fee(wallet),
+            }),
+          ),
+      };
+    };
     return {
       chain: chainName,
       rpcUrl,
@@ -125,15 +188,9 @@ export async function startHardhatChain(
       manifestWithWebsocket,
       wallets,
       rpc,
+      commit,
       async reserve(wallet, name, ticker) {
-        const hash = await wallet.walletClient.writeContract({
-          address: deployment.registry,
-          abi: identityRegistryAbi,
-          functionName: "reserve",
-          args: [name, ticker, ONE_DAY, keccak256(toHex("partner-test"))],
-          value: await fee(wallet),
-        });
-        return send(wallet, hash);
+        return (await commit(wallet, name, ticker)).reveal();
       },
       async renew(wallet, name, ticker) {
         const hash = await wallet.walletClient.writeContract({

@@ -1,5 +1,6 @@
 // The project's local Solana RPC (litesvm behind JSON-RPC + websocket) with the identity_registry program
-// deployed, and funded launchers that reserve and renew through the stock Anchor client.
+// deployed, and funded launchers that reserve (commit, then reveal a slot later) and renew through the stock Anchor
+// client.
 import { AnchorProvider, BN, Wallet } from "@coral-xyz/anchor";
 import {
   Connection,
@@ -23,6 +24,7 @@ import {
   treasuryAddress,
   walletAddress,
 } from "../../../scripts/solana/registry";
+import { commitMethod, planReveal, revealMethod } from "../../programs/support/commitReveal";
 
 export interface SolanaTestChain {
   rpc: SolanaRpc;
@@ -31,12 +33,16 @@ export interface SolanaTestChain {
   /** The deployer's provider (upgrade authority and admin). */
   provider: AnchorProvider;
   newLauncher(): Keypair;
+  /** A new reservation for a day: commits, waits for a later slot, reveals; resolves with the reveal's signature. */
   reserve(launcher: Keypair, name: string, ticker: string): Promise<string>;
   renew(launcher: Keypair, name: string, ticker: string): Promise<string>;
-  /** The registry's reserve / renew instruction, for a test to send its own way (e.g. through another program). */
+  /**
+   * The registry's reserve (the reveal) / renew instruction, for a test to send its own way (e.g. through another
+   * program). For reserve, the launcher's commitment is sent first (directly) and has matured when this resolves.
+   */
   instruction(
     kind: "reserve" | "renew",
-    launcher: PublicKey,
+    launcher: Keypair,
     name: string,
     ticker: string,
   ): Promise<TransactionInstruction>;
@@ -48,6 +54,8 @@ export interface SolanaTestChain {
 }
 
 export const SOLANA_DAY = 86_400;
+/** The partner reference every reservation of these helpers carries. */
+const PARTNER_REF = Array.from({ length: 32 }, (_, index) => index);
 
 /**
  * Setup (deploy, initialize, price) runs through web3.js, whose HTTP keep-alive sometimes meets a socket
@@ -85,17 +93,29 @@ async function startOnce(chain: string): Promise<SolanaTestChain> {
     treasury: treasuryAddress(programId),
     systemProgram: PublicKey.default,
   });
-  const calls = (launcher: PublicKey, name: string, ticker: string) => ({
-    reserve: program.methods
-      .reserve(
-        name,
-        ticker,
-        new BN(SOLANA_DAY),
-        Array.from({ length: 32 }, (_, index) => index),
-      )
-      .accountsStrict(keys(launcher, name, ticker)),
-    renew: program.methods.renew(new BN(SOLANA_DAY)).accountsStrict(keys(launcher, name, ticker)),
-  });
+  const renewCall = (launcher: PublicKey, name: string, ticker: string) =>
+    program.methods.renew(new BN(SOLANA_DAY)).accountsStrict(keys(launcher, name, ticker));
+  /**
+   * Commits `launcher` to the pair for a day (under a fresh secret) and waits until the chain has produced a block
+   * after the commit's: the reveal is accepted from the next slot on (the local minimum age). Read from the
+   * in-process ledger, not over RPC, so an RPC fault plan does not reach it. Resolves with the reveal's call.
+   */
+  const commitFor = async (launcher: Keypair, name: string, ticker: string) => {
+    const plan = planReveal(programId, launcher.publicKey, new PublicKey(deployment.priceAccount), {
+      name,
+      ticker,
+      durationSeconds: SOLANA_DAY,
+      partnerRef: PARTNER_REF,
+    });
+    const commit = await commitMethod(program, plan).signers([launcher]).rpc();
+    const committedSlot = rpc.chain.ledger.transaction(commit)?.slot ?? rpc.chain.ledger.head.slot;
+    const deadline = Date.now() + 30_000;
+    while (rpc.chain.ledger.head.slot <= committedSlot) {
+      if (Date.now() > deadline) throw new Error(`the chain produced no block after slot ${committedSlot}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return revealMethod(program, plan).signers([launcher]);
+  };
   return {
     rpc,
     program,
@@ -114,11 +134,12 @@ async function startOnce(chain: string): Promise<SolanaTestChain> {
       rpc.chain.airdrop(launcher.publicKey.toBase58(), 100n * BigInt(LAMPORTS_PER_SOL));
       return launcher;
     },
-    reserve: (launcher, name, ticker) =>
-      calls(launcher.publicKey, name, ticker).reserve.signers([launcher]).rpc(),
-    renew: (launcher, name, ticker) =>
-      calls(launcher.publicKey, name, ticker).renew.signers([launcher]).rpc(),
-    instruction: (kind, launcher, name, ticker) => calls(launcher, name, ticker)[kind].instruction(),
+    reserve: async (launcher, name, ticker) => (await commitFor(launcher, name, ticker)).rpc(),
+    renew: (launcher, name, ticker) => renewCall(launcher.publicKey, name, ticker).signers([launcher]).rpc(),
+    instruction: async (kind, launcher, name, ticker) =>
+      kind === "renew"
+        ? renewCall(launcher.publicKey, name, ticker).instruction()
+        : (await commitFor(launcher, name, ticker)).instruction(),
     send: (signer, instructions) =>
       new AnchorProvider(connection, new Wallet(signer), { commitment: "confirmed" }).sendAndConfirm(
         new Transaction().add(...instructions),

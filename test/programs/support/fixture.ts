@@ -1,5 +1,6 @@
 // A fresh litesvm with the committed identity_registry.so deployed through the upgradeable loader, the config
-// initialized with local settings and a $150/SOL price; plus helpers to reserve through the Anchor client.
+// initialized with local settings (1-slot commitments) and a $150/SOL price; plus helpers to reserve (commit, warp
+// one slot, reveal) and renew through the Anchor client.
 import { BN, translateError } from "@coral-xyz/anchor";
 import { Keypair, PublicKey, Transaction, type TransactionInstruction } from "@solana/web3.js";
 import { LiteSVM } from "litesvm";
@@ -17,7 +18,25 @@ import {
   treasuryAddress,
   walletAddress,
 } from "../../../scripts/solana/registry";
+import {
+  commitAndReveal,
+  commitMethod,
+  NO_PARTNER,
+  planReveal,
+  type RevealPlan,
+  type RevealRequest,
+  revealMethod,
+} from "./commitReveal";
 
+export {
+  commitAndReveal,
+  commitMethod,
+  NO_PARTNER,
+  planReveal,
+  type RevealPlan,
+  type RevealRequest,
+  revealMethod,
+};
 export const START_TIME = 1_767_225_600n; // 2026-01-01T00:00:00Z
 export const SOL_PRICE: LocalPrice = { price: 150_00000000n, exponent: -8, publishTime: Number(START_TIME) };
 export const DAY = 86_400;
@@ -67,14 +86,23 @@ export async function advanceTo(fixture: Fixture, unixTimestamp: bigint): Promis
   await pushLocalPrice(fixture.program, { ...SOL_PRICE, publishTime: Number(unixTimestamp) });
 }
 
+/** Moves the cluster `slots` slots on, keeping its time: past a commitment's minimum age (1 slot locally). */
+export function warpSlots(fixture: Fixture, slots = 1): void {
+  const svm = fixture.provider.svm.svm;
+  svm.warpToSlot(svm.getClock().slot + BigInt(slots));
+}
+
+export function priceAccountOf(fixture: Fixture): PublicKey {
+  return fixture.deployment.priceAccount ? new PublicKey(fixture.deployment.priceAccount) : PublicKey.default;
+}
+
+/** The seven accounts renew takes (reserve takes them plus its commitment). */
 export function reservationKeys(fixture: Fixture, launcher: PublicKey, name: string, ticker: string) {
   const { programId } = fixture;
   return {
     launcher,
     config: configAddress(programId),
-    priceUpdate: fixture.deployment.priceAccount
-      ? new PublicKey(fixture.deployment.priceAccount)
-      : PublicKey.default,
+    priceUpdate: priceAccountOf(fixture),
     reservation: reservationAddress(programId, foldedHash(foldV1(name)), foldedHash(foldV1(ticker))),
     wallet: walletAddress(programId, launcher),
     treasury: treasuryAddress(programId),
@@ -82,7 +110,14 @@ export function reservationKeys(fixture: Fixture, launcher: PublicKey, name: str
   };
 }
 
-export const NO_PARTNER = Array.from({ length: 32 }, () => 0);
+/** One new reservation: its plan, its two steps signed by the launcher, and `rpc()` running them. */
+export interface ReserveCall {
+  plan: RevealPlan;
+  commit: ReturnType<typeof commitMethod>;
+  reveal: ReturnType<typeof revealMethod>;
+  /** Commits, warps one slot, reveals; resolves with the reveal's signature (errors are the step's AnchorError). */
+  rpc(): Promise<string>;
+}
 
 export function reserveCall(
   fixture: Fixture,
@@ -90,11 +125,27 @@ export function reserveCall(
   name: string,
   ticker: string,
   duration = DAY,
-) {
-  return fixture.program.methods
-    .reserve(name, ticker, new BN(duration), NO_PARTNER)
-    .accountsStrict(reservationKeys(fixture, launcher.publicKey, name, ticker))
-    .signers([launcher]);
+  options: Pick<RevealRequest, "partnerRef" | "secret"> = {},
+): ReserveCall {
+  const request = { name, ticker, durationSeconds: duration, ...options };
+  const plan = planReveal(fixture.programId, launcher.publicKey, priceAccountOf(fixture), request);
+  return {
+    plan,
+    commit: commitMethod(fixture.program, plan).signers([launcher]),
+    reveal: revealMethod(fixture.program, plan).signers([launcher]),
+    rpc: async () => {
+      await commitMethod(fixture.program, plan).signers([launcher]).rpc();
+      warpSlots(fixture);
+      return revealMethod(fixture.program, plan).signers([launcher]).rpc();
+    },
+  };
+}
+
+/** `commitAndReveal` on this fixture: commit, warp one slot, reveal. */
+export function reserveWith(fixture: Fixture, launcher: Keypair, request: RevealRequest): Promise<string> {
+  return commitAndReveal(fixture.program, launcher, priceAccountOf(fixture), request, () =>
+    warpSlots(fixture),
+  );
 }
 
 export function renewCall(fixture: Fixture, launcher: Keypair, name: string, ticker: string, duration = DAY) {

@@ -1,10 +1,11 @@
 // End to end over real sockets: the launcher's chains with both registries deployed, driven by stock
 // clients: web3.js Connection + Anchor AnchorProvider on Solana, a viem wallet on the Hardhat node.
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AnchorError, AnchorProvider, BN, Wallet } from "@coral-xyz/anchor";
+import { AnchorError, AnchorProvider, Wallet } from "@coral-xyz/anchor";
 import { Connection, PublicKey } from "@solana/web3.js";
 import { expect } from "chai";
 import { createPublicClient, createWalletClient, defineChain, http, parseEventLogs } from "viem";
@@ -18,12 +19,15 @@ import {
   registryProgram,
   reservationAddress,
   TIER_DURATIONS,
-  treasuryAddress,
-  walletAddress,
 } from "../../../scripts/solana/registry";
+import {
+  commitAndReveal,
+  commitMethod,
+  planReveal,
+  revealMethod,
+  waitForSlots,
+} from "../../programs/support/commitReveal";
 import { letWebsocketIdle } from "./rpcClient";
-
-const NO_PARTNER = Array.from({ length: 32 }, () => 0);
 
 function portAnswers(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
@@ -107,15 +111,29 @@ describe("localnet: both registries deployed, driven by stock clients", function
         new AnchorProvider(connection, new Wallet(wallet), { commitment: "confirmed" }),
         programId,
       );
-    const reserveKeys = (wallet: PublicKey, name: string, ticker: string) => ({
-      launcher: wallet,
-      config: configAddress(programId),
-      priceUpdate: priceAccount,
-      reservation: reservationAddress(programId, foldedHash(foldV1(name)), foldedHash(foldV1(ticker))),
-      wallet: walletAddress(programId, wallet),
-      treasury: treasuryAddress(programId),
-      systemProgram: PublicKey.default,
-    });
+    const reservationOf = (name: string, ticker: string) =>
+      reservationAddress(programId, foldedHash(foldV1(name)), foldedHash(foldV1(ticker)));
+    /** Commit, wait a slot, reveal, as a stock Anchor client does; resolves with the reveal's signature. */
+    const reserve = (wallet: typeof creator, name: string, ticker: string) =>
+      commitAndReveal(
+        programFor(wallet),
+        wallet,
+        priceAccount,
+        { name, ticker, durationSeconds: TIER_DURATIONS[0] },
+        () => waitForSlots(connection),
+      );
+    /** A committed reveal, not yet sent: the refusal tests send it themselves. */
+    const committedReveal = async (wallet: typeof creator, name: string, ticker: string) => {
+      const program = programFor(wallet);
+      const plan = planReveal(programId, wallet.publicKey, priceAccount, {
+        name,
+        ticker,
+        durationSeconds: TIER_DURATIONS[0],
+      });
+      await commitMethod(program, plan).rpc();
+      await waitForSlots(connection);
+      return revealMethod(program, plan);
+    };
 
     it("deployed the program through the upgradeable loader as an executable account", async () => {
       const account = await connection.getAccountInfo(programId);
@@ -125,11 +143,8 @@ describe("localnet: both registries deployed, driven by stock clients", function
 
     it("reserves a pair and finds it again by account, history and logs", async () => {
       const program = programFor(creator);
-      const signature = await program.methods
-        .reserve("Local Fox", "lfox", new BN(TIER_DURATIONS[0]), NO_PARTNER)
-        .accountsStrict(reserveKeys(creator.publicKey, "Local Fox", "lfox"))
-        .rpc();
-      const keys = reserveKeys(creator.publicKey, "Local Fox", "lfox");
+      const signature = await reserve(creator, "Local Fox", "lfox");
+      const keys = { reservation: reservationOf("Local Fox", "lfox") };
       const reservation = await program.account.reservation.fetch(keys.reservation);
       expect(reservation.name).to.equal("LOCALFOX");
       expect(reservation.launcher.toBase58()).to.equal(creator.publicKey.toBase58());
@@ -152,19 +167,14 @@ describe("localnet: both registries deployed, driven by stock clients", function
         });
       });
       await new Promise((resolve) => setTimeout(resolve, 200)); // let the subscription reach the node
-      await program.methods
-        .reserve("Event Owl", "OWL", new BN(TIER_DURATIONS[0]), NO_PARTNER)
-        .accountsStrict(reserveKeys(creator.publicKey, "Event Owl", "OWL"))
-        .rpc();
+      await reserve(creator, "Event Owl", "OWL");
       const data = await event;
       expect(data.name).to.equal("EVENTOWL");
       expect((data.launcher as PublicKey).toBase58()).to.equal(creator.publicKey.toBase58());
     });
 
     it("refuses a taken pair at preflight with an AnchorError decoded from the logs", async () => {
-      const error = await programFor(launcher)
-        .methods.reserve("Local  fox!", "LFOX", new BN(TIER_DURATIONS[0]), NO_PARTNER)
-        .accountsStrict(reserveKeys(launcher.publicKey, "Local  fox!", "LFOX"))
+      const error = await (await committedReveal(launcher, "Local  fox!", "LFOX"))
         .rpc()
         .catch((e: unknown) => e);
       expect(error).to.be.instanceOf(AnchorError);
@@ -172,11 +182,7 @@ describe("localnet: both registries deployed, driven by stock clients", function
     });
 
     it("lands the same refusal without preflight, with meta.err carrying the program error", async () => {
-      const program = programFor(launcher);
-      const tx = await program.methods
-        .reserve("Local Fox", "LFOX", new BN(TIER_DURATIONS[0]), NO_PARTNER)
-        .accountsStrict(reserveKeys(launcher.publicKey, "Local Fox", "LFOX"))
-        .transaction();
+      const tx = await (await committedReveal(launcher, "Local Fox", "LFOX")).transaction();
       const latest = await connection.getLatestBlockhash();
       tx.recentBlockhash = latest.blockhash;
       tx.feePayer = launcher.publicKey;
@@ -201,13 +207,9 @@ describe("localnet: both registries deployed, driven by stock clients", function
       await localnet.refreshPrices();
       // A second refresh in the same block time pushes an identical transaction: it must not fail.
       await localnet.refreshPrices();
-      const program = programFor(launcher);
-      await program.methods
-        .reserve("After Warp", "WARP", new BN(TIER_DURATIONS[0]), NO_PARTNER)
-        .accountsStrict(reserveKeys(launcher.publicKey, "After Warp", "WARP"))
-        .rpc();
-      const reservation = await program.account.reservation.fetch(
-        reserveKeys(launcher.publicKey, "After Warp", "WARP").reservation,
+      await reserve(launcher, "After Warp", "WARP");
+      const reservation = await programFor(launcher).account.reservation.fetch(
+        reservationOf("After Warp", "WARP"),
       );
       expect(reservation.reservedAt.toNumber()).to.be.at.least(localnet.solana.chain.now() - 5);
     });
@@ -232,11 +234,27 @@ describe("localnet: both registries deployed, driven by stock clients", function
         functionName: "quote",
         args: [TIER_DURATIONS[0]],
       });
+      // Commit, then reveal: the commitment is the registry's own makeCommitment of the same arguments.
+      const noPartner = `0x${"00".repeat(32)}` as const;
+      const secret = `0x${randomBytes(32).toString("hex")}` as const;
+      const commitment = await publicClient.readContract({
+        address: registry,
+        abi: identityRegistryAbi,
+        functionName: "makeCommitment",
+        args: ["Local Fox", "lfox", account.address, TIER_DURATIONS[0], noPartner, secret],
+      });
+      const committed = await walletClient.writeContract({
+        address: registry,
+        abi: identityRegistryAbi,
+        functionName: "commit",
+        args: [commitment],
+      });
+      await publicClient.waitForTransactionReceipt({ hash: committed });
       const hash = await walletClient.writeContract({
         address: registry,
         abi: identityRegistryAbi,
         functionName: "reserve",
-        args: ["Local Fox", "lfox", TIER_DURATIONS[0], `0x${"00".repeat(32)}`],
+        args: ["Local Fox", "lfox", TIER_DURATIONS[0], noPartner, secret],
         value: fee,
       });
       const receipt = await publicClient.waitForTransactionReceipt({ hash });

@@ -46,6 +46,8 @@ function unreachableRegistry(chain: string): RegistryClient {
     reservationOf: down,
     activeReservationCount: down,
     prepareTransaction: down,
+    commitmentOf: down,
+    stepOf: down,
     transactionOutcome: down,
     settlementOf: down,
     isTransactionHash: () => true,

@@ -1,5 +1,6 @@
 // The reconciler with the real registry clients against local chains: transactions signed by real wallets (a viem
-// account, a web3.js Keypair) exactly as prepared, their outcomes read over RPC. The mirror rows are written as the
+// account, a web3.js Keypair) exactly as prepared (a new reservation: its commitment, then its reveal), their
+// outcomes read over RPC. The mirror rows are written as the
 // indexers write them (EVM: Ponder's row semantics; Solana: the Solana indexer's own apply step).
 import { randomBytes } from "node:crypto";
 import { Connection, type Keypair, VersionedTransaction } from "@solana/web3.js";
@@ -19,6 +20,7 @@ import {
 import { registryCatalogue } from "../../../chains/catalogue";
 import type {
   EvmTransactionRequest,
+  PreparedSteps,
   PreparedTransaction,
   RegistryCatalogue,
   RegistryClient,
@@ -117,6 +119,7 @@ describe("reservations: reconciler against local chains", function () {
       partnerRef: partnerRefOf(reservationId),
       kind,
       quote,
+      secret: kind === "renew" ? null : `0x${randomBytes(32).toString("hex")}`,
     });
     if (prepared === null) throw new Error(`registry ${chain} built no transaction`);
     const reservation = await prepare(db.pool, {
@@ -128,7 +131,7 @@ describe("reservations: reconciler against local chains", function () {
       launcher: client.family === "evm" ? launcher.toLowerCase() : launcher,
       kind,
       quoteAmount: quote.amount,
-      transaction: prepared,
+      steps: prepared,
       preparedAt: new Date(),
     });
     return { reservation, prepared };
@@ -169,6 +172,17 @@ describe("reservations: reconciler against local chains", function () {
     }
 
     const mined = (hash: Hash) => publicClient().waitForTransactionReceipt({ hash });
+
+    /**
+     * The wallet pays a prepare: a renewal's one transaction, or the commitment (mined) and then the reveal, which
+     * needs no wait (the next block is stamped at least the local registry's one-second minimum age later).
+     * Resolves with the paying transaction's hash; `revertGas` applies to it.
+     */
+    async function pay(account: Account, steps: PreparedSteps, revertGas?: bigint): Promise<Hash> {
+      if (steps.reveal === null) return signAndSend(account, steps.transaction, revertGas);
+      expect((await mined(await signAndSend(account, steps.transaction))).status).to.equal("success");
+      return signAndSend(account, steps.reveal.transaction, revertGas);
+    }
 
     /** The mirror row Ponder's handlers and trigger produce for a Reserved or Renewed event. */
     async function indexReceipt(reservation: Reservation, receipt: TransactionReceipt): Promise<void> {
@@ -212,7 +226,7 @@ describe("reservations: reconciler against local chains", function () {
     it("confirms a reserve at the fee the registry charged, then a renewal at its own fee, not the running total", async () => {
       const account = devWallet("creator").evm;
       const reserve = await prepareOn(evm.chain, account.address, "Worker Heron", "WHRN", "reserve");
-      const hash = await signAndSend(account, reserve.prepared);
+      const hash = await pay(account, reserve.prepared);
       const receipt = await mined(hash);
       await submit(db.pool, reserve.reservation, hash, new Date());
       await indexReceipt(reserve.reservation, receipt);
@@ -231,7 +245,7 @@ describe("reservations: reconciler against local chains", function () {
       });
       await localnet.refreshPrices();
       const renewal = await prepareOn(evm.chain, account.address, "Worker Heron", "WHRN", "renew");
-      const renewHash = await signAndSend(account, renewal.prepared);
+      const renewHash = await pay(account, renewal.prepared);
       const renewReceipt = await mined(renewHash);
       await submit(db.pool, renewal.reservation, renewHash, new Date());
       await indexReceipt(renewal.reservation, renewReceipt);
@@ -262,10 +276,10 @@ describe("reservations: reconciler against local chains", function () {
     it("fails a transaction that reverted on-chain with the registry's error and voids the ledger draft", async () => {
       const holder = devWallet("launcher").evm;
       const held = await prepareOn(evm.chain, holder.address, "Taken Crane", "TCRN", "reserve");
-      await mined(await signAndSend(holder, held.prepared));
+      await mined(await pay(holder, held.prepared));
       const other = devWallet("operator").evm;
       const late = await prepareOn(evm.chain, other.address, "Taken Crane", "TCRN", "reserve");
-      const hash = await signAndSend(other, late.prepared, 500_000n);
+      const hash = await pay(other, late.prepared, 500_000n);
       await mined(hash);
       await submit(db.pool, late.reservation, hash, new Date());
 
@@ -330,6 +344,23 @@ describe("reservations: reconciler against local chains", function () {
       return signature;
     }
 
+    /**
+     * The wallet pays a prepare: a renewal's one transaction, or the commitment (confirmed), a wait until a slot
+     * after its slot (the local program's one-slot minimum age), then the reveal. Resolves with the paying
+     * transaction's signature; `skipPreflight` applies to it.
+     */
+    async function pay(keypair: Keypair, steps: PreparedSteps, skipPreflight = false): Promise<string> {
+      if (steps.reveal === null) return signAndSend(keypair, steps.transaction, skipPreflight);
+      const commit = await signAndSend(keypair, steps.transaction);
+      const slot = (await connection.getSignatureStatuses([commit])).value[0]?.slot ?? 0;
+      const deadline = Date.now() + 10_000;
+      while ((await connection.getSlot("processed")) <= slot) {
+        if (Date.now() > deadline) throw new Error(`the cluster did not pass slot ${slot}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return signAndSend(keypair, steps.reveal.transaction, skipPreflight);
+    }
+
     /** The Solana indexer's own mirroring of one transaction, read from the RPC as a pass reads it. */
     async function indexSignature(signature: string): Promise<void> {
       const context = {
@@ -351,7 +382,7 @@ describe("reservations: reconciler against local chains", function () {
         "SKIT",
         "reserve",
       );
-      const signature = await signAndSend(creator, prepared);
+      const signature = await pay(creator, prepared);
       await indexSignature(signature);
       const fee = (await registry(solana.chain).settlementOf(signature))?.feePaid as bigint;
 
@@ -364,7 +395,7 @@ describe("reservations: reconciler against local chains", function () {
 
       const other = devWallet("launcher").solana;
       const late = await prepareOn(solana.chain, other.publicKey.toBase58(), "Solar Kite", "SKIT", "reserve");
-      const failedSignature = await signAndSend(other, late.prepared, true);
+      const failedSignature = await pay(other, late.prepared, true);
       await submit(db.pool, late.reservation, failedSignature, new Date());
 
       expect(await pass()).to.include({ failed: 1 });

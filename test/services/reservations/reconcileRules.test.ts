@@ -54,6 +54,20 @@ function reservation(overrides: Partial<Reservation> = {}): Reservation {
       recentBlockhash: "",
       lastValidBlockHeight: 0,
     },
+    reveal: {
+      transaction: {
+        family: "solana",
+        tx: "",
+        feePayer: SOL_LAUNCHER,
+        recentBlockhash: "",
+        lastValidBlockHeight: 0,
+      },
+      commitment: `0x${"c0".repeat(32)}`,
+      minCommitmentAge: { slots: 1 },
+      maxCommitmentAgeSeconds: DAY,
+    },
+    commitTransactionHash: null,
+    commitSubmittedAt: null,
     revenueShare: revenueShareSnapshot("p", { partnerBps: 6000, integrationStartedAt: new Date(0) }, T),
     status: "pending_payment",
     statusReason: null,
@@ -145,6 +159,7 @@ describe("reservations: reconcile rules", () => {
     const previousEnd = at(DAY);
     const subject = reservation({
       kind: "renew",
+      reveal: null,
       status: "submitted",
       transactionHash: SIGNATURE,
       submittedAt: at(DAY - 3600),

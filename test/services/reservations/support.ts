@@ -1,7 +1,12 @@
 // Shared by the reconciler tests: reservations as prepare records them, the chain mirror and checkpoints as the
 // indexers write them (that table is their interface), and readers for the outcome (rows, ledger, outbox).
 import type { Pool } from "pg";
-import type { PreparedTransaction, RegistryCatalogue, RegistryClient } from "../../../chains/registryClient";
+import type {
+  PreparedReveal,
+  PreparedSteps,
+  RegistryCatalogue,
+  RegistryClient,
+} from "../../../chains/registryClient";
 import type { Environment } from "../../../core/environment";
 import { normalizeIdentity } from "../../../core/fold";
 import {
@@ -43,15 +48,39 @@ export interface PrepareOptions {
   /** When the partner integrated (null: unattributed share); default long ago, so the standard split applies. */
   integratedAt?: Date | null;
   quoteAmount?: bigint;
-  transaction?: PreparedTransaction;
+  /** The prepared steps the registry client built; default a placeholder commitment and, for a reserve, reveal. */
+  steps?: PreparedSteps;
   preparedAt: Date;
   /** An embed prepare attributed through this launchpad; default a partner-key prepare. */
   launchpad?: string;
 }
 
+/** A placeholder EVM transaction: tests that never send it need only its shape. */
+const PLACEHOLDER_TRANSACTION: PreparedSteps["transaction"] = {
+  family: "evm",
+  chainId: 31337,
+  from: EVM_LAUNCHER,
+  to: "0x0000000000000000000000000000000000000001",
+  data: "0x",
+  value: "0",
+};
+
+/** A placeholder reveal of a new reservation, for tests that never send it. */
+const PLACEHOLDER_REVEAL: PreparedReveal = {
+  transaction: PLACEHOLDER_TRANSACTION,
+  commitment: `0x${"c0".repeat(32)}`,
+  minCommitmentAge: { seconds: 1 },
+  maxCommitmentAgeSeconds: 86_400,
+};
+
 /** A reservation recorded as prepare records it (pending_payment, with its ledger draft). */
 export async function prepare(pool: Pool, options: PrepareOptions): Promise<Reservation> {
   const family = options.family ?? "evm";
+  const kind = options.kind ?? "reserve";
+  const steps = options.steps ?? {
+    transaction: PLACEHOLDER_TRANSACTION,
+    reveal: kind === "reserve" ? PLACEHOLDER_REVEAL : null,
+  };
   const identity = normalizeIdentity(options.name ?? "Reconcile Coin", options.ticker ?? "RCN");
   const reservationId = options.reservationId ?? newReservationId();
   const partnerId = options.partnerId === undefined ? PARTNER : options.partnerId;
@@ -65,7 +94,7 @@ export async function prepare(pool: Pool, options: PrepareOptions): Promise<Rese
     source: options.launchpad === undefined ? "partner" : "embed",
     chain: options.chain ?? (family === "evm" ? "hardhat" : "solana"),
     family,
-    kind: options.kind ?? "reserve",
+    kind,
     identityKey: identity.identityKey,
     normalizedName: identity.normalizedName,
     normalizedTicker: identity.normalizedTicker,
@@ -79,14 +108,10 @@ export async function prepare(pool: Pool, options: PrepareOptions): Promise<Rese
     quoteUnit: family === "evm" ? "wei" : "lamports",
     quoteExpiresAt: seconds(options.preparedAt, 600),
     simulated: options.simulated ?? false,
-    transaction: options.transaction ?? {
-      family: "evm",
-      chainId: 31337,
-      from: EVM_LAUNCHER,
-      to: "0x0000000000000000000000000000000000000001",
-      data: "0x",
-      value: "0",
-    },
+    transaction: steps.transaction,
+    reveal: steps.reveal,
+    commitTransactionHash: null,
+    commitSubmittedAt: null,
     revenueShare: revenueShareSnapshot(
       partnerId,
       integratedAt === null ? null : { partnerBps: STANDARD_PARTNER_BPS, integrationStartedAt: integratedAt },
@@ -113,7 +138,7 @@ export async function prepare(pool: Pool, options: PrepareOptions): Promise<Rese
   return reservation;
 }
 
-/** What POST /v1/reservations/status does with a hash. */
+/** What POST /v1/reservations/status does with the hash of a paying transaction (a reveal or a renewal). */
 export async function submit(
   pool: Pool,
   reservation: Reservation,

@@ -38,6 +38,8 @@ function unpaidChain(): RegistryClient {
     reservationOf: async () => null,
     activeReservationCount: async () => 0,
     prepareTransaction: (request) => offline.prepareTransaction(request),
+    commitmentOf: async () => null,
+    stepOf: async () => null,
     transactionOutcome: async () => ({ state: "not_found" }),
     settlementOf: async () => null,
     isTransactionHash: (value) => offline.isTransactionHash(value),

@@ -1,11 +1,12 @@
-// Reservations in the sandbox, over real HTTP: quote, prepare (simulated, never touching a chain, its transaction
-// aimed at the sandbox's own registry deployment), idempotent replay, status submission rules, sandbox-confirm
+// Reservations in the sandbox, over real HTTP: quote, prepare (simulated, never touching a chain, its commitment and
+// reveal aimed at the sandbox's own registry deployment), idempotent replay, status submission rules, sandbox-confirm
 // seeding the sandbox hold and the ledger, wallet limits, embed attribution. The sandbox's registries are the
 // simulated ones; production data must stay untouched.
 import { Keypair, PublicKey, Transaction } from "@solana/web3.js";
 import { expect } from "chai";
 import { decodeFunctionData } from "viem";
 import { registryCatalogue } from "../../../../chains/catalogue";
+import { evmCommitment } from "../../../../chains/evm/commitment";
 import { SIMULATED_BLOCKHASH } from "../../../../chains/simulated/registryClient";
 import type { DeploymentManifest } from "../../../../config/manifest";
 import { identityRegistryAbi } from "../../../../contracts/abi/identityRegistry";
@@ -43,7 +44,16 @@ interface PreparedBody {
   identityKey: string;
   launcher: string;
   partnerRef: string;
+  /** A new reservation's commitment, or a renewal. */
   transaction: Record<string, string | number>;
+  /** A new reservation's paying reveal; null for a renewal. */
+  reveal: {
+    transaction: Record<string, string | number>;
+    commitment: string;
+    minCommitmentAge: { seconds: number } | { slots: number };
+    maxCommitmentAgeSeconds: number;
+  } | null;
+  commit: { commitment: string; transactionHash: string | null; submittedAt: string | null } | null;
   message?: string;
   quote: { amount: string; unit: string; simulated: boolean };
   revenueShare: { partnerId: string; partnerBps: number; serviceBps: number; introductory: boolean };
@@ -162,7 +172,7 @@ describe("api: reservations in the sandbox (simulated registries)", function () 
     expect(await countRows("reservations")).to.equal(before);
   });
 
-  it("prepares an EVM reservation: folded pair, calldata for reserve with the reservation's partnerRef, ledger draft", async () => {
+  it("prepares an EVM reservation: folded pair, a commitment then calldata for reserve with the reservation's partnerRef, ledger draft", async () => {
     const response = await prepare({
       chain: "hardhat",
       name: "Moon Cat 3000",
@@ -177,18 +187,56 @@ describe("api: reservations in the sandbox (simulated registries)", function () 
     expect(body.kind).to.equal("reserve");
     expect(body.identityKey).to.equal("MOONCATEOOO::MCAT");
     expect(body.partnerRef).to.equal(partnerRefOf(body.reservationId));
-    expect(body.transaction.family).to.equal("evm");
-    // The sandbox's own registry, never the production one.
-    expect(String(body.transaction.to).toLowerCase()).to.equal(SANDBOX_REGISTRY);
-    expect(String(body.transaction.from).toLowerCase()).to.equal(EVM_LAUNCHER);
+    const reveal = body.reveal;
+    if (reveal === null) throw new Error("a new reservation has a reveal");
+    expect(body.commit).to.deep.equal({
+      commitment: reveal.commitment,
+      transactionHash: null,
+      submittedAt: null,
+    });
+    expect(reveal).to.deep.include({ minCommitmentAge: { seconds: 1 }, maxCommitmentAgeSeconds: 86_400 });
+    // Both steps go to the sandbox's own registry, never the production one.
+    for (const step of [body.transaction, reveal.transaction]) {
+      expect(step.family).to.equal("evm");
+      expect(String(step.to).toLowerCase()).to.equal(SANDBOX_REGISTRY);
+      expect(String(step.from).toLowerCase()).to.equal(EVM_LAUNCHER);
+    }
+    // First the commitment, which names no pair and pays nothing.
+    expect(
+      decodeFunctionData({ abi: identityRegistryAbi, data: body.transaction.data as `0x${string}` }),
+    ).to.deep.equal({ functionName: "commit", args: [reveal.commitment] });
+    expect(body.transaction.value).to.equal("0");
     const call = decodeFunctionData({
       abi: identityRegistryAbi,
-      data: body.transaction.data as `0x${string}`,
+      data: reveal.transaction.data as `0x${string}`,
     });
     expect(call.functionName).to.equal("reserve");
-    expect(call.args).to.deep.equal(["MOONCATEOOO", "MCAT", 86400, body.partnerRef]);
+    const [name, ticker, durationSeconds, partnerRef, secret] = call.args as readonly [
+      string,
+      string,
+      number,
+      `0x${string}`,
+      `0x${string}`,
+    ];
+    expect([name, ticker, durationSeconds, partnerRef]).to.deep.equal([
+      "MOONCATEOOO",
+      "MCAT",
+      86400,
+      body.partnerRef,
+    ]);
+    // The reveal discloses the secret the commitment hid.
+    expect(secret).to.match(/^0x[0-9a-f]{64}$/);
+    expect(
+      evmCommitment({
+        identity: normalizeIdentity("Moon Cat 3000", "mc4t"),
+        launcher: EVM_LAUNCHER,
+        durationSeconds: 86400,
+        partnerRef,
+        secret,
+      }),
+    ).to.equal(reveal.commitment);
     // The value covers the quote with headroom; the registry refunds the excess.
-    expect(BigInt(body.transaction.value as string) >= BigInt(body.quote.amount)).to.equal(true);
+    expect(BigInt(reveal.transaction.value as string) >= BigInt(body.quote.amount)).to.equal(true);
     // A partner whose first key is minutes old is in its introductory period: the service keeps the whole fee.
     expect(body.revenueShare).to.include({
       partnerId: sandboxKey.partnerId,
@@ -205,7 +253,7 @@ describe("api: reservations in the sandbox (simulated registries)", function () 
     ]);
   });
 
-  it("prepares a Solana reservation: an unsigned transaction paid by the launcher, with a blockhash no cluster has", async () => {
+  it("prepares a Solana reservation: an unsigned commitment and reveal paid by the launcher, with a blockhash no cluster has", async () => {
     const response = await prepare({
       chain: "solana",
       name: "Sol Fox",
@@ -216,17 +264,27 @@ describe("api: reservations in the sandbox (simulated registries)", function () 
     expect(response.status, response.text).to.equal(201);
     const body = response.body as PreparedBody;
     expect(body.quote.unit).to.equal("lamports");
-    const transaction = Transaction.from(Buffer.from(body.transaction.tx as string, "base64"));
-    expect(transaction.feePayer?.toBase58()).to.equal(SOLANA_LAUNCHER);
-    expect(transaction.recentBlockhash).to.equal(SIMULATED_BLOCKHASH);
-    const programs = transaction.instructions.map((instruction) => instruction.programId.toBase58());
-    expect(programs).to.include(SANDBOX_PROGRAM_ID);
-    expect(programs).to.not.include(PROGRAM_ID);
-    const signers = transaction.instructions.flatMap((instruction) =>
-      instruction.keys.filter((key) => key.isSigner).map((key) => key.pubkey.toBase58()),
-    );
-    expect([...new Set(signers)]).to.deep.equal([SOLANA_LAUNCHER]);
-    expect(new PublicKey(body.transaction.feePayer as string).toBase58()).to.equal(SOLANA_LAUNCHER);
+    expect(body.reveal?.minCommitmentAge).to.deep.equal({ slots: 1 });
+    const steps = [body.transaction, body.reveal?.transaction];
+    const instructions = steps.map((step) => {
+      const transaction = Transaction.from(Buffer.from(step?.tx as string, "base64"));
+      expect(transaction.feePayer?.toBase58()).to.equal(SOLANA_LAUNCHER);
+      expect(transaction.recentBlockhash).to.equal(SIMULATED_BLOCKHASH);
+      const programs = transaction.instructions.map((instruction) => instruction.programId.toBase58());
+      expect(programs).to.include(SANDBOX_PROGRAM_ID);
+      expect(programs).to.not.include(PROGRAM_ID);
+      const signers = transaction.instructions.flatMap((instruction) =>
+        instruction.keys.filter((key) => key.isSigner).map((key) => key.pubkey.toBase58()),
+      );
+      expect([...new Set(signers)]).to.deep.equal([SOLANA_LAUNCHER]);
+      expect(new PublicKey(step?.feePayer as string).toBase58()).to.equal(SOLANA_LAUNCHER);
+      return transaction.instructions.find(
+        (instruction) => instruction.programId.toBase58() === SANDBOX_PROGRAM_ID,
+      );
+    });
+    // The reveal names the commitment account the commit creates.
+    const [commit, reserve] = instructions;
+    expect(reserve?.keys.at(-1)?.pubkey.toBase58()).to.equal(commit?.keys[1]?.pubkey.toBase58());
   });
 
   it("replays an idempotent prepare with the same transaction and writes it once", async () => {
@@ -244,6 +302,8 @@ describe("api: reservations in the sandbox (simulated registries)", function () 
     expect(second.headers["idempotency-replayed"]).to.equal("true");
     expect((second.body as PreparedBody).reservationId).to.equal((first.body as PreparedBody).reservationId);
     expect((second.body as PreparedBody).transaction).to.deep.equal((first.body as PreparedBody).transaction);
+    // The same secret too: the replayed reveal opens the commitment the first answer's commit made.
+    expect((second.body as PreparedBody).reveal).to.deep.equal((first.body as PreparedBody).reveal);
     expect(await countRows("reservations WHERE identity_key = 'REPLAYME::RPLY'")).to.equal(1);
     const other = await prepare(
       { ...request, durationSeconds: 259200 },
@@ -373,6 +433,8 @@ describe("api: reservations in the sandbox (simulated registries)", function () 
         })
       ).body as PreparedBody;
       expect(renewal.kind).to.equal("renew");
+      expect(renewal.reveal).to.equal(null); // one transaction: a renewal needs no commitment
+      expect(renewal.commit).to.equal(null);
       const call = decodeFunctionData({
         abi: identityRegistryAbi,
         data: renewal.transaction.data as `0x${string}`,
@@ -390,7 +452,7 @@ describe("api: reservations in the sandbox (simulated registries)", function () 
     }
   });
 
-  it("records a transaction hash once: submitted, unchanged on repeat, refused for a second reservation", async () => {
+  it("records a commit and then a reveal hash once: submitted, unchanged on repeat, refused for a second reservation", async () => {
     const a = (
       await prepare({
         chain: "hardhat",
@@ -418,14 +480,31 @@ describe("api: reservations in the sandbox (simulated registries)", function () 
         body: { reservationId, transactionHash },
       });
     expectEnvelope(await submit(a.reservationId, "0x1234"), 400, "invalid_request");
+    // No chain knows a simulated hash: the first reported is the commitment, which keeps it pending_payment.
+    const commitHash = `0x${"a0".repeat(32)}`;
+    const committed = await submit(a.reservationId, commitHash);
+    expect(committed.status, committed.text).to.equal(200);
+    expect(committed.body).to.deep.include({
+      status: "pending_payment",
+      step: "commit",
+      transactionHash: null,
+      commitOnChain: null, // the simulated registry holds no commitment
+    });
+    expect((committed.body as PreparedBody).commit).to.include({ transactionHash: commitHash });
+    expect((await submit(a.reservationId, commitHash)).body).to.include({
+      status: "pending_payment",
+      step: "commit",
+    });
     const hash = `0x${"ab".repeat(32)}`;
     const first = await submit(a.reservationId, hash);
     expect(first.status, first.text).to.equal(200);
-    expect(first.body).to.include({ status: "submitted", transactionHash: hash });
+    expect(first.body).to.include({ status: "submitted", step: "reveal", transactionHash: hash });
     expect((await submit(a.reservationId, hash)).body).to.include({
       status: "submitted",
+      step: "reveal",
       transactionHash: hash,
     });
+    expect((await submit(b.reservationId, `0x${"b0".repeat(32)}`)).body).to.include({ step: "commit" });
     expectEnvelope(await submit(b.reservationId, hash), 409, "transaction_already_used");
     const read = await api.call({
       path: `/api/v1/reservations/status?reservationId=${a.reservationId}`,
@@ -541,6 +620,7 @@ describe("api: a sandbox prepare on a chain without a sandbox registry deploymen
       const body = response.body as PreparedBody;
       expect(body.simulated).to.equal(true);
       expect(body.transaction).to.equal(null);
+      expect(body.reveal).to.equal(null);
       expect(body.message).to.contain("no sandbox registry");
       const confirmed = await api.call({
         method: "POST",

@@ -4,7 +4,9 @@
  * Accounts: [callee program, ...accounts forwarded to it with their signer and writable flags].
  * Data: [filler: u8, ...instruction data forwarded to the callee as given].
  * It first logs `filler` lines of 100 bytes, so a test can push the callee's logs past the runtime's
- * 10,000-byte log limit ("Log truncated"), then invokes the callee. */
+ * 10,000-byte log limit ("Log truncated"), then invokes the callee. When the callee set return data (a view such as
+ * the registry's assert_launch_allowed), the caller reads it with sol_get_return_data and sets it again as its own,
+ * as a launch program reads the registry's answer: the transaction's return data then names the caller. */
 
 typedef unsigned char u8;
 typedef unsigned long long u64;
@@ -44,17 +46,23 @@ typedef struct {
 void sol_log_(const char *message, u64 len);
 u64 sol_invoke_signed_c(const SolInstruction *instruction, const SolAccountInfo *accounts, u64 account_count,
                         const void *signers, u64 signer_count);
+u64 sol_get_return_data(u8 *data, u64 length, SolPubkey *program_id);
+void sol_set_return_data(const u8 *data, u64 length);
 
 #define MAX_ACCOUNTS 16
 #define NON_DUPLICATE 0xff
 #define REALLOC_PADDING 10240
 #define ERROR_ACCOUNTS 1
 #define ERROR_DATA 2
+#define ERROR_RETURN_DATA 3
+#define MAX_RETURN_DATA 1024
 
 /* Account views live on the heap: sixteen of them exceed LLVM's 512-byte BPF stack frame. */
 typedef struct {
   SolAccountInfo infos[MAX_ACCOUNTS];
   SolAccountMeta metas[MAX_ACCOUNTS];
+  SolPubkey returned_by;
+  u8 returned[MAX_RETURN_DATA];
 } Accounts;
 
 static const char FILLER[] =
@@ -93,5 +101,14 @@ u64 entrypoint(u8 *input) {
   SolInstruction instruction = {
       accounts->infos[0].key, &accounts->metas[1], count - 1, data + 1, data_len - 1,
   };
-  return sol_invoke_signed_c(&instruction, accounts->infos, count, (const void *)0, 0);
+  u64 result = sol_invoke_signed_c(&instruction, accounts->infos, count, (const void *)0, 0);
+  if (result != 0) return result;
+  u64 length = sol_get_return_data(accounts->returned, MAX_RETURN_DATA, &accounts->returned_by);
+  if (length == 0) return 0;
+  if (length > MAX_RETURN_DATA) return ERROR_RETURN_DATA;
+  for (u64 i = 0; i < 32; i++) {
+    if (accounts->returned_by.bytes[i] != accounts->infos[0].key->bytes[i]) return ERROR_RETURN_DATA;
+  }
+  sol_set_return_data(accounts->returned, length);
+  return 0;
 }
