@@ -193,8 +193,8 @@ function solanaSide(entry: SolanaManifestEntry): ChainSide {
       }
     },
     async waitUntilRevealable({ revealableSlot }) {
-      // Transactions sent now land in the slot after the newest one processed.
-      while ((await connection.getSlot("processed")) + 1 < (revealableSlot ?? 0)) await sleep(POLL_MS);
+      // Once the cluster processes the revealable slot, a reveal sent now lands in it or later.
+      while ((await connection.getSlot("processed")) < (revealableSlot ?? 0)) await sleep(POLL_MS);
     },
   };
 }
