@@ -20,9 +20,10 @@ import { startPassLoop } from "../../core/retry/passLoop";
 import { resetChainIfHistoryChanged } from "../chainHistory";
 import { confirmCaughtUp, recordHead } from "../checkpoints";
 import { indexerWatchdog } from "../watchdog";
-import { evmChainsToIndex } from "./chains";
+import { evmChainsToIndex, LOCAL_CHAIN_IDS } from "./chains";
 import { type ChainIdentity, deploymentSchemaName, EVM_APP_DIR } from "./deploymentSchema";
 import { type HeadsRelay, startHeadsRelay } from "./headsRelay";
+import { forgetLocalChainSync } from "./localSyncCache";
 
 export interface EvmIndexerOptions {
   /** Connection string Ponder uses; the same database as `pool`. */
@@ -142,6 +143,10 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
       }),
       isFatal: (error) => error instanceof EvmIndexerError,
     },
+  );
+  await forgetLocalChainSync(
+    options.pool,
+    deployments.map((entry) => entry.chainId).filter((chainId) => LOCAL_CHAIN_IDS.has(chainId)),
   );
   const deploymentSchema = options.deploymentSchema ?? deploymentSchemaName(identities);
   const port = options.port ?? 42069;
