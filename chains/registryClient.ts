@@ -130,10 +130,23 @@ export interface RegistrySettlement {
   feePaid: bigint;
 }
 
+/**
+ * The registry an on-chain launch guard of this environment reads, and what binds a signed launch decision to
+ * its chain (docs/onchain-guard.md): EVM the chain id and registry; Solana the cluster's genesis hash and program.
+ */
+export type GuardTarget =
+  | { family: "evm"; chainId: number; registry: `0x${string}` }
+  | { family: "solana"; cluster: string; registryProgram: string };
+
 export interface RegistryClient {
   chain: string;
   family: ChainFamily;
   simulated: boolean;
+  /**
+   * The registry launch guards of this environment read; null without a deployment here (a sandbox without its
+   * own) or, on Solana, without the cluster's genesis hash in the manifest.
+   */
+  guardTarget: GuardTarget | null;
   /** Throws PriceUnavailableError when the feed's answer is stale or invalid. */
   quote(durationSeconds: ReservationDuration): Promise<RegistryQuote>;
   /** The pair's latest on-chain record, read from the registry (not the mirror); null when never reserved. */

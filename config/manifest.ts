@@ -67,6 +67,11 @@ const solanaEntrySchema = z.object({
   configAccount: solanaAddress,
   /** Slot of the program deployment: where indexers start. */
   deploySlot: height("the slot of the program deployment"),
+  /**
+   * The cluster's genesis hash (`solana genesis-hash`): signed into on-chain launch decisions so one signed for
+   * another cluster never verifies here. Without it validate signs no Solana on-chain decision.
+   */
+  genesisHash: solanaAddress.optional(),
   /** The sandbox's own deployment of the program (its own program id, config and price): see the EVM entry. */
   sandbox: z
     .object({ programId: solanaAddress, configAccount: solanaAddress, priceAccount: solanaAddress })

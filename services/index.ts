@@ -63,6 +63,7 @@ export function createServices(options: ServiceOptions): Services {
         options.decisions?.chainReadTimeoutMs ?? DEFAULT_CHAIN_READ_TIMEOUT_MS,
         now,
       ),
+      options.registries,
     ),
     signing: signingService(pool, now),
     mirror: mirrorService(pool, now, options.decisions?.dataPathTimeoutMs),

@@ -103,6 +103,20 @@ export const validateBody = z.object({
   nonce: text(255)
     .optional()
     .describe("Echoed and signed; also an idempotency key when no Idempotency-Key header is sent."),
+  onchain: z
+    .object({
+      launchpad: text(64).describe(
+        "EVM: the factory inheriting IdentityGuard (0x address). Solana: the launch program id (base58). Must be bound to the decision's launchpad id (403 otherwise; in the sandbox an unbound one is claimed).",
+      ),
+      token: text(64).describe(
+        "EVM: the token's address as the factory predicts it (CREATE2). Solana: the mint's public key.",
+      ),
+    })
+    .strict()
+    .optional()
+    .describe(
+      "Ask for the decision signed for an on-chain guard too (docs/onchain-guard.md): answered as `onchain` beside the Ed25519 decision, which is unchanged.",
+    ),
 });
 
 export const signedDecisionSchema = z.object({
@@ -135,6 +149,46 @@ export const validationAnswerSchema = signedDecisionSchema.extend({
     )
     .describe(
       "UNSIGNED advisories beside the signed decision (not among the signed fields): `lookalike` when the name looks like another identity that is reserved or protected. A launchpad may warn or require review; the signed decision is unchanged. Empty when none.",
+    ),
+  onchain: z
+    .discriminatedUnion("kind", [
+      z.object({
+        kind: z.literal("evm"),
+        chainId: z.number().int(),
+        registry: z.string(),
+        factory: z.string(),
+        nameHash: z.string(),
+        tickerHash: z.string(),
+        launcher: z.string(),
+        token: z.string(),
+        decision: z.enum(["allow", "block"]),
+        expiresAt: z.number().int().describe("Unix seconds: the launch must be mined before it."),
+        nonce: z.string().describe("32 bytes, 0x hex."),
+        keyId: z.string(),
+        signer: z.string().describe("The key's EVM address (GET /v1/keys evmAddress)."),
+        signature: z.string().describe("EIP-712 LaunchDecision signature: 65 bytes r, s, v as 0x hex."),
+      }),
+      z.object({
+        kind: z.literal("solana"),
+        cluster: z.string().describe("The cluster's genesis hash (base58)."),
+        registryProgram: z.string(),
+        launchpadProgram: z.string(),
+        nameHash: z.string(),
+        tickerHash: z.string(),
+        launcher: z.string(),
+        mint: z.string(),
+        decision: z.enum(["allow", "block"]),
+        expiresAt: z.number().int().describe("Unix seconds: the launch must land before it."),
+        nonce: z.string().describe("16 bytes, 0x hex."),
+        message: z.string().describe("The 265-byte decision message, base64."),
+        keyId: z.string(),
+        signer: z.string().describe("The key's Ed25519 public key (base58)."),
+        signature: z.string().describe("Ed25519 signature of `message`, base64."),
+      }),
+    ])
+    .optional()
+    .describe(
+      "Present when the request sent `onchain`: the same decision signed for the chain's guard (`allow` only for an allow; anything else is signed as `block`).",
     ),
 });
 

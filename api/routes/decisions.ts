@@ -137,6 +137,9 @@ function registerValidateRoute({ routes, idempotent }: Platform, identity: Ident
         "idempotency_in_progress",
         "launchpad_of_another_partner",
         "launchpad_not_registered",
+        "launchpad_contract_of_another_launchpad",
+        "launchpad_contract_not_registered",
+        "onchain_decision_unavailable",
       ],
     },
     async ({ body, rawBody, headers, admit, route }) => {

@@ -17,6 +17,12 @@ const keysSchema = z.object({
       status: z.enum(SIGNING_KEY_STATUSES),
       active: z.boolean(),
       publicKeyBase64: z.string(),
+      evmAddress: z
+        .string()
+        .optional()
+        .describe(
+          "The address of the key's EVM half: EVM launch guards trust EIP-712 launch decisions it signs (docs/onchain-guard.md).",
+        ),
     }),
   ),
 });
@@ -36,7 +42,8 @@ export function registerSigningKeyRoutes({ routes, services }: Platform): void {
     {
       method: "get",
       path: "/v1/keys",
-      summary: "Public Ed25519 keys that sign launch decisions.",
+      summary:
+        "Public keys that sign launch decisions: Ed25519, and the EVM address of each key's EIP-712 half.",
       tag: "Public data",
       access: "public",
       query: keysQuery,

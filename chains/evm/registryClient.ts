@@ -25,6 +25,7 @@ import type { ReservationDuration } from "../../core/reservation";
 import {
   ChainUnavailableError,
   type EvmMessageVerifier,
+  type GuardTarget,
   type OnChainCommitment,
   type OnChainReservation,
   type PreparedSteps,
@@ -80,6 +81,7 @@ export class EvmRegistryClient implements RegistryClient {
   private readonly client: PublicClient;
   private readonly registry: { address: Address; abi: typeof identityRegistryAbi };
   readonly messageVerifier: EvmMessageVerifier;
+  readonly guardTarget: GuardTarget;
   /** The registry's minCommitmentAge, an immutable: read once. */
   private minCommitmentAge: Promise<number> | undefined;
 
@@ -89,6 +91,7 @@ export class EvmRegistryClient implements RegistryClient {
   ) {
     this.chain = entry.chain;
     this.registry = { address: getAddress(entry.registry), abi: identityRegistryAbi };
+    this.guardTarget = { family: "evm", chainId: entry.chainId, registry: this.registry.address };
     this.client = createPublicClient({
       // Concurrent reads share one HTTP request (JSON-RPC batch).
       transport: http(entry.rpcUrl, {

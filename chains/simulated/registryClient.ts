@@ -10,6 +10,7 @@
 // and every transaction `not_found`. Sandbox holds, availability and wallet counts live in the sandbox's own tables,
 // which the API reads; a simulated prepare is confirmed by POST /v1/reservations/sandbox-confirm, never by a chain.
 import { PublicKey } from "@solana/web3.js";
+import { getAddress } from "viem";
 import type { EvmManifestEntry, SolanaManifestEntry } from "../../config/manifest";
 import type { NormalizedIdentity } from "../../core/fold";
 import { defaultTierPriceUsdMicros, type ReservationDuration } from "../../core/reservation";
@@ -24,6 +25,7 @@ import {
 } from "../evm/settings";
 import { registrySteps as evmSteps, isTransactionHash } from "../evm/transaction";
 import type {
+  GuardTarget,
   OnChainCommitment,
   OnChainReservation,
   PreparedSteps,
@@ -58,6 +60,7 @@ export interface SimulatedRegistryOptions {
 abstract class SimulatedRegistry implements RegistryClient {
   readonly simulated = true;
   abstract readonly family: ChainFamily;
+  abstract readonly guardTarget: GuardTarget | null;
   protected readonly now: () => number;
 
   constructor(
@@ -104,12 +107,17 @@ abstract class SimulatedRegistry implements RegistryClient {
 
 export class SimulatedEvmRegistry extends SimulatedRegistry {
   readonly family = "evm" as const;
+  readonly guardTarget: GuardTarget | null;
 
   constructor(
     private readonly entry: EvmManifestEntry,
     options: SimulatedRegistryOptions = {},
   ) {
     super(entry.chain, options);
+    this.guardTarget =
+      entry.sandbox === undefined
+        ? null
+        : { family: "evm", chainId: entry.chainId, registry: getAddress(entry.sandbox.registry) };
   }
 
   async quote(durationSeconds: ReservationDuration): Promise<RegistryQuote> {
@@ -143,11 +151,16 @@ export class SimulatedEvmRegistry extends SimulatedRegistry {
 
 export class SimulatedSolanaRegistry extends SimulatedRegistry {
   readonly family = "solana" as const;
+  readonly guardTarget: GuardTarget | null;
   /** The sandbox deployment's program and price account; undefined without one. */
   private readonly deployment: { programId: PublicKey; priceAccount: PublicKey } | undefined;
 
   constructor(entry: SolanaManifestEntry, options: SimulatedRegistryOptions = {}) {
     super(entry.chain, options);
+    this.guardTarget =
+      entry.sandbox === undefined || entry.genesisHash === undefined
+        ? null
+        : { family: "solana", cluster: entry.genesisHash, registryProgram: entry.sandbox.programId };
     this.deployment =
       entry.sandbox === undefined
         ? undefined

@@ -13,6 +13,7 @@ import {
 } from "../../core/reservation";
 import {
   ChainUnavailableError,
+  type GuardTarget,
   type OnChainCommitment,
   type OnChainReservation,
   type PreparedSteps,
@@ -104,6 +105,7 @@ export class SolanaRegistryClient implements RegistryClient {
   readonly chain: string;
   readonly programId: PublicKey;
   readonly priceAccount: PublicKey;
+  readonly guardTarget: GuardTarget | null;
   private readonly connection: Connection;
   private readonly decodeEvents: (logs: readonly string[]) => RegistryEvent[];
 
@@ -111,6 +113,10 @@ export class SolanaRegistryClient implements RegistryClient {
     this.chain = entry.chain;
     this.programId = new PublicKey(entry.programId);
     this.priceAccount = new PublicKey(entry.priceAccount);
+    this.guardTarget =
+      entry.genesisHash === undefined
+        ? null
+        : { family: "solana", cluster: entry.genesisHash, registryProgram: entry.programId };
     this.decodeEvents = registryEventDecoder(entry.programId);
     this.connection = new Connection(entry.rpcUrl, {
       commitment: "confirmed",

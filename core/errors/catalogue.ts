@@ -111,6 +111,16 @@ export const ERROR_CATALOGUE = {
     message:
       "Only the wallet that filed this dispute can withdraw it; request a challenge for that wallet and sign it.",
   },
+  launchpad_contract_not_registered: {
+    status: 403,
+    message:
+      "This launchpad contract or program is not bound to the launchpad id of the decision; ask an operator to bind it (launchpads:bind-contract), or drop `onchain`.",
+  },
+  launchpad_contract_of_another_launchpad: {
+    status: 403,
+    message:
+      "This launchpad contract or program is bound to another launchpad id; send the `launchpad` it belongs to, or a contract of your own.",
+  },
   launchpad_not_registered: {
     status: 403,
     message:
@@ -151,6 +161,11 @@ export const ERROR_CATALOGUE = {
   identity_held: {
     status: 409,
     message: "This pair is held or protected for another wallet; check it with GET /v1/identity/check.",
+  },
+  onchain_decision_unavailable: {
+    status: 409,
+    message:
+      "This environment has no registry on this chain that a launch guard can read (or, on Solana, no cluster genesis hash in the deployment manifest), so no on-chain decision can be signed for it; drop `onchain` or ask an operator.",
   },
   launch_not_reported: {
     status: 409,

@@ -1,5 +1,11 @@
 // Signing key ring: pure lifecycle model, public entries, key generation and sealed private keys.
 export {
+  type EvmDecisionKey,
+  generateEvmDecisionKey,
+  openEvmDecisionKey,
+  sealEvmPrivateKey,
+} from "./evmDecisionKey";
+export {
   activeKeyOf,
   assertValidKeyRing,
   KeyRingError,

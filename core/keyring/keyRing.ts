@@ -11,6 +11,8 @@ export interface SigningKeyRecord {
   status: SigningKeyStatus;
   /** base64 of the raw 32-byte Ed25519 public key. */
   publicKeyBase64: string;
+  /** The address of the key's EVM half (core/keyring/evmDecisionKey.ts); absent until the key has one. */
+  evmAddress?: `0x${string}`;
   createdAt: Date;
 }
 
@@ -123,5 +125,6 @@ export function publicKeyEntries(
       status: record.status,
       active: record.status === "active",
       publicKeyBase64: record.publicKeyBase64,
+      ...(record.evmAddress === undefined ? {} : { evmAddress: record.evmAddress }),
     }));
 }

@@ -11,4 +11,6 @@ export interface PublicKeyEntry {
   active: boolean;
   /** base64 of the raw 32-byte Ed25519 public key. */
   publicKeyBase64: string;
+  /** The address whose EIP-712 launch decisions EVM guards accept under this kid (docs/onchain-guard.md). */
+  evmAddress?: `0x${string}`;
 }

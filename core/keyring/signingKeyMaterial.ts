@@ -9,13 +9,16 @@ import {
 import type { DecisionSigningKey } from "../decision/sign";
 import type { Environment } from "../environment";
 import type { SecretBox } from "../secrets/secretBox";
+import { generateEvmDecisionKey } from "./evmDecisionKey";
 import { KeyRingError, type SigningKeyRecord } from "./keyRing";
 
 const KID_PREFIX: Readonly<Record<Environment, string>> = { sandbox: "sbx", production: "live" };
 
 export interface GeneratedSigningKey {
-  record: SigningKeyRecord;
+  record: SigningKeyRecord & { evmAddress: `0x${string}` };
   privateKey: KeyObject;
+  /** The secp256k1 private key of the EVM half. */
+  evmPrivateKey: `0x${string}`;
 }
 
 /** Key id such as `live-20261122-3f9a1c0d`: environment, creation day, random suffix. */
@@ -33,21 +36,24 @@ export function rawPublicKeyBase64(key: KeyObject): string {
   return Buffer.from(jwk.x, "base64url").toString("base64");
 }
 
-/** A new Ed25519 key as a record (status active, ready for rotateKeyRing) plus its private key. */
+/** A new key, Ed25519 with its EVM half, as a record (status active, ready for rotateKeyRing) plus its private keys. */
 export function generateSigningKey(
   environment: Environment,
   createdAt: Date = new Date(),
 ): GeneratedSigningKey {
   const { privateKey } = generateKeyPairSync("ed25519");
+  const evm = generateEvmDecisionKey();
   return {
     record: {
       kid: newKid(environment, createdAt),
       environment,
       status: "active",
       publicKeyBase64: rawPublicKeyBase64(privateKey),
+      evmAddress: evm.address,
       createdAt,
     },
     privateKey,
+    evmPrivateKey: evm.privateKey,
   };
 }
 

@@ -127,6 +127,8 @@ export interface RegistryDeployment {
   configAccount: string;
   priceAccount: string;
   deploySlot: number;
+  /** The cluster's: on-chain launch decisions are signed for it (config/manifest.ts). */
+  genesisHash: string;
 }
 
 export interface DeployRegistryOptions {
@@ -163,6 +165,7 @@ export async function deployIdentityRegistry(
     configAccount: configAddress(programId).toBase58(),
     priceAccount: settings.priceUpdate.toBase58(),
     deploySlot: deployed.deploySlot,
+    genesisHash: await provider.connection.getGenesisHash(),
   };
 }
 

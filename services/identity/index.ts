@@ -1,5 +1,6 @@
 // The identity context's public face: the identity service (check, status, launch validation, reporting)
 // with the shared data path applied inside, and the input rule a route applies before it admits a caller.
+import type { RegistryCatalogue } from "../../chains/registryClient";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import type { NormalizedIdentity } from "../../core/fold";
@@ -114,12 +115,14 @@ const nothing = async () => undefined;
 const ignore = () => undefined;
 
 /**
- * `readChains` reads the registries of chains whose mirror cannot decide (services/identity/chainReads.ts).
+ * `readChains` reads the registries of chains whose mirror cannot decide (services/identity/chainReads.ts);
+ * `registries` name the registries on-chain launch guards read, for decisions signed for them.
  */
 export function identityService(
   data: DataPath,
   signers: ActiveSigners,
   readChains: ChainReader,
+  registries?: RegistryCatalogue,
 ): IdentityService {
   const { pool } = data;
   const admittedSnapshots = admittedSnapshotLoader(pool, data.prepared);
@@ -131,6 +134,7 @@ export function identityService(
     recorder: decisionRecorder(pool, data.prepared),
     readChains,
     context: data.context,
+    guardTarget: (environment, chain) => registries?.[environment].get(chain)?.guardTarget ?? null,
   };
   return {
     async check(environment, request, partnerId) {

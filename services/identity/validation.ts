@@ -3,13 +3,16 @@
 // Never an unsigned allow: when signing or the data path fails, the route answers 503 service_unavailable.
 import { randomUUID } from "node:crypto";
 import type { Pool } from "pg";
+import type { GuardTarget } from "../../chains/registryClient";
 import { DecisionFieldError, type SignedDecision } from "../../core/decision";
+import type { OnchainDecision, OnchainDecisionRequest } from "../../core/decision/onchain";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import type { NormalizedIdentity } from "../../core/fold";
 import { lookalikeKey } from "../../core/lookalike";
 import type { ChainStatus } from "../../core/status";
 import type { DomainEvent } from "../../storage/outbox";
+import { assertLaunchpadContract } from "../partners/launchpadContracts";
 import { assertLaunchpadOf, assertLaunchpadShape } from "../partners/launchpads";
 import type { ActiveSigners } from "../signing/activeSigner";
 import { type ChainReader, readStaleChains } from "./chainReads";
@@ -17,6 +20,7 @@ import type { DecisionRecorder } from "./decisionRecorder";
 import { type EvaluationContext, evaluate } from "./evaluation";
 import { normalizedOrReject } from "./identityInput";
 import { type LookalikeAdvisory, lookalikeAdvisories } from "./lookalikes";
+import { checkedOnchainTarget, onchainDecision } from "./onchainDecision";
 import type { DecisionSnapshot } from "./recordLoader";
 
 export interface ValidationRequest {
@@ -28,6 +32,8 @@ export interface ValidationRequest {
   logoHash?: string | undefined;
   intendedContract?: string | undefined;
   nonce?: string | undefined;
+  /** Asks for the decision signed for an on-chain guard too (docs/onchain-guard.md). */
+  onchain?: OnchainDecisionRequest | undefined;
 }
 
 export interface Caller {
@@ -100,6 +106,8 @@ export interface ValidationDeps {
   recorder: DecisionRecorder;
   readChains: ChainReader;
   context: (environment: Environment) => EvaluationContext;
+  /** The registry the launch guards of `environment` read on `chain` (null: none). */
+  guardTarget: (environment: Environment, chain: string) => GuardTarget | null;
 }
 
 function checkedNonce(nonce: string | undefined): void {
@@ -117,8 +125,14 @@ export interface ValidationIdentity extends NormalizedIdentity {
   lookalikeKey: string;
 }
 
-/** The answer of a validation: the signed decision and, beside it, unsigned advisories. */
-export type ValidationAnswer = SignedDecision & { advisories: LookalikeAdvisory[] };
+/**
+ * The answer of a validation: the signed decision and, beside it, unsigned advisories and, when asked for, the
+ * decision signed for an on-chain guard.
+ */
+export type ValidationAnswer = SignedDecision & {
+  advisories: LookalikeAdvisory[];
+  onchain?: OnchainDecision;
+};
 
 /** The folded identity of a validation whose fields pass the checks that need no data; else a 400. */
 export function validationIdentity(request: ValidationRequest): ValidationIdentity {
@@ -148,6 +162,23 @@ export async function decideLaunch(
     { environment: caller.environment, partnerId: caller.partnerId, launchpad: launchpadId },
     snapshot.launchpadPartner,
   );
+  const onchain = request.onchain;
+  const target =
+    onchain === undefined
+      ? null
+      : checkedOnchainTarget(deps.guardTarget(caller.environment, request.chain), onchain, {
+          chain: request.chain,
+          environment: caller.environment,
+        });
+  if (onchain !== undefined && target !== null) {
+    await assertLaunchpadContract(deps.pool, {
+      environment: caller.environment,
+      chain: request.chain,
+      family: target.family,
+      address: onchain.launchpad,
+      launchpad: launchpadId,
+    });
+  }
   // Only a chain whose mirror cannot decide is read over RPC; the fresh path stays one statement per batch.
   const reads = await readStaleChains(
     deps.readChains,
@@ -186,6 +217,11 @@ export async function decideLaunch(
     }
     throw error;
   }
+  // Signed before the record, so a request the chain cannot take records nothing.
+  const onchainAnswer =
+    onchain === undefined || target === null
+      ? undefined
+      : await onchainDecision(target, onchain, decision, identity, signer);
   await deps.recorder.record({
     decision,
     partnerId: caller.partnerId,
@@ -193,5 +229,8 @@ export async function decideLaunch(
     status: result.status,
     events: validationEvents(decision, result, caller),
   });
-  return { ...decision, advisories: lookalikeAdvisories(snapshot, context, request.chain) };
+  const advisories = lookalikeAdvisories(snapshot, context, request.chain);
+  return onchainAnswer === undefined
+    ? { ...decision, advisories }
+    : { ...decision, advisories, onchain: onchainAnswer };
 }

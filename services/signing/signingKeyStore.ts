@@ -5,9 +5,11 @@ import { DECISION_LIFETIME_SECONDS, DEFAULT_SKEW_SECONDS } from "../../core/deci
 import { ENVIRONMENTS, type Environment } from "../../core/environment";
 import { ServiceError } from "../../core/errors/serviceError";
 import {
+  generateEvmDecisionKey,
   generateSigningKey,
   type SigningKeyRecord,
   type SigningKeyStatus,
+  sealEvmPrivateKey,
   sealPrivateKey,
 } from "../../core/keyring";
 import type { SecretBox } from "../../core/secrets/secretBox";
@@ -40,10 +42,13 @@ interface KeyRow {
   environment: Environment;
   status: SigningKeyStatus;
   public_key: Buffer;
+  evm_address: `0x${string}` | null;
   created_at: Date;
   retiring_at: Date | null;
   revoked_at: Date | null;
 }
+
+const KEY_COLUMNS = "kid, environment, status, public_key, evm_address, created_at, retiring_at, revoked_at";
 
 function storedKeyOf(row: KeyRow): StoredSigningKey {
   return {
@@ -51,6 +56,7 @@ function storedKeyOf(row: KeyRow): StoredSigningKey {
     environment: row.environment,
     status: row.status,
     publicKeyBase64: row.public_key.toString("base64"),
+    ...(row.evm_address === null ? {} : { evmAddress: row.evm_address }),
     createdAt: row.created_at,
     retiringAt: row.retiring_at,
     revokedAt: row.revoked_at,
@@ -59,7 +65,7 @@ function storedKeyOf(row: KeyRow): StoredSigningKey {
 
 export async function listSigningKeys(pool: Pool | PoolClient): Promise<StoredSigningKey[]> {
   const { rows } = await pool.query<KeyRow>(
-    "SELECT kid, environment, status, public_key, created_at, retiring_at, revoked_at FROM signing_keys ORDER BY environment, created_at",
+    `SELECT ${KEY_COLUMNS} FROM signing_keys ORDER BY environment, created_at`,
   );
   return rows.map(storedKeyOf);
 }
@@ -72,13 +78,16 @@ async function insertActiveKey(
 ): Promise<string> {
   const generated = generateSigningKey(environment, now);
   await client.query(
-    `INSERT INTO signing_keys (kid, environment, status, public_key, private_key_encrypted, created_at)
-     VALUES ($1, $2, 'active', $3, $4, $5)`,
+    `INSERT INTO signing_keys
+       (kid, environment, status, public_key, private_key_encrypted, evm_address, evm_private_key_encrypted, created_at)
+     VALUES ($1, $2, 'active', $3, $4, $5, $6, $7)`,
     [
       generated.record.kid,
       environment,
       Buffer.from(generated.record.publicKeyBase64, "base64"),
       sealPrivateKey(box, generated.record.kid, generated.privateKey),
+      generated.record.evmAddress,
+      sealEvmPrivateKey(box, generated.record.kid, generated.evmPrivateKey),
       now,
     ],
   );
@@ -90,12 +99,42 @@ async function lockEnvironment(client: PoolClient, environment: Environment): Pr
   await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`signing-keys:${environment}`]);
 }
 
-/** Creates an active key for every environment that has none; returns the kids it created. */
+/**
+ * Gives every active or retiring key of `environment` without an EVM half one (keys made before EVM decisions
+ * existed), so the EVM guards can trust the same kids.
+ */
+async function completeEvmKeys(client: PoolClient, box: SecretBox, environment: Environment): Promise<void> {
+  const { rows } = await client.query<{ kid: string }>(
+    `SELECT kid FROM signing_keys
+     WHERE environment = $1 AND status IN ('active', 'retiring') AND evm_address IS NULL`,
+    [environment],
+  );
+  for (const { kid } of rows) {
+    const evm = generateEvmDecisionKey();
+    await client.query(
+      "UPDATE signing_keys SET evm_address = $2, evm_private_key_encrypted = $3 WHERE kid = $1",
+      [kid, evm.address, sealEvmPrivateKey(box, kid, evm.privateKey)],
+    );
+    await appendAudit(client, {
+      actor: "service",
+      action: "signing_key.evm_key_added",
+      subject: kid,
+      reason: "the key had no EVM half for EIP-712 launch decisions",
+      details: { environment, evmAddress: evm.address },
+    });
+  }
+}
+
+/**
+ * Creates an active key for every environment that has none, and an EVM half for every live key without one;
+ * returns the kids it created.
+ */
 export async function ensureSigningKeys(pool: Pool, box: SecretBox, now = new Date()): Promise<string[]> {
   const created: string[] = [];
   for (const environment of ENVIRONMENTS) {
     await withTransaction(pool, async (client) => {
       await lockEnvironment(client, environment);
+      await completeEvmKeys(client, box, environment);
       const { rowCount } = await client.query(
         "SELECT 1 FROM signing_keys WHERE environment = $1 AND status = 'active'",
         [environment],
@@ -192,8 +231,7 @@ export async function retireSigningKeys(
   const now = options.now ?? new Date();
   return withTransaction(pool, async (client) => {
     const { rows } = await client.query<KeyRow>(
-      `SELECT kid, environment, status, public_key, created_at, retiring_at, revoked_at FROM signing_keys
-       WHERE status = 'retiring' AND ($1::text IS NULL OR kid = $1)`,
+      `SELECT ${KEY_COLUMNS} FROM signing_keys WHERE status = 'retiring' AND ($1::text IS NULL OR kid = $1)`,
       [options.kid ?? null],
     );
     if (options.kid !== undefined && rows.length === 0) {
@@ -217,6 +255,7 @@ export async function retireSigningKeys(
         details: {
           environment: row.environment,
           publicKeyBase64: row.public_key.toString("base64"),
+          evmAddress: row.evm_address,
           retiringAt: row.retiring_at?.toISOString() ?? null,
           forced: options.force === true && overlapEnds(row) > now.getTime(),
         },

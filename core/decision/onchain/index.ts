@@ -1,5 +1,12 @@
 // The launch decisions on-chain guards verify: the Solana program's 265-byte Ed25519 message and the EVM guard's
 // EIP-712 LaunchDecision (docs/onchain-guard.md). One definition of their bytes; signing is the caller's.
+
+export type {
+  EvmOnchainDecision,
+  OnchainDecision,
+  OnchainDecisionRequest,
+  SolanaOnchainDecision,
+} from "./answer";
 export {
   type EvmLaunchDecisionFields,
   LAUNCH_DECISION_DOMAIN_NAME,

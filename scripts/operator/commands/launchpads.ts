@@ -1,7 +1,15 @@
 // Launchpad ids bound to partners: a partner may sign and report only its own ids (docs/decisions.md).
+import { isAddress } from "viem";
+import { decodeBase58 } from "../../../core/decision/onchain/fields";
+import type { ChainFamily } from "../../../core/status";
+import {
+  bindLaunchpadContract,
+  listLaunchpadContracts,
+  unbindLaunchpadContract,
+} from "../../../services/partners/launchpadContracts";
 import { bindLaunchpad, listLaunchpads, unbindLaunchpad } from "../../../services/partners/launchpads";
 import { defineCommand, type OperatorCommand, UsageError } from "../command";
-import { ACTOR_FLAGS, actorOf, requiredFlag } from "../flags";
+import { ACTOR_FLAGS, actorOf, environmentFlag, type Flags, requiredFlag } from "../flags";
 
 const LAUNCHPAD = { value: "id", help: "the launchpad id partners send, e.g. moonpad" };
 
@@ -49,7 +57,8 @@ const unbind = defineCommand({
 
 const list = defineCommand({
   name: "launchpads:list",
-  summary: "List launchpad ids with their partner per environment (operator bindings and sandbox claims).",
+  summary:
+    "List launchpad ids with their partner, and launchpad contracts with their id, per environment (operator bindings and sandbox claims).",
   usage: "launchpads:list",
   flags: {},
   async run(_flags, { pool, out }) {
@@ -59,8 +68,78 @@ const list = defineCommand({
         `${entry.launchpad}  ${entry.environment}  ${entry.partnerId}  ${entry.source}  ${entry.boundAt.toISOString()}`,
       );
     }
+    const contracts = await listLaunchpadContracts(pool);
+    for (const contract of contracts) {
+      out(
+        `${contract.launchpad}  ${contract.environment}  ${contract.chain}  ${contract.address}  ${contract.source}  ${contract.boundAt.toISOString()}`,
+      );
+    }
     return entries;
   },
 });
 
-export const commands: OperatorCommand[] = [bind, unbind, list];
+const CONTRACT_FLAGS = {
+  environment: { value: "sandbox|production", help: "whose registry the contract's guard reads" },
+  chain: { value: "chain", help: "the chain name partners send, e.g. base or solana" },
+  address: { value: "address", help: "the factory address (EVM) or launch program id (Solana)" },
+};
+
+/** The contract a command names; its family read off the address's form. */
+function contractOf(flags: Flags): {
+  environment: "sandbox" | "production";
+  chain: string;
+  family: ChainFamily;
+  address: string;
+} {
+  const address = requiredFlag(flags, "address", "the factory address (EVM) or launch program id (Solana)");
+  let family: ChainFamily;
+  if (isAddress(address)) family = "evm";
+  else if (decodeBase58(address)?.length === 32) family = "solana";
+  else {
+    throw new UsageError(
+      `--address ${address} is neither a 0x EVM address (a mixed-case one with a valid checksum) nor a base58 Solana program id.`,
+    );
+  }
+  return {
+    environment: environmentFlag(flags),
+    chain: requiredFlag(flags, "chain", "the chain name partners send, e.g. base or solana"),
+    family,
+    address,
+  };
+}
+
+const bindContract = defineCommand({
+  name: "launchpads:bind-contract",
+  summary:
+    "Bind a launchpad factory (EVM) or launch program (Solana) to a launchpad id, so validate signs on-chain decisions for it.",
+  usage:
+    "launchpads:bind-contract --launchpad <id> --environment sandbox|production --chain <chain> --address <address> --actor <who> --reason <why>",
+  flags: { launchpad: LAUNCHPAD, ...CONTRACT_FLAGS, ...ACTOR_FLAGS },
+  async run(flags, { pool, out }) {
+    const launchpad = requiredFlag(flags, "launchpad", "the launchpad id the contract belongs to");
+    const contract = { ...contractOf(flags), launchpad };
+    await bindLaunchpadContract(pool, contract, actorOf(flags));
+    out(
+      `${contract.address} on ${contract.chain} (${contract.environment}) is bound to launchpad ${launchpad}; on-chain decisions for it are signed only for that launchpad id.`,
+    );
+    return { ...contract, bound: true };
+  },
+});
+
+const unbindContract = defineCommand({
+  name: "launchpads:unbind-contract",
+  summary: "Remove a launchpad contract's binding: validate then refuses on-chain decisions for it (403).",
+  usage:
+    "launchpads:unbind-contract --environment sandbox|production --chain <chain> --address <address> --actor <who> --reason <why>",
+  flags: { ...CONTRACT_FLAGS, ...ACTOR_FLAGS },
+  async run(flags, { pool, out }) {
+    const contract = contractOf(flags);
+    if (!(await unbindLaunchpadContract(pool, contract, actorOf(flags)))) {
+      throw new UsageError(`${contract.address} on ${contract.chain} is not bound (see launchpads:list).`);
+    }
+    out(`${contract.address} on ${contract.chain} (${contract.environment}) unbound.`);
+    return { ...contract, unbound: true };
+  },
+});
+
+export const commands: OperatorCommand[] = [bind, unbind, bindContract, unbindContract, list];

@@ -42,7 +42,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Public Ed25519 keys that sign launch decisions. */
+        /** Public keys that sign launch decisions: Ed25519, and the EVM address of each key's EIP-712 half. */
         get: operations["getV1Keys"];
         put?: never;
         post?: never;
@@ -1618,7 +1618,7 @@ export interface components {
         ErrorEnvelope: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "wallet_required" | "invalid_wallet" | "wallet_family_mismatch" | "wallet_proof_unknown" | "wallet_proof_replayed" | "wallet_proof_expired" | "wallet_proof_wrong_domain" | "wallet_proof_message_altered" | "wallet_proof_bad_signature" | "verification_token_invalid" | "unauthorized" | "key_revoked" | "forbidden" | "scope_missing" | "wrong_environment" | "launch_reporting_restricted" | "keeper_required" | "sandbox_only" | "sandbox_scenario_read_only" | "launchpad_not_allowed" | "origin_not_allowed" | "cors_not_allowed" | "launchpad_of_another_partner" | "dispute_claimant_mismatch" | "launchpad_not_registered" | "email_not_verified" | "email_mismatch" | "rotation_not_allowed" | "not_found" | "identity_not_found" | "dispute_not_found" | "reservation_not_found" | "webhook_not_found" | "delivery_not_found" | "idempotency_in_progress" | "identity_held" | "launch_not_reported" | "reservation_state_mismatch" | "reservation_limit_reached" | "renewal_not_open" | "transaction_already_used" | "reservation_finished" | "reservation_not_confirmed" | "payout_wallet_already_verified" | "payout_wallet_not_verified" | "dispute_already_open" | "dispute_decided" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable" | "mail_unavailable" | "price_unavailable";
+                code: "invalid_request" | "wallet_required" | "invalid_wallet" | "wallet_family_mismatch" | "wallet_proof_unknown" | "wallet_proof_replayed" | "wallet_proof_expired" | "wallet_proof_wrong_domain" | "wallet_proof_message_altered" | "wallet_proof_bad_signature" | "verification_token_invalid" | "unauthorized" | "key_revoked" | "forbidden" | "scope_missing" | "wrong_environment" | "launch_reporting_restricted" | "keeper_required" | "sandbox_only" | "sandbox_scenario_read_only" | "launchpad_not_allowed" | "origin_not_allowed" | "cors_not_allowed" | "launchpad_of_another_partner" | "dispute_claimant_mismatch" | "launchpad_contract_not_registered" | "launchpad_contract_of_another_launchpad" | "launchpad_not_registered" | "email_not_verified" | "email_mismatch" | "rotation_not_allowed" | "not_found" | "identity_not_found" | "dispute_not_found" | "reservation_not_found" | "webhook_not_found" | "delivery_not_found" | "idempotency_in_progress" | "identity_held" | "onchain_decision_unavailable" | "launch_not_reported" | "reservation_state_mismatch" | "reservation_limit_reached" | "renewal_not_open" | "transaction_already_used" | "reservation_finished" | "reservation_not_confirmed" | "payout_wallet_already_verified" | "payout_wallet_not_verified" | "dispute_already_open" | "dispute_decided" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable" | "mail_unavailable" | "price_unavailable";
                 message: string;
                 details: unknown;
             };
@@ -2481,6 +2481,8 @@ export interface operations {
                             status: "active" | "retiring" | "revoked";
                             active: boolean;
                             publicKeyBase64: string;
+                            /** @description The address of the key's EVM half: EVM launch guards trust EIP-712 launch decisions it signs (docs/onchain-guard.md). */
+                            evmAddress?: string;
                         }[];
                         responseVersion: string;
                     };
@@ -2550,6 +2552,8 @@ export interface operations {
                             status: "active" | "retiring" | "revoked";
                             active: boolean;
                             publicKeyBase64: string;
+                            /** @description The address of the key's EVM half: EVM launch guards trust EIP-712 launch decisions it signs (docs/onchain-guard.md). */
+                            evmAddress?: string;
                         }[];
                         responseVersion: string;
                     };
@@ -4827,6 +4831,13 @@ export interface operations {
                     intendedContract?: string;
                     /** @description Echoed and signed; also an idempotency key when no Idempotency-Key header is sent. */
                     nonce?: string;
+                    /** @description Ask for the decision signed for an on-chain guard too (docs/onchain-guard.md): answered as `onchain` beside the Ed25519 decision, which is unchanged. */
+                    onchain?: {
+                        /** @description EVM: the factory inheriting IdentityGuard (0x address). Solana: the launch program id (base58). Must be bound to the decision's launchpad id (403 otherwise; in the sandbox an unbound one is claimed). */
+                        launchpad: string;
+                        /** @description EVM: the token's address as the factory predicts it (CREATE2). Solana: the mint's public key. */
+                        token: string;
+                    };
                 };
             };
         };
@@ -4874,6 +4885,53 @@ export interface operations {
                             kind: "lookalike";
                             message: string;
                         }[];
+                        /** @description Present when the request sent `onchain`: the same decision signed for the chain's guard (`allow` only for an allow; anything else is signed as `block`). */
+                        onchain?: {
+                            /** @constant */
+                            kind: "evm";
+                            chainId: number;
+                            registry: string;
+                            factory: string;
+                            nameHash: string;
+                            tickerHash: string;
+                            launcher: string;
+                            token: string;
+                            /** @enum {string} */
+                            decision: "allow" | "block";
+                            /** @description Unix seconds: the launch must be mined before it. */
+                            expiresAt: number;
+                            /** @description 32 bytes, 0x hex. */
+                            nonce: string;
+                            keyId: string;
+                            /** @description The key's EVM address (GET /v1/keys evmAddress). */
+                            signer: string;
+                            /** @description EIP-712 LaunchDecision signature: 65 bytes r, s, v as 0x hex. */
+                            signature: string;
+                        } | {
+                            /** @constant */
+                            kind: "solana";
+                            /** @description The cluster's genesis hash (base58). */
+                            cluster: string;
+                            registryProgram: string;
+                            launchpadProgram: string;
+                            nameHash: string;
+                            tickerHash: string;
+                            launcher: string;
+                            mint: string;
+                            /** @enum {string} */
+                            decision: "allow" | "block";
+                            /** @description Unix seconds: the launch must land before it. */
+                            expiresAt: number;
+                            /** @description 16 bytes, 0x hex. */
+                            nonce: string;
+                            /** @description The 265-byte decision message, base64. */
+                            message: string;
+                            keyId: string;
+                            /** @description The key's Ed25519 public key (base58). */
+                            signer: string;
+                            /** @description Ed25519 signature of `message`, base64. */
+                            signature: string;
+                        };
                         responseVersion: string;
                     };
                 };
@@ -4896,7 +4954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `wrong_environment`: This host does not accept keys of this environment: use svc_sbx_ keys on the sandbox host and svc_live_ keys on the production host. `scope_missing`: This API key lacks the scope this endpoint needs; see details.requiredScope. `launchpad_of_another_partner`: This launchpad id is bound to another partner; send one of your own launchpad ids, or omit `launchpad` on validate to sign your partner id. `launchpad_not_registered`: This launchpad id is not bound to your partner account in production; ask an operator to bind it (launchpads:bind), or omit `launchpad` on validate to sign your partner id. */
+            /** @description `wrong_environment`: This host does not accept keys of this environment: use svc_sbx_ keys on the sandbox host and svc_live_ keys on the production host. `scope_missing`: This API key lacks the scope this endpoint needs; see details.requiredScope. `launchpad_of_another_partner`: This launchpad id is bound to another partner; send one of your own launchpad ids, or omit `launchpad` on validate to sign your partner id. `launchpad_not_registered`: This launchpad id is not bound to your partner account in production; ask an operator to bind it (launchpads:bind), or omit `launchpad` on validate to sign your partner id. `launchpad_contract_of_another_launchpad`: This launchpad contract or program is bound to another launchpad id; send the `launchpad` it belongs to, or a contract of your own. `launchpad_contract_not_registered`: This launchpad contract or program is not bound to the launchpad id of the decision; ask an operator to bind it (launchpads:bind-contract), or drop `onchain`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4905,7 +4963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `idempotency_in_progress`: A request with this Idempotency-Key is still being processed; retry after it completes. */
+            /** @description `idempotency_in_progress`: A request with this Idempotency-Key is still being processed; retry after it completes. `onchain_decision_unavailable`: This environment has no registry on this chain that a launch guard can read (or, on Solana, no cluster genesis hash in the deployment manifest), so no on-chain decision can be signed for it; drop `onchain` or ask an operator. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -287,6 +287,7 @@ function emptyRegistry(chain: string): RegistryClient {
     chain,
     family: "evm",
     simulated: false,
+    guardTarget: null,
     quote: unused,
     reservationOf: async () => null,
     activeReservationCount: unused,

@@ -42,6 +42,7 @@ function unreachableRegistry(chain: string): RegistryClient {
     chain,
     family: "evm",
     simulated: false,
+    guardTarget: null,
     quote: down,
     reservationOf: down,
     activeReservationCount: down,

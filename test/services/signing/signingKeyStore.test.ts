@@ -44,6 +44,54 @@ describe("decisions: signing-key store", () => {
     expect(await statuses()).to.deep.equal(["production:active", "sandbox:active"]);
   });
 
+  it("every key has a sealed EVM half whose address is published; a key made without one gets it on the next start", async () => {
+    await ensureSigningKeys(db.pool, box);
+    const { rows } = await db.pool.query<{
+      kid: string;
+      evm_address: string;
+      evm_private_key_encrypted: string;
+    }>("SELECT kid, evm_address, evm_private_key_encrypted FROM signing_keys");
+    for (const row of rows) {
+      expect(row.evm_address).to.match(/^0x[0-9a-fA-F]{40}$/);
+      // Sealed: no 32-byte hex private key in the row.
+      expect(row.evm_private_key_encrypted).to.match(/^svcbox1\./);
+      expect(row.evm_private_key_encrypted).to.not.match(/[0-9a-f]{64}/);
+    }
+    const production = await activeKid("production");
+    await db.pool.query(
+      "UPDATE signing_keys SET evm_address = NULL, evm_private_key_encrypted = NULL WHERE kid = $1",
+      [production],
+    );
+    expect(await ensureSigningKeys(db.pool, box)).to.deep.equal([]);
+    const completed = (await listSigningKeys(db.pool)).find((key) => key.kid === production);
+    expect(completed?.evmAddress).to.match(/^0x[0-9a-fA-F]{40}$/);
+    const audit = await db.pool.query(
+      "SELECT 1 FROM audit_log WHERE action = 'signing_key.evm_key_added' AND subject = $1",
+      [production],
+    );
+    expect(audit.rowCount).to.equal(1);
+    const signer = await activeSigners(box).signerFor(db.pool, "production", production);
+    expect(signer.evm?.address).to.equal(completed?.evmAddress);
+  });
+
+  it("a key whose sealed EVM half was swapped with another kid's does not open", async () => {
+    await ensureSigningKeys(db.pool, box);
+    const production = await activeKid("production");
+    const sandbox = await activeKid("sandbox");
+    await db.pool.query(
+      `UPDATE signing_keys SET evm_private_key_encrypted =
+         (SELECT evm_private_key_encrypted FROM signing_keys WHERE kid = $2) WHERE kid = $1`,
+      [production, sandbox],
+    );
+    let refused: unknown;
+    await activeSigners(box)
+      .signerFor(db.pool, "production", production)
+      .catch((error: unknown) => {
+        refused = error;
+      });
+    expect(refused).to.be.instanceOf(SignerUnavailableError);
+  });
+
   it("the overlap outlasts a decision's lifetime plus the verifiers' key cache", () => {
     expect(KEY_OVERLAP_SECONDS).to.be.at.least(MIN_KEY_OVERLAP_SECONDS);
   });

@@ -34,6 +34,7 @@ function unpaidChain(): RegistryClient {
     chain: offline.chain,
     family: offline.family,
     simulated: false,
+    guardTarget: null,
     quote: (durationSeconds) => offline.quote(durationSeconds),
     reservationOf: async () => null,
     activeReservationCount: async () => 0,
