@@ -57,8 +57,16 @@ export class LiteSvmConnection {
   readonly svm: LiteSVM;
   readonly rpcEndpoint = "litesvm://in-process";
 
+  /** The blockhash the in-process chain started with: its genesis, as deployments record it. */
+  private readonly genesisHash: string;
+
   constructor(svm = new LiteSVM().withTransactionHistory(0n)) {
     this.svm = svm;
+    this.genesisHash = svm.latestBlockhash();
+  }
+
+  async getGenesisHash(): Promise<string> {
+    return this.genesisHash;
   }
 
   async getAccountInfo(address: PublicKey): Promise<AccountInfo<Buffer> | null> {
