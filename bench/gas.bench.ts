@@ -1,7 +1,16 @@
 // Gas of the EVM IdentityRegistry on Hardhat's in-process network: `npm run bench -- gas`.
 // A new reservation is two transactions, commit then reveal (`reserve`); both are measured, and checked against
 // the budgets below (a figure over its budget is reported on stderr and makes the run exit non-zero).
-import { type Abi, type Address, getAddress, type Hash, type Hex, keccak256, toHex } from "viem";
+import {
+  type Abi,
+  type Address,
+  encodeFunctionData,
+  getAddress,
+  type Hash,
+  type Hex,
+  keccak256,
+  toHex,
+} from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { DEFAULT_LOCAL_PRICE_USD, usdToFeedAnswer } from "../chains/evm/settings";
 import { identityRegistryAbi } from "../contracts/abi/identityRegistry";
@@ -20,13 +29,20 @@ const PARTNER_REF = keccak256(toHex("bench-partner"));
 const SECRET = keccak256(toHex("bench-secret"));
 
 /**
- * Upper bounds in gas. `reveal_4_4` was the 4-argument reserve's 86,769 before commit-reveal;
- * `launch_allowed_10_10` is measured inside a calling contract with the registry's account already warm.
+ * Upper bounds in gas. The launch check is measured inside a calling contract (LaunchCheckGasProbe): the caller's
+ * argument encoding, the CALL's account access, the registry's execution and the caller's decoding of the answer.
+ * `launch_allowed_10_10` has the registry's account warm, `_cold` is the transaction's first touch of the
+ * registry (EIP-2929's cold account surcharge on the CALL, which the caller pays for any first call to any
+ * contract); `_mixed` spells the pair with digits and a space, `_symbols` mostly with digits and symbols. `guard_verify_decision_10_10` has the registry
+ * warm, `_cold` is the registry's first touch.
  */
 export const GAS_BUDGETS: Readonly<Record<string, number>> = {
   commit: 50_000,
   reveal_4_4: 95_000,
   launch_allowed_10_10: 8_000,
+  launch_allowed_10_10_cold: 8_000,
+  launch_allowed_10_10_mixed: 8_000,
+  launch_allowed_10_10_symbols: 8_000,
   guard_verify_decision_10_10: 15_000,
 };
 
@@ -162,31 +178,46 @@ export async function run(emit: Emit): Promise<void> {
   );
 
   // The launch check as a launchpad contract pays for it: gasleft() around the external call (argument
-  // encoding, account access, dispatch, fold of both strings, one cold pair slot, decoding). The budget applies
-  // with the registry's account warm; the first touch of the registry in a transaction adds EIP-2929's cold
-  // account surcharge (2,500 gas), reported as *_cold.
+  // encoding, account access, dispatch, fold of both strings, one cold pair slot, decoding). With the registry's
+  // account warm, and as the transaction's first touch of the registry (*_cold). The registry's own execution
+  // (*_registry_frame: from its first instruction to its RETURN, as a trace of the same call shows) is what the
+  // registry's code decides; the rest is the caller's.
   const probe = await deploy(network, probeAbi, readArtifact("LaunchCheckGasProbe").bytecode);
   const tenTen = ["Moonrocket", "ROCKETMOON"] as const;
+  const mixed = ["Moon Rock3", "R0CK3TM00N"] as const;
+  // Six or more bytes in each string that are not letters: the fold's table loop, the most for 10 bytes.
+  const symbols = ["$1000 Moon", "$1000X-2.0"] as const;
   await flows.commitAndReveal(5, ...tenTen, await flows.quote());
   const outsider = getAddress((launchers[6] ?? deployer).account.address);
   const holder = getAddress((launchers[5] ?? deployer).account.address);
+  const launchAllowedGas = async (name: string, ticker: string, launcher: Address, warm: boolean) => {
+    const [gas, allowed] = await publicClient.readContract({
+      address: probe,
+      abi: probeAbi,
+      functionName: "measureLaunchAllowed",
+      args: [deployment.registry, name, ticker, launcher, warm],
+    });
+    return { gas, allowed };
+  };
   for (const warm of [true, false]) {
     const suffix = warm ? "" : "_cold";
-    const [refusedGas, refused] = await publicClient.readContract({
-      address: probe,
-      abi: probeAbi,
-      functionName: "measureLaunchAllowed",
-      args: [deployment.registry, ...tenTen, outsider, warm],
-    });
-    if (refused) throw new Error("launchAllowed should refuse an outsider on a held pair");
-    report(`launch_allowed_10_10${suffix}`, refusedGas, " (held pair, refused)");
-    const [freeGas] = await publicClient.readContract({
-      address: probe,
-      abi: probeAbi,
-      functionName: "measureLaunchAllowed",
-      args: [deployment.registry, "Sunrockets", "SUNROCKETS", outsider, warm],
-    });
-    report(`launch_allowed_10_10_free${suffix}`, freeGas);
+    const refused = await launchAllowedGas(...tenTen, outsider, warm);
+    if (refused.allowed) throw new Error("launchAllowed should refuse an outsider on a held pair");
+    report(`launch_allowed_10_10${suffix}`, refused.gas, " (held pair, refused)");
+    report(
+      `launch_allowed_10_10_free${suffix}`,
+      (await launchAllowedGas("Sunrockets", "SUNROCKETS", outsider, warm)).gas,
+    );
+    report(
+      `launch_allowed_10_10_mixed${suffix}`,
+      (await launchAllowedGas(...mixed, outsider, warm)).gas,
+      ` (free pair "${mixed.join('" / "')}": digits and a space)`,
+    );
+    report(
+      `launch_allowed_10_10_symbols${suffix}`,
+      (await launchAllowedGas(...symbols, outsider, warm)).gas,
+      ` (free pair "${symbols.join('" / "')}": mostly digits and symbols)`,
+    );
     const requireGas = await publicClient.readContract({
       address: probe,
       abi: probeAbi,
@@ -195,6 +226,23 @@ export async function run(emit: Emit): Promise<void> {
     });
     report(`require_launch_allowed_10_10${suffix}`, requireGas, " (held by the launcher, allowed)");
   }
+  const frame = (name: string, ticker: string) =>
+    registryFrameGas(network, deployment.registry, {
+      abi: identityRegistryAbi,
+      functionName: "launchAllowed",
+      args: [name, ticker, outsider],
+    });
+  report("launch_allowed_10_10_registry_frame", await frame(...tenTen), " (the registry's own execution)");
+  report(
+    "launch_allowed_10_10_mixed_registry_frame",
+    await frame(...mixed),
+    " (the registry's own execution)",
+  );
+  report(
+    "launch_allowed_10_10_symbols_registry_frame",
+    await frame(...symbols),
+    " (the registry's own execution)",
+  );
 
   await guardGas(network, deployment.registry, report);
 
@@ -261,6 +309,28 @@ function reservationFlows({ publicClient, wallets }: InProcessNetwork, registry:
       return { commitGas, revealGas };
     },
   };
+}
+
+/**
+ * Gas the registry's own frame uses for one call from an account: every step of the call's trace, which starts at
+ * the registry's first instruction and ends with its RETURN (free), so no caller and no transaction cost is in it.
+ */
+async function registryFrameGas(
+  { hre }: InProcessNetwork,
+  registry: Address,
+  call: Parameters<typeof encodeFunctionData>[0],
+): Promise<number> {
+  const trace = (await hre.network.provider.send("debug_traceCall", [
+    { to: registry, data: encodeFunctionData(call) },
+    "latest",
+    { disableStorage: true, disableMemory: true, disableStack: true },
+  ])) as { failed: boolean; structLogs: { gas: number; gasCost: number; depth: number }[] };
+  const steps = trace.structLogs;
+  const [first, last] = [steps[0], steps.at(-1)];
+  if (trace.failed || !first || !last || steps.some((step) => step.depth !== 1)) {
+    throw new Error("The traced call failed or left the registry");
+  }
+  return first.gas - last.gas + last.gasCost;
 }
 
 async function deploy(
@@ -454,8 +524,8 @@ async function guardGas(
       `guard_verify_decision_10_10${suffix}`,
       verifyGas,
       warm
-        ? " (deadline, registry view, digest, reuse check, signature, signer set; registry and used-slot warm)"
-        : " (all of it the transaction's first touch)",
+        ? " (deadline, registry view, digest, reuse check, signature, signer set; registry and used slot warm)"
+        : " (the same as the transaction's first touch of the registry; used slot warm, its access counts with the mark)",
     );
     const { result: consumeGas } = await publicClient.simulateContract({
       ...probeContract,

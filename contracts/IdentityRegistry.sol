@@ -195,10 +195,8 @@ contract IdentityRegistry is IIdentityRegistry, Ownable2Step, NonReentrant {
         bytes32 partnerRef,
         bytes32 secret
     ) external pure returns (bytes32) {
-        (bytes memory foldedName, bytes memory foldedTicker) = _foldPair(name, ticker);
-        return _commitment(
-            keccak256(foldedName), keccak256(foldedTicker), launcher, durationSeconds, partnerRef, secret
-        );
+        (bytes32 nameHash, bytes32 tickerHash) = _foldedHashes(name, ticker);
+        return _commitment(nameHash, tickerHash, launcher, durationSeconds, partnerRef, secret);
     }
 
     /// @inheritdoc IIdentityRegistry
@@ -295,8 +293,7 @@ contract IdentityRegistry is IIdentityRegistry, Ownable2Step, NonReentrant {
         pure
         returns (bytes32 nameHash, bytes32 tickerHash)
     {
-        (bytes memory foldedName, bytes memory foldedTicker) = _foldPair(name, ticker);
-        return (keccak256(foldedName), keccak256(foldedTicker));
+        return _foldedHashes(name, ticker);
     }
 
     // ----------------------------------------------------------------------------------------------
@@ -421,10 +418,11 @@ contract IdentityRegistry is IIdentityRegistry, Ownable2Step, NonReentrant {
         view
         returns (bool allowed, address holder, uint64 expiresAt)
     {
-        (bytes memory foldedName, bytes memory foldedTicker) = _foldPair(name, ticker);
-        Reservation memory record = _reservations[keccak256(foldedName)][keccak256(foldedTicker)];
-        if (block.timestamp >= record.expiresAt) return (true, address(0), 0);
-        return (record.launcher == launcher, record.launcher, record.expiresAt);
+        (bytes32 nameHash, bytes32 tickerHash) = _foldedHashes(name, ticker);
+        Reservation storage record = _reservations[nameHash][tickerHash];
+        (holder, expiresAt) = (record.launcher, record.expiresAt);
+        if (block.timestamp >= expiresAt) return (true, address(0), 0);
+        allowed = holder == launcher;
     }
 
     /// Chainlink's L2 pattern: no price while the sequencer is down, nor during the grace period after it is
@@ -446,10 +444,33 @@ contract IdentityRegistry is IIdentityRegistry, Ownable2Step, NonReentrant {
     {
         foldedName = FoldV1.fold(bytes(name));
         foldedTicker = FoldV1.fold(bytes(ticker));
-        if (
-            foldedName.length < MIN_NAME_LENGTH || foldedName.length > MAX_NAME_LENGTH
-                || foldedTicker.length < MIN_TICKER_LENGTH || foldedTicker.length > MAX_TICKER_LENGTH
-        ) revert BadLength();
+        _requireBounds(foldedName.length, foldedTicker.length);
+    }
+
+    /// The registry's keys of the pair, `_foldPair` without keeping the folded strings.
+    function _foldedHashes(string calldata name, string calldata ticker)
+        private
+        pure
+        returns (bytes32 nameHash, bytes32 tickerHash)
+    {
+        uint256 nameLength;
+        uint256 tickerLength;
+        (nameHash, nameLength) = FoldV1.foldedHash(bytes(name));
+        (tickerHash, tickerLength) = FoldV1.foldedHash(bytes(ticker));
+        _requireBounds(nameLength, tickerLength);
+    }
+
+    function _requireBounds(uint256 nameLength, uint256 tickerLength) private pure {
+        bool outside;
+        // One comparison per range, without branches: below the minimum wraps around to above the range.
+        assembly ("memory-safe") {
+            outside :=
+                or(
+                    gt(sub(nameLength, MIN_NAME_LENGTH), sub(MAX_NAME_LENGTH, MIN_NAME_LENGTH)),
+                    gt(sub(tickerLength, MIN_TICKER_LENGTH), sub(MAX_TICKER_LENGTH, MIN_TICKER_LENGTH))
+                )
+        }
+        if (outside) revert BadLength();
     }
 
     /// Index into `_tierPrices` of an offered duration.

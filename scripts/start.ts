@@ -8,9 +8,13 @@ import { registryCatalogue } from "../chains/catalogue";
 import { type Config, ConfigError, loadConfig } from "../config";
 import { type DeploymentManifest, localManifestPath, ManifestError, readManifest } from "../config/manifest";
 import { resolveMasterKey } from "../config/masterKey";
+import { ENVIRONMENTS } from "../core/environment";
+import { createSecretBox } from "../core/secrets/secretBox";
 import { SANDBOX_DESIGNATED_LAUNCHER } from "../core/status/sandboxScenarios";
 import { startEvmIndexer } from "../indexer/evm/run";
 import { startSolanaIndexer } from "../indexer/solana";
+import { ensureSigningKeys } from "../services/signing/signingKeyStore";
+import { syncRegistrySigners } from "../services/signing/syncRegistrySigners";
 import { type Database, openDatabase } from "../storage/database";
 import { type Logger, lineSink } from "../telemetry/log";
 import { databaseCheck, type Readiness } from "../telemetry/probes";
@@ -18,6 +22,7 @@ import { registerMasterKey, startRoleTelemetry } from "../telemetry/role";
 import { startWorker } from "../worker";
 import { databaseGauges } from "../worker/databaseGauges";
 import { LOCAL_EVM_BLOCK_MS, startLocalnet } from "./localnet";
+import { REGISTRY_ADMIN_KEYS } from "./registryAdminKeys";
 
 type Stop = () => Promise<void>;
 type Row = [label: string, value: string];
@@ -28,6 +33,8 @@ const LOCAL_EVM_POLLING_MS = 200;
 interface Chains {
   manifest: DeploymentManifest;
   manifestPath: string;
+  /** True when this process started the chains (fresh registries, administered with the development keys). */
+  local: boolean;
   rows: Row[];
 }
 
@@ -35,7 +42,7 @@ interface Chains {
 async function chainsOf(config: Config, stops: Stop[], log: Logger): Promise<Chains> {
   if (config.chains.manifestPath) {
     const manifestPath = config.chains.manifestPath;
-    return { manifest: readManifest(manifestPath), manifestPath, rows: [] };
+    return { manifest: readManifest(manifestPath), manifestPath, local: false, rows: [] };
   }
   const manifestPath = localManifestPath(config.dataDir);
   const localnet = await startLocalnet({
@@ -49,6 +56,7 @@ async function chainsOf(config: Config, stops: Stop[], log: Logger): Promise<Cha
   return {
     manifest: localnet.manifest,
     manifestPath,
+    local: true,
     rows: [
       [
         "EVM chain (Hardhat)",
@@ -102,6 +110,39 @@ async function startIndexers(
   await evm.ready;
 }
 
+/**
+ * Local registries are deployed afresh on every start with empty decision signer sets: they are made to trust the
+ * service's keys (both environments), so on-chain guards on the local chains accept its decisions from the first
+ * launch. Real deployments are kept in step by the operator (signing-keys:sync).
+ */
+async function trustServiceKeysOnLocalChains(
+  database: Database,
+  masterKey: Buffer,
+  chains: Chains,
+  log: Logger,
+) {
+  if (!chains.local) return;
+  await ensureSigningKeys(database.pool, createSecretBox(masterKey));
+  for (const environment of ENVIRONMENTS) {
+    const report = await syncRegistrySigners(database.pool, {
+      environment,
+      manifest: chains.manifest,
+      admin: REGISTRY_ADMIN_KEYS,
+      by: {
+        actor: "service",
+        reason: "local chains started: their registries trust the service's decision keys",
+      },
+    });
+    for (const registry of report.registries) {
+      if (registry.error !== null) {
+        log.warn(
+          `${registry.chain} ${environment} registry does not trust the decision keys: ${registry.error}`,
+        );
+      }
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const stops: Stop[] = [];
@@ -130,6 +171,7 @@ async function main(): Promise<void> {
     readiness.check("database", databaseCheck(database.pool));
 
     const chains = await chainsOf(config, stops, log);
+    await trustServiceKeysOnLocalChains(database, masterKey, chains, log);
     await startIndexers(config, database, chains, stops, log, readiness);
 
     const registries = registryCatalogue(chains.manifest);

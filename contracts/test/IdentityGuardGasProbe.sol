@@ -4,11 +4,12 @@ pragma solidity 0.8.30;
 import {DecisionSignature} from "../guard/DecisionSignature.sol";
 import {IdentityGuard} from "../guard/IdentityGuard.sol";
 import {IIdentityRegistry} from "../interfaces/IIdentityRegistry.sol";
+import {FoldV1} from "../libraries/FoldV1.sol";
 
 /// @title Test-only guard that measures its own checks with gasleft(), for the gas bench.
 /// @notice Decisions it checks name this contract as verifyingContract. With `warm` the registry's account is
 /// touched first, as when the factory already called it in the transaction; without, the first call pays
-/// EIP-2929's cold account surcharge (2,500 gas).
+/// EIP-2929's cold account surcharge.
 contract IdentityGuardGasProbe is IdentityGuard {
     constructor(IIdentityRegistry registry) IdentityGuard(registry) {}
 
@@ -60,8 +61,10 @@ contract IdentityGuardGasProbe is IdentityGuard {
     }
 
     /// Every check of the signed path (deadline, registry view, digest, reuse, signature, signer set), without
-    /// marking the decision used. With `warm` the decision's single-use slot is touched too: in _consumeDecision
-    /// its cold access (2,100) is paid once, by the mark (read here, written after), so it counts with the mark.
+    /// marking the decision used. The decision's single-use slot is touched first: in _consumeDecision its cold
+    /// access is paid once, by the mark (read here, written after), so it counts with the mark. It is touched
+    /// without the registry (the probe folds itself), so that `warm` decides alone whether this is the
+    /// transaction's first touch of the registry.
     function measureVerifyDecision(
         string calldata name,
         string calldata ticker,
@@ -72,13 +75,12 @@ contract IdentityGuardGasProbe is IdentityGuard {
         bytes calldata signature,
         bool warm
     ) external view returns (uint256 gasUsed, address signer) {
+        (bytes32 nameHash,) = FoldV1.foldedHash(bytes(name));
+        (bytes32 tickerHash,) = FoldV1.foldedHash(bytes(ticker));
+        this.decisionUsed(
+            this.launchDecisionDigest(nameHash, tickerHash, launcher, token, DECISION_ALLOW, expiresAt, nonce)
+        );
         _warm(warm);
-        if (warm) {
-            (bytes32 nameHash, bytes32 tickerHash) = this.identityRegistry().identityHashes(name, ticker);
-            this.decisionUsed(
-                this.launchDecisionDigest(nameHash, tickerHash, launcher, token, DECISION_ALLOW, expiresAt, nonce)
-            );
-        }
         uint256 before = gasleft();
         (,,, signer) = _verifyDecision(name, ticker, launcher, token, expiresAt, nonce, signature);
         gasUsed = before - gasleft();

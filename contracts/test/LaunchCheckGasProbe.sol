@@ -7,7 +7,7 @@ import {IIdentityRegistry} from "../interfaces/IIdentityRegistry.sol";
 /// @notice The figure is gasleft() around the external call, as the caller pays it: argument encoding, the
 /// account access, the registry's dispatch, fold and pair slot read, and decoding the answer. With `warm` the
 /// registry's account is touched first, as when the launchpad already called it in the same transaction;
-/// without, the first touch adds EIP-2929's cold account surcharge (2,500 gas).
+/// without, the first touch adds EIP-2929's cold account surcharge.
 contract LaunchCheckGasProbe {
     /// The registry has no code.
     error NotAContract();

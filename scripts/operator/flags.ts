@@ -100,3 +100,8 @@ export function environmentFlag(flags: Flags): Environment {
   if (!isEnvironment(environment)) throw new UsageError("--environment must be sandbox or production.");
   return environment;
 }
+
+/** --environment when given (sandbox or production); undefined means every environment. */
+export function optionalEnvironmentFlag(flags: Flags): Environment | undefined {
+  return flags.has("environment") ? environmentFlag(flags) : undefined;
+}

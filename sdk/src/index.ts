@@ -1,5 +1,14 @@
 // @identity-protection/sdk: the fail-closed launch guard, the decision and webhook verifiers, and the typed
 // client. Browser-safe: fetch and Web Crypto only, no Node built-in module (test/architecture checks it).
+
+// The on-chain guard's answer types and its OnchainDecisionError (below) are here, so a backend that only forwards
+// `onchain` needs nothing more; its helpers need viem or @solana/web3.js, so they are the ./onchain-guard entries.
+export type {
+  EvmOnchainDecision,
+  OnchainDecision,
+  OnchainDecisionRequest,
+  SolanaOnchainDecision,
+} from "../../core/decision/onchain/answer";
 export {
   type BodyOf,
   createServiceClient,
@@ -40,6 +49,7 @@ export {
 } from "./guard";
 export { apiBaseUrl, type Fetch } from "./http";
 export { DEFAULT_KEY_CACHE_MS, type PublicKeyEntry, parseKeys } from "./keys";
+export { OnchainDecisionError, type OnchainDecisionRefusal } from "./onchainGuard/errors";
 export {
   type PayReservationOptions,
   type PreparedReservationTransaction,

@@ -69,6 +69,50 @@ describe("IdentityRegistry fold v1 (shared vectors)", () => {
     );
   });
 
+  it("hashes like core/fold on every path: letters only, a few other bytes, many, and more than one word", async () => {
+    const { registry } = fixture;
+    const letter = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+    // Every byte class next to the letters' range, and those the fold keeps or drops.
+    const other = fc.constantFrom(..." $@0123456789`[{\x7f-_.!é\u0000\u001f\u00c1😀");
+    const word = (otherWeight: number, maxLength: number) =>
+      fc.string({
+        unit: fc.oneof({ arbitrary: letter, weight: 8 }, { arbitrary: other, weight: otherWeight }),
+        minLength: 1,
+        maxLength,
+      });
+    const input = fc.oneof(word(0, 33), word(1, 33), word(8, 33), word(2, 80), word(1, 12));
+    const hashOf = (text: string) => keccak256(toHex(foldV1(text)));
+    let checked = 0;
+    await fc.assert(
+      fc.asyncProperty(input, async (text) => {
+        const folded = foldV1(text);
+        // As the name beside a valid ticker, and as the ticker beside a valid name.
+        if (folded.length >= 1 && folded.length <= 64) {
+          const [nameHash] = await registry.read.identityHashes([text, "AB"]);
+          expect(nameHash, text).to.equal(hashOf(text));
+          checked++;
+        }
+        if (folded.length >= 2 && folded.length <= 10) {
+          const [, tickerHash] = await registry.read.identityHashes(["A", text]);
+          expect(tickerHash, text).to.equal(hashOf(text));
+        }
+      }),
+      { numRuns: 400 },
+    );
+    expect(checked).to.be.above(300);
+    // The word boundary itself, with and without other bytes.
+    for (const name of [
+      "A".repeat(31),
+      "a".repeat(32),
+      "A".repeat(33),
+      `${"a".repeat(31)}1`,
+      `1${"a".repeat(31)}`,
+    ]) {
+      const [nameHash] = await registry.read.identityHashes([name, "AB"]);
+      expect(nameHash).to.equal(hashOf(name));
+    }
+  });
+
   it("never reads past a string's end, even when its padding is not zero (non-canonical calldata)", async () => {
     const { registry, publicClient } = fixture;
     const text = fc.string({ unit: "binary-ascii", minLength: 1, maxLength: 40 });

@@ -79,6 +79,8 @@ export interface SendOptions {
 /** A funded wallet of one chain that signs and sends prepared transactions. */
 export interface ChainWallet {
   address: string;
+  /** Its key, for transactions the registry client does not prepare (a launch through a guarded launchpad). */
+  signer: { family: "evm"; account: Account } | { family: "solana"; keypair: Keypair };
   /** Signs exactly `prepared` and sends it; resolves with its hash once the chain included it. */
   signAndSend(prepared: PreparedTransaction, options?: SendOptions): Promise<string>;
   /**
@@ -124,6 +126,8 @@ export interface ChainDriver {
 
 export interface E2e {
   localnet: Localnet;
+  /** The manifest file of the local chains (what DEPLOYMENT_MANIFEST names for the operator CLI). */
+  manifestPath: string;
   db: TestDatabase;
   api: TestApi;
   registries: RegistryCatalogue;
@@ -262,6 +266,7 @@ export function evmDriver(localnet: Localnet, registry: RegistryClient): ChainDr
         send(account, prepared, options);
       return {
         address: account.address,
+        signer: { family: "evm", account },
         signAndSend,
         pay: (steps, options) => payInSteps(signAndSend, steps, options, async () => undefined),
       };
@@ -321,6 +326,7 @@ export function solanaDriver(localnet: Localnet, registry: RegistryClient): Chai
         send(keypair, prepared, options);
       return {
         address: keypair.publicKey.toBase58(),
+        signer: { family: "solana", keypair },
         signAndSend,
         pay: (steps, options) =>
           payInSteps(signAndSend, steps, options, async (signature) =>
@@ -430,6 +436,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
 
     return {
       localnet,
+      manifestPath,
       db,
       api,
       registries,

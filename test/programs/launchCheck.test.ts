@@ -1,6 +1,7 @@
 // assert_launch_allowed: the registry's answer to "may this wallet launch this name and ticker?", for a launch
 // program calling it by CPI (it reads the return data) and for simulations. Refuses (LaunchRefused) only when
 // another wallet holds a live reservation; the reservation account must be the pair's PDA, existing or not.
+import { randomBytes } from "node:crypto";
 import { Keypair, PublicKey, Transaction, type TransactionInstruction } from "@solana/web3.js";
 import { expect } from "chai";
 import { foldedHash, foldedHashBytes, foldV1 } from "../../core/fold";
@@ -22,6 +23,40 @@ import {
 
 const pairAddress = (fixture: Fixture, name: string, ticker: string) =>
   reservationAddress(fixture.programId, foldedHash(foldV1(name)), foldedHash(foldV1(ticker)));
+
+const pairSeeds = (name: string, ticker: string) => [
+  Buffer.from("reservation"),
+  Buffer.from(foldedHashBytes(foldV1(name))),
+  Buffer.from(foldedHashBytes(foldV1(ticker))),
+];
+
+/** web3.js's own canonical bump search, which the program's hand-made derivation must match. */
+const canonical = (fixture: Fixture, name: string, ticker: string) =>
+  PublicKey.findProgramAddressSync(pairSeeds(name, ticker), fixture.programId);
+
+/** The first pair of the form "Low Bump <i>" / "LB<i>" whose canonical bump is below `below`. */
+function pairWithBumpBelow(fixture: Fixture, below: number) {
+  for (let index = 0; ; index++) {
+    const [name, ticker] = [`Low Bump ${index}`, `LB${index}`];
+    const [address, bump] = canonical(fixture, name, ticker);
+    if (bump < below) return { name, ticker, address, bump };
+  }
+}
+
+/** The pair's address under a valid bump lower than `bump` (not canonical). */
+function lowerValidAddress(fixture: Fixture, name: string, ticker: string, bump: number): PublicKey {
+  for (let lower = bump - 1; lower > 0; lower--) {
+    try {
+      return PublicKey.createProgramAddressSync(
+        [...pairSeeds(name, ticker), Buffer.from([lower])],
+        fixture.programId,
+      );
+    } catch {
+      // That bump's hash lies on the curve: no address.
+    }
+  }
+  throw new Error("no lower bump gives an address");
+}
 
 /** holder (32 bytes) || expires_at (i64 LE) || name_hash (32) || ticker_hash (32): the instruction's return data. */
 function launchCheckBytes(holder: PublicKey, expiresAt: bigint, name: string, ticker: string): Buffer {
@@ -156,6 +191,62 @@ describe("program: assert_launch_allowed", () => {
   it("refuses names and tickers outside the bounds with BadLength", async () => {
     await expectProgramError(method("!!!", "PEPE", holder.publicKey).view(), "BadLength");
     await expectProgramError(method("Pepe", "P", holder.publicKey).view(), "BadLength");
+  });
+
+  describe("the reservation PDA, derived by hand (sha256, then the Ed25519 curve check)", () => {
+    it("is web3.js's canonical address for random pairs and for a pair whose bump is below 250", async () => {
+      const low = pairWithBumpBelow(fixture, 250);
+      const pairs = Array.from({ length: 64 }, () => [
+        randomBytes(8).toString("hex"),
+        randomBytes(4).toString("hex"),
+      ]);
+      pairs.push([low.name, low.ticker]);
+      const bumps = new Set<number>();
+      for (const [name, ticker] of pairs as [string, string][]) {
+        const [address, bump] = canonical(fixture, name, ticker);
+        bumps.add(bump);
+        expect(await answer(name, ticker, holder.publicKey, address), `${name} / ${ticker}`).to.deep.equal(
+          FREE,
+        );
+      }
+      // Off-curve at the first try and after several tries on the curve.
+      expect(bumps.has(255)).to.equal(true);
+      expect(Math.min(...bumps)).to.be.below(250);
+    });
+
+    it("refuses the pair's address under a lower, non-canonical bump (InvalidPda), free or held", async () => {
+      const low = pairWithBumpBelow(fixture, 250);
+      const lower = lowerValidAddress(fixture, low.name, low.ticker, low.bump);
+      await expectProgramError(method(low.name, low.ticker, holder.publicKey, lower).view(), "InvalidPda");
+      // Reserving runs the same search; the held pair is then checked with its stored bump.
+      await reserveCall(fixture, holder, low.name, low.ticker).rpc();
+      expect(await answer(low.name, low.ticker, holder.publicKey, low.address)).to.deep.equal({
+        holder: holder.publicKey.toBase58(),
+        expiresAt: START_TIME + BigInt(DAY),
+      });
+      const held = pairAddress(fixture, "Pepe", "PEPE");
+      const [, pepeBump] = canonical(fixture, "Pepe", "PEPE");
+      await expectProgramError(
+        method("Pepe", "PEPE", holder.publicKey, lowerValidAddress(fixture, "Pepe", "PEPE", pepeBump)).view(),
+        "InvalidPda",
+      );
+      expect(await answer("Pepe", "PEPE", holder.publicKey, held)).to.deep.equal({
+        holder: holder.publicKey.toBase58(),
+        expiresAt,
+      });
+    });
+
+    it("refuses a Reservation account whose stored bump is not the one of its address (InvalidPda)", async () => {
+      const address = pairAddress(fixture, "Pepe", "PEPE");
+      const account = fixture.provider.svm.svm.getAccount(address.toBase58() as never);
+      if (!account.exists) throw new Error("no reservation");
+      const data = Buffer.from(account.data);
+      const { coder } = fixture.program;
+      const record = coder.accounts.decode("reservation", data);
+      (await coder.accounts.encode("reservation", { ...record, bump: record.bump - 1 })).copy(data);
+      fixture.provider.svm.svm.setAccount({ ...account, data } as never);
+      await expectProgramError(method("Pepe", "PEPE", holder.publicKey).view(), "InvalidPda");
+    });
   });
 
   describe("called by another program (CPI), which reads the return data", () => {

@@ -17,7 +17,7 @@ static u64 require_upgrade_authority(const Context *ctx, const SolAccountInfo *p
   SolBytes seed = {ctx->program_id->bytes, PUBKEY_LEN};
   SolPubkey expected;
   u8 bump;
-  if (sol_try_find_program_address(&seed, 1, &BPF_LOADER_UPGRADEABLE_ID, &expected, &bump) != 0 ||
+  if (find_program_address(&seed, 1, &BPF_LOADER_UPGRADEABLE_ID, &expected, &bump) != 0 ||
       !pubkey_eq(program_data->key, &expected)) {
     return fail(ERR_InvalidPda);
   }

@@ -39,29 +39,26 @@ u64 assert_launch_allowed(Context *ctx, Reader *args) {
   FoldedIdentity *identity = &ctx->identity;
   TRY(fold_identity(name, name_len, ticker, ticker_len, identity));
 
-  u8 bump;
-  SolBytes seeds[4];
+  SolBytes seeds[3];
   seeds[0].addr = (const u8 *)"reservation";
   seeds[0].len = 11;
   seeds[1].addr = identity->name_hash;
   seeds[1].len = 32;
   seeds[2].addr = identity->ticker_hash;
   seeds[2].len = 32;
-  seeds[3].addr = &bump;
-  seeds[3].len = 1;
   u8 *result = ctx->scratch;
   for (u64 i = 0; i < LAUNCH_CHECK_NAME_HASH; i += 8) write_u64(result + i, 0);
   copy_bytes(result + LAUNCH_CHECK_NAME_HASH, identity->name_hash, 32);
   copy_bytes(result + LAUNCH_CHECK_TICKER_HASH, identity->ticker_hash, 32);
   bool refused = false;
   if (is_uninitialized(ctx, reservation)) {
+    u8 bump;
     TRY(require_pda(ctx, reservation, seeds, 3, &bump));
   } else {
     TRY(require_program_account(ctx, reservation, ACCOUNT_RESERVATION, RESERVATION_SIZE));
     const u8 *data = reservation->data;
-    bump = data[RESERVATION_BUMP];
     SolPubkey expected;
-    if (sol_create_program_address(seeds, 4, ctx->program_id, &expected) != 0 ||
+    if (!program_address(seeds, 3, data[RESERVATION_BUMP], ctx->program_id, &expected) ||
         !pubkey_eq(reservation->key, &expected)) {
       return fail(ERR_InvalidPda);
     }

@@ -77,9 +77,9 @@ typedef struct {
 void sol_log_(const char *message, u64 len);
 void sol_log_data(const SolBytes *fields, u64 count);
 u64 sol_keccak256(const SolBytes *fields, u64 count, u8 *out);
-u64 sol_create_program_address(const SolBytes *seeds, u64 count, const SolPubkey *program_id, SolPubkey *out);
-u64 sol_try_find_program_address(const SolBytes *seeds, u64 count, const SolPubkey *program_id, SolPubkey *out,
-                                 u8 *bump);
+u64 sol_sha256(const SolBytes *fields, u64 count, u8 *out);
+/* 0 when `point` (32 bytes) decompresses to a point of curve `curve_id`, 1 when it does not. */
+u64 sol_curve_validate_point(u64 curve_id, const u8 *point);
 u64 sol_invoke_signed_c(const SolInstruction *instruction, const SolAccountInfo *accounts, u64 account_count,
                         const SolSignerSeeds *signers, u64 signer_count);
 void sol_set_return_data(const u8 *data, u64 len);
