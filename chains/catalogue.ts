@@ -1,5 +1,6 @@
 // Every chain of a deployment manifest as a registry client per environment: real clients over the
-// manifest's RPC endpoints for production, simulated ones (same chain names, no RPC) for the sandbox.
+// manifest's RPC endpoints for production, simulated ones (same chain names, no RPC) for the sandbox, and real
+// clients of the sandbox's own Solana deployments for the public Solana helpers on the sandbox host.
 import type { DeploymentManifest } from "../config/manifest";
 import { EvmRegistryClient } from "./evm/registryClient";
 import type { RegistryCatalogue, RegistryClient } from "./registryClient";
@@ -39,5 +40,12 @@ export function registryCatalogue(
       ...manifest.evm.map((entry) => new SimulatedEvmRegistry(entry, options)),
       ...manifest.solana.map((entry) => new SimulatedSolanaRegistry(entry, options)),
     ]),
+    sandboxDeployments: byChain(
+      manifest.solana.flatMap((entry) =>
+        entry.sandbox === undefined
+          ? []
+          : [new SolanaRegistryClient({ ...entry, ...entry.sandbox }, options)],
+      ),
+    ),
   };
 }

@@ -221,4 +221,9 @@ export class ChainUnavailableError extends ServiceError {
 export interface RegistryCatalogue {
   production: ReadonlyMap<string, RegistryClient>;
   sandbox: ReadonlyMap<string, RegistryClient>;
+  /**
+   * The sandbox's own deployments read over the chains' RPC (Solana), for the public chain helpers on the sandbox
+   * host; a chain without a sandbox deployment has none.
+   */
+  sandboxDeployments?: ReadonlyMap<string, RegistryClient>;
 }

@@ -1,7 +1,7 @@
 // Public Solana helpers for wallets that build the reservation transactions themselves (a launchpad's page, a
 // script): the price in lamports and SOL, every account and argument of the commit, reserve (or renew)
-// instructions, a recent blockhash, and a signature's status. They read the production chains through the registry catalogue
-// on every host (the sandbox has no chain to read) and hold nothing; docs/chains.md documents them.
+// instructions, a recent blockhash, and a signature's status. They read the host environment's registry through the
+// registry catalogue (on the sandbox host the sandbox's own deployment) and hold nothing; docs/chains.md documents them.
 import { PublicKey } from "@solana/web3.js";
 import { formatUnits } from "viem";
 import { z } from "zod";
@@ -203,10 +203,14 @@ export function registerSolanaHelperRoutes({ routes, services }: Platform): void
       access: "optional-key",
       query: quoteQuery,
       responses: { 200: { description: "The quote.", schema: quoteSchema } },
-      errors: ["price_unavailable", "service_unavailable"],
+      errors: ["price_unavailable", "service_unavailable", "sandbox_deployment_missing"],
     },
     async ({ query, res }) => {
-      const quote = await reservations.solanaQuote(query.chain, query.durationSeconds);
+      const quote = await reservations.solanaQuote(
+        res.locals.hostEnvironment,
+        query.chain,
+        query.durationSeconds,
+      );
       res.json({
         chain: quote.chain,
         durationSeconds: quote.durationSeconds,
@@ -230,12 +234,17 @@ export function registerSolanaHelperRoutes({ routes, services }: Platform): void
       access: "optional-key",
       query: contextQuery,
       responses: { 200: { description: "The reserve context.", schema: contextSchema } },
-      errors: ["service_unavailable"],
+      errors: ["service_unavailable", "sandbox_deployment_missing"],
     },
     async ({ query, res }) => {
       const identity = normalizedOrReject(query.name, query.ticker);
       const launcher = walletKey(query.launcher);
-      const { chain, context } = await reservations.solanaReserveContext(query.chain, identity, launcher);
+      const { chain, context } = await reservations.solanaReserveContext(
+        res.locals.hostEnvironment,
+        query.chain,
+        identity,
+        launcher,
+      );
       const { price, reservation } = context;
       const addresses = Object.fromEntries(
         Object.entries(context.accounts).map(([name, key]) => [name, key.toBase58()]),
@@ -321,10 +330,13 @@ export function registerSolanaHelperRoutes({ routes, services }: Platform): void
       access: "optional-key",
       query: chainQuery,
       responses: { 200: { description: "The blockhash.", schema: blockhashSchema } },
-      errors: ["service_unavailable"],
+      errors: ["service_unavailable", "sandbox_deployment_missing"],
     },
     async ({ query, res }) => {
-      const { chain, blockhash } = await reservations.solanaBlockhash(query.chain);
+      const { chain, blockhash } = await reservations.solanaBlockhash(
+        res.locals.hostEnvironment,
+        query.chain,
+      );
       res.json({ chain, ...blockhash, commitment: "confirmed" });
     },
   );
@@ -339,10 +351,14 @@ export function registerSolanaHelperRoutes({ routes, services }: Platform): void
       access: "optional-key",
       query: statusQuery,
       responses: { 200: { description: "The transaction's status.", schema: statusSchema } },
-      errors: ["service_unavailable"],
+      errors: ["service_unavailable", "sandbox_deployment_missing"],
     },
     async ({ query, res }) => {
-      const { chain, outcome } = await reservations.solanaTransaction(query.chain, query.signature);
+      const { chain, outcome } = await reservations.solanaTransaction(
+        res.locals.hostEnvironment,
+        query.chain,
+        query.signature,
+      );
       res.json({
         chain,
         signature: query.signature,

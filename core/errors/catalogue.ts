@@ -162,6 +162,11 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: "This pair is held or protected for another wallet; check it with GET /v1/identity/check.",
   },
+  sandbox_deployment_missing: {
+    status: 409,
+    message:
+      "The sandbox has no deployment of the registry on this chain, so the sandbox host has nothing to read there; use the production host, or sandbox prepares (POST /v1/reservations/prepare), which need no chain.",
+  },
   onchain_decision_unavailable: {
     status: 409,
     message:

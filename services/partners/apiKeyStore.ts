@@ -47,6 +47,13 @@ export class ApiKeyNotFoundError extends ServiceError {
   }
 }
 
+/** A change an operator asked for that this key cannot take; the message says why. */
+export class ApiKeyStoreError extends ServiceError {
+  constructor(message: string) {
+    super(message);
+  }
+}
+
 const COLUMNS = `key_id, display_prefix, environment, partner_id, label, scopes, rate_limit_per_minute, created_at, created_by, revoked_at, revoked_by, revoked_reason`;
 
 interface KeyRow {
@@ -167,6 +174,43 @@ export async function revokeApiKey(pool: Pool, keyId: string, audit: Actor): Pro
     }
     await appendAudit(client, { ...audit, action: "api_key.revoke", subject: keyId });
     return recordOf(rows[0]);
+  });
+}
+
+/**
+ * Sets a live production key's requests per minute (the spec's "raise per partner"), audited with the previous
+ * limit in the same transaction; the key's next request is counted against it. Sandbox keys keep the sandbox's.
+ */
+export async function setRateLimit(
+  pool: Pool,
+  keyId: string,
+  perMinute: number,
+  audit: Actor,
+): Promise<ApiKeyRecord> {
+  return withTransaction(pool, async (client) => {
+    const found = await client.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE key_id = $1 FOR UPDATE`, [
+      keyId,
+    ]);
+    const key = found.rows[0];
+    if (key === undefined) throw new ApiKeyNotFoundError(keyId);
+    if (key.revoked_at !== null)
+      throw new ApiKeyStoreError(`Key ${keyId} is revoked; issue a new key instead.`);
+    if (key.environment !== "production") {
+      throw new ApiKeyStoreError(
+        `Key ${keyId} is a sandbox key: every sandbox key has ${SANDBOX_RATE_LIMIT} requests per minute.`,
+      );
+    }
+    const { rows } = await client.query<KeyRow>(
+      `UPDATE api_keys SET rate_limit_per_minute = $2 WHERE key_id = $1 RETURNING ${COLUMNS}`,
+      [keyId, perMinute],
+    );
+    await appendAudit(client, {
+      ...audit,
+      action: "api_key.rate_limit",
+      subject: keyId,
+      details: { previous: key.rate_limit_per_minute, rateLimitPerMinute: perMinute },
+    });
+    return recordOf(rows[0] as KeyRow);
   });
 }
 

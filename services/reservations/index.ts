@@ -21,7 +21,7 @@ import { type Attribution, prepareReservation } from "./prepare";
 import { reconcileReservation } from "./reconcile";
 import type { Reservation } from "./record";
 import { confirmSandboxReservation } from "./sandboxConfirm";
-import { solanaRegistry } from "./solanaRegistry";
+import { sandboxSolanaRegistry, solanaRegistry } from "./solanaRegistry";
 import { reservationById, transition } from "./store";
 import { recordSubmission, type SubmittedStep } from "./submission";
 
@@ -94,16 +94,28 @@ export interface ReservationService {
   ): Promise<Reservation>;
   /** Sandbox only: confirms a simulated prepare without payment. */
   confirmSandbox(owner: ReservationOwner, reservationId: string): Promise<Reservation>;
-  /** A production Solana registry's quote of a tier (the chain may be omitted when there is one). */
-  solanaQuote(chain: string | undefined, durationSeconds: ReservationDuration): Promise<RegistryQuote>;
+  /**
+   * The Solana helpers read `environment`'s registry (the sandbox's own deployment on the sandbox host); the chain
+   * may be omitted when there is one. A registry's quote of a tier:
+   */
+  solanaQuote(
+    environment: Environment,
+    chain: string | undefined,
+    durationSeconds: ReservationDuration,
+  ): Promise<RegistryQuote>;
   /** Everything a wallet needs to build reserve (or renew) itself. */
   solanaReserveContext(
+    environment: Environment,
     chain: string | undefined,
     identity: NormalizedIdentity,
     launcher: PublicKey,
   ): Promise<{ chain: string; context: ReserveContext }>;
-  solanaBlockhash(chain: string | undefined): Promise<{ chain: string; blockhash: RecentBlockhash }>;
+  solanaBlockhash(
+    environment: Environment,
+    chain: string | undefined,
+  ): Promise<{ chain: string; blockhash: RecentBlockhash }>;
   solanaTransaction(
+    environment: Environment,
     chain: string | undefined,
     signature: string,
   ): Promise<{ chain: string; outcome: TransactionOutcome }>;
@@ -117,7 +129,10 @@ export function reservationService(
   const { pool } = data;
   const registryOf = (environment: Environment, chain: string) =>
     registryFor(registries?.[environment], chain);
-  const solana = (chain: string | undefined) => solanaRegistry(registries?.production, chain);
+  const solana = (environment: Environment, chain: string | undefined) =>
+    environment === "production"
+      ? solanaRegistry(registries?.production, chain)
+      : sandboxSolanaRegistry(registries, chain);
   const clock = () => new Date(now());
 
   async function prepare(environment: Environment, attribution: Attribution, input: PrepareInput) {
@@ -202,17 +217,18 @@ export function reservationService(
         confirmSandboxReservation(pool, data.context("sandbox"), owner.partnerId, reservationId),
       );
     },
-    solanaQuote: async (chain, durationSeconds) => fromChain(solana(chain).quote(durationSeconds)),
-    async solanaReserveContext(chain, identity, launcher) {
-      const registry = solana(chain);
+    solanaQuote: async (environment, chain, durationSeconds) =>
+      fromChain(solana(environment, chain).quote(durationSeconds)),
+    async solanaReserveContext(environment, chain, identity, launcher) {
+      const registry = solana(environment, chain);
       return { chain: registry.chain, context: await fromChain(registry.reserveContext(identity, launcher)) };
     },
-    async solanaBlockhash(chain) {
-      const registry = solana(chain);
+    async solanaBlockhash(environment, chain) {
+      const registry = solana(environment, chain);
       return { chain: registry.chain, blockhash: await fromChain(registry.latestBlockhash()) };
     },
-    async solanaTransaction(chain, signature) {
-      const registry = solana(chain);
+    async solanaTransaction(environment, chain, signature) {
+      const registry = solana(environment, chain);
       return { chain: registry.chain, outcome: await fromChain(registry.transactionOutcome(signature)) };
     },
   };

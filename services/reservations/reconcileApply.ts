@@ -1,6 +1,7 @@
 // Applies one reconcile action inside the caller's transaction: the guarded status change, the ledger and the
 // domain events together, so a crash or a competing replica never leaves one without the others.
 import type { PoolClient } from "pg";
+import { sameOnChainSql } from "../../core/address/equality";
 import { appendDomainEvents } from "../../storage/outbox";
 import { confirmReservation } from "./confirmation";
 import { expiredEvents, expiringEvents } from "./events";
@@ -22,6 +23,29 @@ export type ReconcileEffect =
 export interface Applied {
   reservation: Reservation;
   effects: ReconcileEffect[];
+}
+
+/**
+ * Whether the holder reported a launch of the pair on its chain within the window: then the window's end is not an
+ * expiry the partner hears of (spec: reservation.expired fires only when the window ended without a launch).
+ */
+async function launchedInWindow(client: PoolClient, reservation: Reservation, end: Date): Promise<boolean> {
+  const { rowCount } = await client.query(
+    `SELECT 1 FROM identity_launches
+     WHERE environment = $1 AND identity_key = $2 AND chain = $3 AND ${sameOnChainSql("$4", "launcher", "$5")}
+       AND reported_at <= $6 AND ($7::timestamptz IS NULL OR reported_at >= $7)
+     LIMIT 1`,
+    [
+      reservation.environment,
+      reservation.identityKey,
+      reservation.chain,
+      reservation.family,
+      reservation.launcher,
+      end,
+      reservation.startsAt,
+    ],
+  );
+  return (rowCount ?? 0) > 0;
 }
 
 /**
@@ -90,7 +114,9 @@ export async function applyAction(
         finished_at: now,
       });
       if (expired === undefined) return undefined;
-      await appendDomainEvents(client, expiredEvents(expired));
+      if (!(await launchedInWindow(client, expired, action.expiresAt))) {
+        await appendDomainEvents(client, expiredEvents(expired));
+      }
       return { reservation: expired, effects: ["expired"] };
     }
   }

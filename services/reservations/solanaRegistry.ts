@@ -1,5 +1,6 @@
-// Which production Solana registry a Solana helper reads: the one named, or the only one when none is named.
-import type { RegistryClient } from "../../chains/registryClient";
+// Which Solana registry a Solana helper reads: the one named, or the only one when none is named; production's, or
+// on the sandbox host the sandbox's own deployment on that chain.
+import type { RegistryCatalogue, RegistryClient } from "../../chains/registryClient";
 import { SolanaRegistryClient } from "../../chains/solana/registryClient";
 import { ApiError } from "../../core/errors/catalogue";
 
@@ -43,4 +44,18 @@ export function solanaRegistry(
     );
   }
   return only;
+}
+
+/**
+ * The sandbox's own deployment on the Solana chain `chain` names (or on the only one): the chain resolved as on
+ * production, then 409 sandbox_deployment_missing when the sandbox has no deployment there.
+ */
+export function sandboxSolanaRegistry(
+  registries: RegistryCatalogue | undefined,
+  chain: string | undefined,
+): SolanaRegistryClient {
+  const { chain: resolved } = solanaRegistry(registries?.production, chain);
+  const deployment = registries?.sandboxDeployments?.get(resolved);
+  if (deployment instanceof SolanaRegistryClient) return deployment;
+  throw new ApiError("sandbox_deployment_missing", undefined, { chain: resolved });
 }

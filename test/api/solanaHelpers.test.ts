@@ -21,7 +21,7 @@ import { RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
 import { devWallet, type Localnet, startLocalnet } from "../../scripts/localnet";
 import { registryProgram } from "../../scripts/solana/registry";
 import { letWebsocketIdle } from "../scripts/localnet/rpcClient";
-import { expectEnvelope, startTestApi, type TestApi } from "./support/harness";
+import { expectEnvelope, startTestApi, TEST_HOSTS, type TestApi } from "./support/harness";
 
 const DAY = 86_400;
 
@@ -282,6 +282,50 @@ describe("api: Solana helper endpoints", function () {
       expect(stale.tiers.every((tier) => tier.lamports === null)).to.equal(true);
     } finally {
       await localnet.refreshPrices();
+    }
+  });
+
+  it("on the sandbox host reads the sandbox's own deployment; a chain without one answers 409", async () => {
+    const sandboxHost = TEST_HOSTS.sandbox[0];
+    const deployment = entry.sandbox;
+    if (deployment === undefined) throw new Error("the localnet deploys the sandbox's program");
+    const query = new URLSearchParams({
+      name: "Sandbox Pad",
+      ticker: "SPAD",
+      launcher: devWallet("creator").solana.publicKey.toBase58(),
+    });
+    const path = `/api/v1/solana/reserve-context?${query}`;
+    const sandbox = await api.call({ path, host: sandboxHost });
+    expect(sandbox.status, sandbox.text).to.equal(200);
+    const sandboxContext = sandbox.body as ContextBody;
+    expect(sandboxContext.programId).to.equal(deployment.programId);
+    expect(Object.values(sandboxContext.accounts)).to.include(deployment.configAccount);
+    expect(Object.values(sandboxContext.accounts)).to.not.include(entry.configAccount);
+    const production = (await api.call({ path })).body as ContextBody;
+    expect(production.programId).to.equal(entry.programId);
+    for (const helper of [`quote?durationSeconds=${DAY}`, "blockhash"]) {
+      const answer = await api.call({ path: `/api/v1/solana/${helper}`, host: sandboxHost });
+      expect(answer.status, answer.text).to.equal(200);
+    }
+
+    const { sandbox: _none, ...withoutSandbox } = entry;
+    const bare = await startTestApi({
+      db: api.db,
+      extraRoutes: [registerSolanaHelperRoutes],
+      deps: { registries: registryCatalogue({ ...localnet.manifest, solana: [withoutSandbox] }) },
+    });
+    try {
+      for (const helper of [`reserve-context?${query}`, `quote?durationSeconds=${DAY}`, "blockhash"]) {
+        expectEnvelope(
+          await bare.call({ path: `/api/v1/solana/${helper}`, host: sandboxHost }),
+          409,
+          "sandbox_deployment_missing",
+        );
+      }
+      // The production host of the same service still reads production.
+      expect((await bare.call({ path: "/api/v1/solana/blockhash" })).status).to.equal(200);
+    } finally {
+      await bare.close();
     }
   });
 

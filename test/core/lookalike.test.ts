@@ -29,6 +29,9 @@ const COPIES: readonly [string, string, string, string][] = [
   ["cl for d", "cloge", "CLOGE", "DOGE::DOGE"],
   ["l for I", "PlXEL", "PlX", "PIXEL::PIX"],
   ["Cyrillic palochka for l", "Pӏay", "PӏAY", "PLAY::PLAY"],
+  // Lowercase letters whose prototype is a small capital the fold would drop read as their capitals.
+  ["lowercase Cyrillic т, к, м, н, в", "тоkеn", "мвн", "TOKEN::MBH"],
+  ["lowercase Cyrillic ь for b", "ьaby", "ьaby", "BABY::BABY"],
 ];
 
 describe("core/lookalike: look-alike keys", () => {
@@ -55,6 +58,19 @@ describe("core/lookalike: look-alike keys", () => {
       expect(lookalikeKey(name, ticker)).to.not.equal(lookalikeKeyOfIdentity(otherKey));
     });
   }
+
+  it("case never decides whether a Cyrillic copy is flagged: lowercase and capitals give one key", () => {
+    for (const [lower, upper] of [
+      ["тоkеn", "ТОKЕN"],
+      ["мооn", "МООN"],
+      ["вaнk", "ВAНK"],
+    ] as const) {
+      expect(lookalikeText(lower), lower).to.equal(lookalikeText(upper));
+      expect(lookalikeText(lower), lower).to.have.length(lower.length);
+    }
+    // A lowercase letter that reads as a Latin letter of its own keeps it (Cyrillic г is r, its capital is none).
+    expect(lookalikeText("гock")).to.equal("ROCK");
+  });
 
   it("Cyrillic and Greek names in their own script keep distinct look-alike keys", () => {
     expect(lookalikeKey("Привет", "МИР")).to.not.equal(lookalikeKey("Пока", "МИР"));

@@ -2,7 +2,12 @@
 // and revoke them. Every change is written to audit_log with its actor and reason.
 
 import { isEnvironment } from "../../../core/environment";
-import { createApiKey, listApiKeys, revokeApiKey } from "../../../services/partners/apiKeyStore";
+import {
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+  setRateLimit,
+} from "../../../services/partners/apiKeyStore";
 import {
   PRODUCTION_DEFAULT_RATE_LIMIT,
   PRODUCTION_MAX_RATE_LIMIT,
@@ -11,7 +16,7 @@ import { isPartnerScope, PARTNER_SCOPES, type PartnerScope } from "../../../serv
 import { appendAudit } from "../../../storage/audit";
 import { withTransaction } from "../../../storage/transaction";
 import { defineCommand, type OperatorCommand, UsageError } from "../command";
-import { ACTOR_FLAGS, optionalFlag, requiredFlag } from "../flags";
+import { ACTOR_FLAGS, actorOf, optionalFlag, requiredFlag } from "../flags";
 
 export function scopesOf(text: string): PartnerScope[] {
   const scopes = text
@@ -134,4 +139,22 @@ const revoke = defineCommand({
   },
 });
 
-export const commands: OperatorCommand[] = [create, list, revoke];
+const setLimit = defineCommand({
+  name: "api-keys:set-rate-limit",
+  summary: "Set a production key's requests per minute (1-2000), effective from its next request.",
+  usage: "api-keys:set-rate-limit --key <key_id> --rate-limit <1-2000> --actor <who> --reason <why>",
+  flags: {
+    key: { value: "key_id", help: "the key id from api-keys:list (key_…)" },
+    "rate-limit": { value: "1-2000", help: "requests per minute" },
+    ...ACTOR_FLAGS,
+  },
+  async run(flags, { pool, out }) {
+    const keyId = requiredFlag(flags, "key", "the key id from api-keys:list (key_…), never the secret");
+    const perMinute = rateLimitOf(requiredFlag(flags, "rate-limit", "the new requests per minute, 1-2000"));
+    const key = await setRateLimit(pool, keyId, perMinute, actorOf(flags));
+    out(`${key.keyId} now allows ${key.rateLimitPerMinute} requests per minute.`);
+    return key;
+  },
+});
+
+export const commands: OperatorCommand[] = [create, list, revoke, setLimit];

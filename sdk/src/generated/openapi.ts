@@ -1618,7 +1618,7 @@ export interface components {
         ErrorEnvelope: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "wallet_required" | "invalid_wallet" | "wallet_family_mismatch" | "wallet_proof_unknown" | "wallet_proof_replayed" | "wallet_proof_expired" | "wallet_proof_wrong_domain" | "wallet_proof_message_altered" | "wallet_proof_bad_signature" | "verification_token_invalid" | "unauthorized" | "key_revoked" | "forbidden" | "scope_missing" | "wrong_environment" | "launch_reporting_restricted" | "keeper_required" | "sandbox_only" | "sandbox_scenario_read_only" | "launchpad_not_allowed" | "origin_not_allowed" | "cors_not_allowed" | "launchpad_of_another_partner" | "dispute_claimant_mismatch" | "launchpad_contract_not_registered" | "launchpad_contract_of_another_launchpad" | "launchpad_not_registered" | "email_not_verified" | "email_mismatch" | "rotation_not_allowed" | "not_found" | "identity_not_found" | "dispute_not_found" | "reservation_not_found" | "webhook_not_found" | "delivery_not_found" | "idempotency_in_progress" | "identity_held" | "onchain_decision_unavailable" | "launch_not_reported" | "reservation_state_mismatch" | "reservation_limit_reached" | "renewal_not_open" | "transaction_already_used" | "reservation_finished" | "reservation_not_confirmed" | "payout_wallet_already_verified" | "payout_wallet_not_verified" | "dispute_already_open" | "dispute_decided" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable" | "mail_unavailable" | "price_unavailable";
+                code: "invalid_request" | "wallet_required" | "invalid_wallet" | "wallet_family_mismatch" | "wallet_proof_unknown" | "wallet_proof_replayed" | "wallet_proof_expired" | "wallet_proof_wrong_domain" | "wallet_proof_message_altered" | "wallet_proof_bad_signature" | "verification_token_invalid" | "unauthorized" | "key_revoked" | "forbidden" | "scope_missing" | "wrong_environment" | "launch_reporting_restricted" | "keeper_required" | "sandbox_only" | "sandbox_scenario_read_only" | "launchpad_not_allowed" | "origin_not_allowed" | "cors_not_allowed" | "launchpad_of_another_partner" | "dispute_claimant_mismatch" | "launchpad_contract_not_registered" | "launchpad_contract_of_another_launchpad" | "launchpad_not_registered" | "email_not_verified" | "email_mismatch" | "rotation_not_allowed" | "not_found" | "identity_not_found" | "dispute_not_found" | "reservation_not_found" | "webhook_not_found" | "delivery_not_found" | "idempotency_in_progress" | "identity_held" | "sandbox_deployment_missing" | "onchain_decision_unavailable" | "launch_not_reported" | "reservation_state_mismatch" | "reservation_limit_reached" | "renewal_not_open" | "transaction_already_used" | "reservation_finished" | "reservation_not_confirmed" | "payout_wallet_already_verified" | "payout_wallet_not_verified" | "dispute_already_open" | "dispute_decided" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable" | "mail_unavailable" | "price_unavailable";
                 message: string;
                 details: unknown;
             };
@@ -3938,6 +3938,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `sandbox_deployment_missing`: The sandbox has no deployment of the registry on this chain, so the sandbox host has nothing to read there; use the production host, or sandbox prepares (POST /v1/reservations/prepare), which need no chain. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `payload_too_large`: The request body is too large. */
             413: {
                 headers: {
@@ -4123,6 +4132,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `sandbox_deployment_missing`: The sandbox has no deployment of the registry on this chain, so the sandbox host has nothing to read there; use the production host, or sandbox prepares (POST /v1/reservations/prepare), which need no chain. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `payload_too_large`: The request body is too large. */
             413: {
                 headers: {
@@ -4218,6 +4236,15 @@ export interface operations {
             };
             /** @description `wrong_environment`: This host does not accept keys of this environment: use svc_sbx_ keys on the sandbox host and svc_live_ keys on the production host. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `sandbox_deployment_missing`: The sandbox has no deployment of the registry on this chain, so the sandbox host has nothing to read there; use the production host, or sandbox prepares (POST /v1/reservations/prepare), which need no chain. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4324,6 +4351,15 @@ export interface operations {
             };
             /** @description `wrong_environment`: This host does not accept keys of this environment: use svc_sbx_ keys on the sandbox host and svc_live_ keys on the production host. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `sandbox_deployment_missing`: The sandbox has no deployment of the registry on this chain, so the sandbox host has nothing to read there; use the production host, or sandbox prepares (POST /v1/reservations/prepare), which need no chain. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { parseConfig } from "../../../config";
 import { type OperatorContext, UsageError } from "../../../scripts/operator/command";
 import { commands } from "../../../scripts/operator/commands/api-keys";
-import { bearer, expectEnvelope, startTestApi, type TestApi } from "../../api/support/harness";
+import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../../api/support/harness";
 
 const WHOAMI_SCOPED = "/api/v1/sandbox/keys";
 
@@ -74,6 +74,48 @@ describe("operator CLI: api-keys:create, api-keys:list, api-keys:revoke", () => 
         reason: "contract 42",
       },
     ]);
+  });
+
+  it("sets a production key's rate limit, effective from its next request and audited; refuses sandbox and revoked keys", async () => {
+    const run = (name: string, args: string[]) =>
+      command(name).run([...args, "--actor", "ops-ann", "--reason", "raise per partner"], context);
+    await run("api-keys:create", ["--label", "Raise", "--scopes", "launch:validate", "--rate-limit", "300"]);
+    const apiKey = printed("apiKey");
+    const keyId = printed("keyId");
+    const call = () => api.call({ path: WHOAMI_SCOPED, headers: bearer(apiKey) });
+    expect((await call()).headers["ratelimit-policy"]).to.equal('"per-minute";q=300;w=60');
+
+    await run("api-keys:set-rate-limit", ["--key", keyId, "--rate-limit", "1500"]);
+    expect((await call()).headers["ratelimit-policy"]).to.equal('"per-minute";q=1500;w=60');
+    lines = [];
+    await command("api-keys:list").run([], context);
+    expect(lines.find((line) => line.startsWith(keyId))).to.contain("1500/min");
+    // Lowered below this minute's count: the next request is refused at once.
+    await run("api-keys:set-rate-limit", ["--key", keyId, "--rate-limit", "1"]);
+    expectEnvelope(await call(), 429, "rate_limited");
+    const audit = await api.db.pool.query<{ details: { previous: number; rateLimitPerMinute: number } }>(
+      "SELECT details FROM audit_log WHERE action = 'api_key.rate_limit' AND subject = $1 ORDER BY id",
+      [keyId],
+    );
+    expect(audit.rows.map((row) => [row.details.previous, row.details.rateLimitPerMinute])).to.deep.equal([
+      [300, 1500],
+      [1500, 1],
+    ]);
+
+    const refusals: unknown[] = [];
+    const attempt = (args: string[]) =>
+      run("api-keys:set-rate-limit", args).catch((error: unknown) => refusals.push(error));
+    await attempt(["--key", keyId, "--rate-limit", "2001"]);
+    await attempt(["--key", (await issueKey(api, "sandbox")).keyId, "--rate-limit", "100"]);
+    await run("api-keys:revoke", ["--key", keyId]);
+    await attempt(["--key", keyId, "--rate-limit", "100"]);
+    expect(refusals.map((error) => (error as Error).message)).to.satisfy(
+      (messages: string[]) =>
+        messages.length === 3 &&
+        messages[0]?.includes("--rate-limit must be") &&
+        messages[1]?.includes("sandbox key") &&
+        messages[2]?.includes("revoked"),
+    );
   });
 
   it("refuses unknown scopes, limits above 2000 and a missing actor or reason", async () => {

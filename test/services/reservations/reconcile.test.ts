@@ -434,6 +434,41 @@ describe("reservations: reconciler", function () {
   });
 
   describe("sandbox", () => {
+    it("a window whose holder launched the pair in it ends without reservation.expired; another wallet's launch does not count", async () => {
+      const launched = await prepare(db.pool, {
+        preparedAt: t0,
+        environment: "sandbox",
+        simulated: true,
+        ticker: "LNCH",
+      });
+      const copied = await prepare(db.pool, {
+        preparedAt: t0,
+        environment: "sandbox",
+        simulated: true,
+        ticker: "COPY",
+      });
+      const end = seconds(t0, DAY);
+      for (const reservation of [launched, copied]) await confirmWindow(db.pool, reservation, t0, end);
+      const report = (reservation: typeof launched, launcher: string) =>
+        db.pool.query(
+          `INSERT INTO identity_launches (environment, identity_key, chain, launcher, token_or_mint, launchpad, reported_at)
+           VALUES ('sandbox', $1, $2, $3, '0xtoken', 'pad', $4)`,
+          [reservation.identityKey, reservation.chain, launcher, seconds(t0, 3600)],
+        );
+      // The holder's address as another client wrote it (EVM addresses compare case-blind).
+      await report(launched, launched.launcher.toUpperCase().replace("0X", "0x"));
+      await report(copied, "0x2222222222222222222222222222222222222222");
+
+      await passAt(seconds(end, 1));
+      for (const reservation of [launched, copied]) {
+        expect(await current(db.pool, reservation)).to.include({ status: "expired" });
+      }
+      const typesOf = async (reservation: typeof launched) =>
+        (await eventsOf(db.pool, reservation.reservationId)).map((event) => event.type);
+      expect(await typesOf(launched)).to.not.include("reservation.expired");
+      expect(await typesOf(copied)).to.include("reservation.expired");
+    });
+
     it("sweeps simulated reservations without any chain: prepares lapse, confirmed windows get their notice and end", async () => {
       const lapsing = await prepare(db.pool, { preparedAt: t0, environment: "sandbox", simulated: true });
       const held = await prepare(db.pool, {

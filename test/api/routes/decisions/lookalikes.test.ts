@@ -100,6 +100,12 @@ describe("api: look-alike advisories", () => {
         { identityKey: "WHALE::WHL", status: "reserved", chain: "solana" },
       ],
       ["l for I", "PlXEL", "PlX", { identityKey: "PIXEL::PIX", status: "reserved", chain: "hardhat" }],
+      [
+        "lowercase Cyrillic м and в, whose prototypes are small capitals",
+        "мооn вadgеr",
+        "BADGER",
+        { identityKey: "MOONBADGER::BADGER", status: "reserved", chain: "hardhat" },
+      ],
     ];
     for (const [what, name, ticker, lookalikeOf] of COPIES) {
       it(`${what}: ${name} / ${ticker} is flagged as a look-alike of ${lookalikeOf.identityKey}`, async () => {
