@@ -1,4 +1,4 @@
-// Issue 42 on the local chains with real wallets: a launchpad's own contract (the reference GuardedLaunchpad on
+// On the local chains with real wallets: a launchpad's own contract (the reference GuardedLaunchpad on
 // Hardhat) and program (guarded_launchpad on the Solana RPC) launch an identity for its holder with the service's
 // signed allow, and refuse a copycat of a reserved, bonded, milestone-locked or guardian-blocked identity; the
 // registry-only path refuses a reserved one with no service call; and the registries' signer sets follow the key
