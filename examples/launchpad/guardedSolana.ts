@@ -4,26 +4,16 @@
 // own), with wallets funded by airdrop and transactions confirmed by polling; a fresh pair launches
 // (validate with `onchain` naming the program and a fresh mint, guardedLaunchInstructions, send); the copycat's pair
 // gets a block, which the SDK refuses to turn into instructions, and which the program itself refuses when the
-// Ed25519 instruction and the launch are built by hand from the answer and sent anyway.
-import { createHash } from "node:crypto";
-import type { OnchainDecisionRefusal, ServiceClient, SolanaOnchainDecision } from "@identity-protection/sdk";
+// Ed25519 instruction and the launch are sent anyway (the testing entry's uncheckedLaunchInstructions).
+import type { OnchainDecisionRefusal, ServiceClient } from "@identity-protection/sdk";
 import { guardedLaunchInstructions } from "@identity-protection/sdk/onchain-guard/solana";
 import {
   airdroppedWallet,
   deployGuardedLaunchpadProgram,
   sendAndConfirmInstructions,
+  uncheckedLaunchInstructions,
 } from "@identity-protection/sdk/testing";
-import {
-  Connection,
-  Ed25519Program,
-  Keypair,
-  LAMPORTS_PER_SOL,
-  PublicKey,
-  SendTransactionError,
-  SYSVAR_INSTRUCTIONS_PUBKEY,
-  SystemProgram,
-  TransactionInstruction,
-} from "@solana/web3.js";
+import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SendTransactionError } from "@solana/web3.js";
 import type { LocalSolanaChain } from "./localChains";
 import { type Pair, sdkRefusal, validateOnchain } from "./onchainValidate";
 
@@ -89,75 +79,6 @@ async function launchFreshPair(context: Context): Promise<GuardedSolanaResult["l
   return { name: launch.name, ticker: launch.ticker, mint: mint.publicKey.toBase58(), signature };
 }
 
-type Meta = TransactionInstruction["keys"][number];
-const signer = (pubkey: PublicKey): Meta => ({ pubkey, isSigner: true, isWritable: true });
-const readonly = (pubkey: PublicKey): Meta => ({ pubkey, isSigner: false, isWritable: false });
-
-/** sha256("global:<name>")[0..8]: the program's instruction discriminators (Anchor's scheme, as its IDL gives). */
-function discriminator(name: string): Buffer {
-  return createHash("sha256").update(`global:${name}`).digest().subarray(0, 8);
-}
-
-const configAddress = (programId: PublicKey) =>
-  PublicKey.findProgramAddressSync([Buffer.from("config")], programId)[0];
-
-function borshString(text: string): Buffer {
-  const bytes = Buffer.from(text, "utf8");
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(bytes.length);
-  return Buffer.concat([length, bytes]);
-}
-
-function i64(value: number): Buffer {
-  const bytes = Buffer.alloc(8);
-  bytes.writeBigInt64LE(BigInt(value));
-  return bytes;
-}
-
-const hexBytes = (hex: string) => Buffer.from(hex.slice(2), "hex");
-
-/**
- * What a copycat sends without the SDK: the Ed25519 verification of the answer's own message and signature, then
- * `launch(name, ticker, expires_at, nonce)` with the program's accounts (programs/guarded_launchpad's IDL).
- */
-function launchAnyway(
-  onchain: SolanaOnchainDecision,
-  launch: Pair & { launcher: PublicKey; mint: PublicKey },
-): TransactionInstruction[] {
-  const launchProgram = new PublicKey(onchain.launchpadProgram);
-  const registry = new PublicKey(onchain.registryProgram);
-  const [reservation] = PublicKey.findProgramAddressSync(
-    [Buffer.from("reservation"), hexBytes(onchain.nameHash), hexBytes(onchain.tickerHash)],
-    registry,
-  );
-  const verification = Ed25519Program.createInstructionWithPublicKey({
-    publicKey: new PublicKey(onchain.signer).toBytes(),
-    message: Buffer.from(onchain.message, "base64"),
-    signature: Buffer.from(onchain.signature, "base64"),
-  });
-  const launchCall = new TransactionInstruction({
-    programId: launchProgram,
-    keys: [
-      signer(launch.launcher),
-      readonly(configAddress(launchProgram)),
-      signer(launch.mint),
-      readonly(configAddress(registry)),
-      readonly(reservation),
-      readonly(registry),
-      readonly(SYSVAR_INSTRUCTIONS_PUBKEY),
-      readonly(SystemProgram.programId),
-    ],
-    data: Buffer.concat([
-      discriminator("launch"),
-      borshString(launch.name),
-      borshString(launch.ticker),
-      i64(onchain.expiresAt),
-      hexBytes(onchain.nonce),
-    ]),
-  });
-  return [verification, launchCall];
-}
-
 /** The program error (its AnchorError log line's code) the chain refuses `send` with; throws if it did not refuse. */
 async function programError(connection: Connection, send: () => Promise<unknown>): Promise<string> {
   try {
@@ -182,7 +103,7 @@ async function tryCopycat(context: Context): Promise<GuardedSolanaResult["copyca
   const { launch, mint, answer } = await validatedLaunch(context, context.options.pairs.held);
   const refusal = sdkRefusal(() => guardedLaunchInstructions(answer.onchain, launch));
   const { connection, launcher } = context;
-  const instructions = launchAnyway(answer.onchain, launch);
+  const instructions = uncheckedLaunchInstructions(answer.onchain, launch);
   const error = await programError(connection, () =>
     sendAndConfirmInstructions(connection, instructions, [launcher, mint]),
   );

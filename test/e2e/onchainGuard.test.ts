@@ -7,7 +7,6 @@ import { sign } from "node:crypto";
 import { AnchorProvider, Wallet } from "@coral-xyz/anchor";
 import {
   Connection,
-  Ed25519Program,
   Keypair,
   PublicKey,
   SendTransactionError,
@@ -43,7 +42,11 @@ import {
   OnchainDecisionError,
   predictGuardedToken,
 } from "../../sdk/src/onchainGuard";
-import { deployGuardedLaunchpad, guardedLaunchpadArtifact } from "../../sdk/src/testing";
+import {
+  deployGuardedLaunchpad,
+  guardedLaunchpadArtifact,
+  uncheckedLaunchInstructions,
+} from "../../sdk/src/testing";
 import { blockIdentity } from "../../services/identity/guardian";
 import { issueKeeperCredential, setLaunchReporting } from "../../services/identity/keeperCredentials";
 import { bindLaunchpadContract } from "../../services/partners/launchpadContracts";
@@ -54,12 +57,7 @@ import {
   listSigningKeys,
 } from "../../services/signing/signingKeyStore";
 import { syncRegistrySigners } from "../../services/signing/syncRegistrySigners";
-import {
-  deployLaunchpad,
-  initializeMethod,
-  launchInstruction,
-  registryOnlyInstruction,
-} from "../programs/support/launchpad";
+import { deployLaunchpad, initializeMethod, registryOnlyInstruction } from "../programs/support/launchpad";
 import { type ChainWallet, type E2e, partnerApi, startE2e, uniquePair, waitUntil } from "./support";
 
 const OPERATOR = { actor: "e2e", reason: "on-chain guard" };
@@ -260,27 +258,15 @@ async function solanaGuardedChain(e2e: E2e): Promise<GuardedChain & { programId:
             ),
             [launcher, mint],
           ),
-        async launchAnyway(onchain) {
-          const decision = onchain as SolanaOnchainDecision;
-          const plan = {
-            launcher,
-            mint,
-            ...pair,
-            expiresAt: BigInt(decision.expiresAt),
-            nonce: Buffer.from(decision.nonce.slice(2), "hex"),
-          };
-          return send(
-            [
-              Ed25519Program.createInstructionWithPublicKey({
-                publicKey: new PublicKey(decision.signer).toBytes(),
-                message: Buffer.from(decision.message, "base64"),
-                signature: Buffer.from(decision.signature, "base64"),
-              }),
-              await launchInstruction(launchProgram, registryProgram, plan as never),
-            ],
+        launchAnyway: (onchain) =>
+          send(
+            uncheckedLaunchInstructions(onchain as SolanaOnchainDecision, {
+              ...pair,
+              launcher: launcher.publicKey,
+              mint: mint.publicKey,
+            }),
             [launcher, mint],
-          );
-        },
+          ),
       };
     },
     async launchRegistryOnly(wallet, pair) {

@@ -138,6 +138,23 @@ export function guardedLaunchInstructions(
   requireSameKey("token_mismatch", "mint", onchain.mint, mint);
   requirePair(onchain, launch.name, launch.ticker);
 
+  return launchInstructionsOf(onchain, signed, { ...launch, launchpadProgram, launcher, mint });
+}
+
+/**
+ * The two instructions of `onchain`'s launch as given, with no check of the decision: guardedLaunchInstructions sends
+ * them once every check passed; the testing entry sends them unchecked, to show the program itself refuses.
+ */
+export function launchInstructionsOf(
+  onchain: SolanaOnchainDecision,
+  signed: SignedMessage,
+  launch: Pick<SolanaGuardedLaunch, "name" | "ticker" | "launchpadConfig"> & {
+    launchpadProgram: PublicKey;
+    launcher: PublicKey;
+    mint: PublicKey;
+  },
+): [TransactionInstruction, TransactionInstruction] {
+  const { launchpadProgram, launcher, mint } = launch;
   const registryProgram = new PublicKey(onchain.registryProgram);
   const nameHash = fixedBytes("nameHash", onchain.nameHash, 32);
   const tickerHash = fixedBytes("tickerHash", onchain.tickerHash, 32);

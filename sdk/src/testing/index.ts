@@ -31,3 +31,4 @@ export {
   signEvmTestDecision,
   signSolanaTestDecision,
 } from "./testDecisions";
+export { uncheckedLaunchInstructions } from "./uncheckedLaunch";
