@@ -153,7 +153,12 @@ async function bareLoopThroughput(setup: Setup): Promise<number> {
           createdAt,
           data: { seq, launchId: `lch_${seq}` },
         });
-        const headers = signedHeaders(id, body, [secret], Math.floor(Date.now() / 1000));
+        const headers = signedHeaders(
+          id,
+          body,
+          { endpoint: [secret], sandboxKeys: [] },
+          Math.floor(Date.now() / 1000),
+        );
         const outcome = await postToReceiver(transport, target, body, headers, 15_000);
         if (outcome.status !== 200) throw new Error(`bare POST: ${outcome.status} ${outcome.error}`);
       }

@@ -28,7 +28,11 @@ const scopesSchema = z.array(z.enum(PARTNER_SCOPES));
 
 const createdSchema = z.object({
   apiKey: z.string().describe("Shown once; store it server-side."),
-  signingSecret: z.string().describe("Shown once."),
+  signingSecret: z
+    .string()
+    .describe(
+      "Shown once. Signs the sandbox's webhook deliveries to this partner (an extra X-Service-Signature v1), so any of its sandbox endpoints verifies with it.",
+    ),
   environment: z.literal("sandbox"),
   keyId: z.string(),
   partnerId: z.string(),

@@ -2,7 +2,6 @@
 // verification, production requests), self-serve sandbox keys (create, rotate, introspect, revoke) and the
 // calling key's request logs and usage. Admission of keyed requests is the API platform's (api/platform/
 // partnerAuth over admission.ts); it hands each answered keyed request to `recordRequest`.
-import { randomBytes } from "node:crypto";
 import type { Pool } from "pg";
 import { ApiError } from "../../core/errors/catalogue";
 import type { SecretBox } from "../../core/secrets/secretBox";
@@ -26,6 +25,7 @@ import {
   type UsageRow,
   usageOf,
 } from "./requestLog";
+import { newSandboxSigningSecret, sealSandboxSigningSecret } from "./sandboxSigningSecret";
 import { PARTNER_SCOPES } from "./scopes";
 
 export type { AccessRequest } from "./accessRequests";
@@ -104,14 +104,6 @@ export interface PartnersOptions {
   recorder?: RecorderOptions | undefined;
 }
 
-function newSigningSecret(): string {
-  return `svc_sigsec_${randomBytes(32).toString("base64url")}`;
-}
-
-function signingSecretContext(keyId: string): string {
-  return `sandbox-signing-secret:${keyId}`;
-}
-
 export function partnersService(options: PartnersOptions): PartnersService {
   const { pool, box, mail, now, log } = options;
   const recorder = requestRecorder(pool, log, options.recorder ?? DEFAULT_RECORDER_OPTIONS);
@@ -123,7 +115,7 @@ export function partnersService(options: PartnersOptions): PartnersService {
         "This API runs without a master key, so it cannot issue signing secrets.",
       );
     }
-    return (signingSecret) => (keyId) => box.seal(signingSecret, signingSecretContext(keyId));
+    return (signingSecret) => (keyId) => sealSandboxSigningSecret(box, keyId, signingSecret);
   }
 
   function mailOptions(): PartnerMailOptions {
@@ -149,7 +141,7 @@ export function partnersService(options: PartnersOptions): PartnersService {
     async createSandboxKey(signUp) {
       const seal = sealer();
       const { mailer, publicUrl } = mailOptions();
-      const signingSecret = newSigningSecret();
+      const signingSecret = newSandboxSigningSecret();
       // The mail goes out inside the transaction that stores key, partner and token: a mail that cannot be
       // sent rolls them back, so a partner never holds a key whose contact can never be verified.
       return withTransaction(pool, async (client) => {
@@ -181,7 +173,7 @@ export function partnersService(options: PartnersOptions): PartnersService {
     },
     async rotateSandboxKey(caller, request) {
       const seal = sealer();
-      const signingSecret = newSigningSecret();
+      const signingSecret = newSandboxSigningSecret();
       const rotation = await rotateSandboxKey(pool, caller, request, seal(signingSecret));
       // The rotation stands whether or not its notice arrives; the notice goes to the verified contact.
       if (mail !== undefined && rotation.partner.contactEmail !== null) {

@@ -22,6 +22,14 @@ export interface ClaimedDelivery {
   secretSealed: string;
   previousSecretSealed: string | null;
   previousSecretExpiresAt: Date | null;
+  /** Sandbox endpoints: the sealed signing secrets of the partner's live sandbox keys; empty in production. */
+  partnerKeySecrets: PartnerKeySecret[];
+}
+
+/** A sandbox key's signing secret as stored: sealed, bound to its key id. */
+export interface PartnerKeySecret {
+  keyId: string;
+  sealed: string;
 }
 
 interface ClaimRow {
@@ -37,6 +45,7 @@ interface ClaimRow {
   secret_sealed: string;
   previous_secret_sealed: string | null;
   previous_secret_expires_at: Date | null;
+  partner_key_secrets: PartnerKeySecret[] | null;
 }
 
 export interface ClaimLimits {
@@ -108,7 +117,13 @@ export async function claimDueDeliveries(
              d.failures_in_round, d.next_attempt_at, d.seq
          )
          SELECT l.id, l.lease_token, l.endpoint_id, e.url, l.type, l.data, l.event_created_at, l.attempt_count,
-           l.failures_in_round, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at
+           l.failures_in_round, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
+           CASE WHEN e.environment = 'sandbox' THEN (
+             SELECT json_agg(json_build_object('keyId', k.key_id, 'sealed', k.signing_secret_sealed)
+                             ORDER BY k.created_at)
+             FROM api_keys k
+             WHERE k.partner_id = e.partner_id AND k.environment = 'sandbox' AND k.revoked_at IS NULL
+               AND k.signing_secret_sealed IS NOT NULL) END AS partner_key_secrets
          FROM leased l JOIN webhook_endpoints e ON e.id = l.endpoint_id
          ORDER BY l.next_attempt_at, l.seq`,
       values: [
@@ -136,6 +151,7 @@ export async function claimDueDeliveries(
     secretSealed: row.secret_sealed,
     previousSecretSealed: row.previous_secret_sealed,
     previousSecretExpiresAt: row.previous_secret_expires_at,
+    partnerKeySecrets: row.partner_key_secrets ?? [],
   }));
 }
 

@@ -1,9 +1,11 @@
 // What a delivery sends: the envelope `{ id, type, createdAt, data }` as the exact body bytes, and the headers
 // that sign those bytes: X-Service-Signature (Stripe's scheme) and the Standard Webhooks trio. During a secret
-// rotation's grace window every secret signs, so a receiver holding either one verifies the delivery.
+// rotation's grace window every secret signs, so a receiver holding either one verifies the delivery. A sandbox
+// key's secret is no `whsec_` secret, so it signs X-Service-Signature only.
 
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from "../../core/webhook/signature";
 import { STANDARD_WEBHOOK_HEADERS, standardWebhookSignature } from "../../core/webhook/standardSignature";
+import type { DeliverySecrets } from "./endpointSecrets";
 
 export interface OutgoingEvent {
   /** The delivery id: envelope id and webhook-id, the same on every retry and replay. */
@@ -37,17 +39,22 @@ function serviceSignature(secrets: readonly string[], body: string, timestamp: n
 export function signedHeaders(
   id: string,
   body: string,
-  secrets: readonly string[],
+  secrets: DeliverySecrets,
   timestamp: number,
 ): Record<string, string> {
-  if (secrets.length === 0) throw new RangeError("A delivery needs at least one signing secret.");
+  const { endpoint, sandboxKeys } = secrets;
+  if (endpoint.length === 0) throw new RangeError("A delivery needs at least one endpoint signing secret.");
   return {
     "content-type": "application/json",
     "user-agent": WEBHOOK_USER_AGENT,
-    [WEBHOOK_SIGNATURE_HEADER.toLowerCase()]: serviceSignature(secrets, body, timestamp),
+    [WEBHOOK_SIGNATURE_HEADER.toLowerCase()]: serviceSignature(
+      [...endpoint, ...sandboxKeys],
+      body,
+      timestamp,
+    ),
     [STANDARD_WEBHOOK_HEADERS.id]: id,
     [STANDARD_WEBHOOK_HEADERS.timestamp]: String(timestamp),
-    [STANDARD_WEBHOOK_HEADERS.signature]: secrets
+    [STANDARD_WEBHOOK_HEADERS.signature]: endpoint
       .map((secret) => standardWebhookSignature(secret, id, timestamp, body))
       .join(" "),
   };

@@ -3131,7 +3131,7 @@ export interface operations {
                     "application/json": {
                         /** @description Shown once; store it server-side. */
                         apiKey: string;
-                        /** @description Shown once. */
+                        /** @description Shown once. Signs the sandbox's webhook deliveries to this partner (an extra X-Service-Signature v1), so any of its sandbox endpoints verifies with it. */
                         signingSecret: string;
                         /** @constant */
                         environment: "sandbox";
