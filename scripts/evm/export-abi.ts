@@ -22,7 +22,7 @@ export const ABI_MODULES: readonly { contractName: ContractName; file: string; e
 
 /**
  * Typed ABIs of the identity guard's example launchpad and its test helpers, read by the tests and the gas bench
- * (the SDK does not use them). test/contracts/guardAbi.test.ts fails when they drift from the compiled contracts.
+ * (the SDK does not use them). test/contracts/guard.test.ts fails when they drift from the compiled contracts.
  */
 export const TEST_ABI_MODULES: readonly { contractName: ContractName; file: string; exportName: string }[] = [
   {

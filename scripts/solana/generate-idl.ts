@@ -1,6 +1,6 @@
 // Writes the Anchor IDL (0.30+ format) of the C identity_registry program and its TypeScript type.
 // The C program has no Anchor macros to derive it from, so this file is the IDL's source: discriminators are
-// computed here, and test/program checks that the program, its headers and this IDL agree.
+// computed here, and test/programs/idl.test.ts checks that the program, its headers and this IDL agree.
 // Run: npm run idl:program
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";

@@ -1,4 +1,4 @@
-// Starts api/apiProcess.ts as a separate Node process and waits for its URL.
+// Starts test/api/support/apiProcess.ts as a separate Node process and waits for its URL.
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";

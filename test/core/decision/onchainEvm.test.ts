@@ -1,4 +1,4 @@
-// core's EVM launch decision against the real verifier: the example GuardedLaunchpad (contracts/guard/IdentityGuard)
+// core's EVM launch decision against the real verifier: the example GuardedLaunchpad (contracts/guard/IdentityGuard.sol)
 // deployed on Hardhat's in-process network. Its digest is the contract's, and a launch signed over its typed data
 // with viem's signTypedData is the launch the guard lets through.
 import { expect } from "chai";
