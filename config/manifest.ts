@@ -3,9 +3,10 @@
 // write it to DATA_DIR/deployments/local.json; `npm run deploy:evm` and `npm run deploy:solana` merge their
 // entry into a manifest.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { z } from "zod";
 import { ServiceError } from "../core/errors/serviceError";
+import { projectPath } from "./projectRoot";
 
 const chainName = z
   .string()
@@ -130,7 +131,7 @@ export class ManifestError extends ServiceError {
   }
 }
 
-export const DEFAULT_MANIFEST_PATH = resolve(__dirname, "..", "data", "deployments", "local.json");
+export const DEFAULT_MANIFEST_PATH = projectPath("data", "deployments", "local.json");
 
 /** Where `npm start` writes the manifest of the local chains it runs. */
 export function localManifestPath(dataDir: string): string {

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Pool } from "pg";
+import { projectPath } from "../config/projectRoot";
 import { withTransaction } from "./transaction";
 
 export interface Migration {
@@ -12,7 +13,7 @@ export interface Migration {
   sql: string;
 }
 
-const MIGRATIONS_DIR = join(__dirname, "migrations");
+const MIGRATIONS_DIR = projectPath("storage", "migrations");
 const FILE_PATTERN = /^(\d{4})_([a-z0-9_]+)\.sql$/;
 // Arbitrary constant: every process that migrates takes the same advisory lock, so two starting replicas
 // never apply the same migration twice.

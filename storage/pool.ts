@@ -11,7 +11,6 @@ function classified(method: (...args: unknown[]) => unknown, self: unknown, args
   const last = args.at(-1);
   if (typeof last === "function") {
     const callback = last as Callback;
-    // Passed inline: under tsx a closure bound to a name is named by Object.defineProperty, ~250 ns a call.
     return method.apply(self, [
       ...args.slice(0, -1),
       (error: unknown, ...rest: unknown[]) => callback(error ? asDatabaseError(error) : error, ...rest),

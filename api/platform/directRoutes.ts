@@ -88,33 +88,27 @@ async function serve(
     const hostClass = hostClassOf(req.headers.host, options.hosts);
     const rawBody = await readRequestInput(req, options.bodyLimitBytes);
     let admitted = false;
-    // The request's callbacks are objects' methods, not arrow functions bound to names: under tsx (esbuild's
-    // keepNames) each of those is named by Object.defineProperty when created, ~250 ns apiece.
-    const callbacks = {
-      setHeader(name: string, value: string) {
-        headers[name] = value;
-      },
-      seen(partner: PartnerContext) {
-        caller = { partner, requestId };
-        headers[KEYED_REQUEST_ID_HEADER] = requestId;
-      },
+    const setHeader = (name: string, value: string) => {
+      headers[name] = value;
+    };
+    const seen = (partner: PartnerContext) => {
+      caller = { partner, requestId };
+      headers[KEYED_REQUEST_ID_HEADER] = requestId;
     };
     let result: DirectResult;
     if (isDirectRead(direct)) {
       Object.assign(headers, ANY_ORIGIN_HEADERS);
-      const { admit } = {
-        async admit(authenticator?: Authenticator) {
-          const { partner } = await options.admitOptional(
-            req.headers.authorization,
-            hostClass,
-            req.socket.remoteAddress,
-            callbacks.setHeader,
-            authenticator,
-            callbacks.seen,
-          );
-          admitted = true;
-          return partner;
-        },
+      const admit = async (authenticator?: Authenticator) => {
+        const { partner } = await options.admitOptional(
+          req.headers.authorization,
+          hostClass,
+          req.socket.remoteAddress,
+          setHeader,
+          authenticator,
+          seen,
+        );
+        admitted = true;
+        return partner;
       };
       const query = await validatedAfterAdmission(
         () => parsed(direct.spec, direct.spec.query, queryParametersOf(req.url) ?? {}, "query"),
@@ -123,19 +117,17 @@ async function serve(
       result = await direct.handler({ query, environment: hostEnvironmentOf(hostClass), admit });
     } else {
       const { scope } = direct.spec.access;
-      const { admit } = {
-        async admit(authenticator?: Authenticator) {
-          const { partner } = await options.admitPartner(
-            req.headers.authorization,
-            hostClass,
-            scope,
-            callbacks.setHeader,
-            authenticator,
-            callbacks.seen,
-          );
-          admitted = true;
-          return partner;
-        },
+      const admit = async (authenticator?: Authenticator) => {
+        const { partner } = await options.admitPartner(
+          req.headers.authorization,
+          hostClass,
+          scope,
+          setHeader,
+          authenticator,
+          seen,
+        );
+        admitted = true;
+        return partner;
       };
       const body = await validatedAfterAdmission(
         () => parsed(direct.spec, direct.spec.body, rawBody ?? {}, "body"),

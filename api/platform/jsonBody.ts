@@ -41,37 +41,33 @@ function readLimited(req: IncomingMessage, limitBytes: number): Promise<Buffer> 
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
-    // An object's methods, not arrow functions bound to names: under tsx (esbuild's keepNames) each of those
-    // is named by Object.defineProperty when created, ~250 ns apiece on every request.
-    const listeners = {
-      data(chunk: Buffer) {
-        received += chunk.length;
-        if (received > limitBytes) {
-          listeners.off();
-          drainThenThrow(req, tooLarge(limitBytes)).catch(reject);
-          return;
-        }
-        chunks.push(chunk);
-      },
-      end() {
-        listeners.off();
-        resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received));
-      },
-      aborted() {
-        listeners.off();
-        reject(new ApiError("invalid_request", "The request body ended early."));
-      },
-      off() {
-        req.off("data", listeners.data);
-        req.off("end", listeners.end);
-        req.off("aborted", listeners.aborted);
-        req.off("error", listeners.aborted);
-      },
+    const off = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("aborted", onAborted);
+      req.off("error", onAborted);
     };
-    req.on("data", listeners.data);
-    req.on("end", listeners.end);
-    req.on("aborted", listeners.aborted);
-    req.on("error", listeners.aborted);
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limitBytes) {
+        off();
+        drainThenThrow(req, tooLarge(limitBytes)).catch(reject);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      off();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received));
+    };
+    const onAborted = () => {
+      off();
+      reject(new ApiError("invalid_request", "The request body ended early."));
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("aborted", onAborted);
+    req.on("error", onAborted);
   });
 }
 

@@ -4,8 +4,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { projectPath } from "../../config/projectRoot";
 
-const ASSETS = join(__dirname, "assets");
+const ASSETS = projectPath("api", "web", "assets");
 
 export const PAGE_CSS = readFileSync(join(ASSETS, "page.css"), "utf8");
 export const LOOKUP_SCRIPT = readFileSync(join(ASSETS, "lookup.js"));

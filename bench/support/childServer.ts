@@ -1,8 +1,27 @@
 // Benchmarks measure servers in their own processes, so the load generator does not share their core:
 // the suite forks itself with `--serve <mode>`; the child prints `{"url"}` on its first stdout line and
-// exits when its stdin closes. BENCH_CPU_PROFILE=<dir> writes each server's V8 CPU profile there.
+// exits when its stdin closes. The child runs the suite compiled as the roles are (scripts/build/roles.ts), so
+// a bench measures the code production runs, not tsx's. BENCH_CPU_PROFILE=<dir> writes each server's V8 CPU
+// profile there.
 import { type ChildProcess, fork } from "node:child_process";
+import { basename } from "node:path";
 import { createInterface } from "node:readline";
+import { buildSync } from "esbuild";
+import { projectPath } from "../../config/projectRoot";
+import { NODE_BUNDLE } from "../../scripts/build/roles";
+
+const compiled = new Map<string, string>();
+
+/** The suite module bundled into dist/bench/ (once per process). */
+function compiledSuite(modulePath: string): string {
+  let bundle = compiled.get(modulePath);
+  if (bundle === undefined) {
+    bundle = projectPath("dist", "bench", basename(modulePath).replace(/\.ts$/, ".js"));
+    buildSync({ ...NODE_BUNDLE, entryPoints: [modulePath], outfile: bundle });
+    compiled.set(modulePath, bundle);
+  }
+  return bundle;
+}
 
 export async function startChildServer(
   modulePath: string,
@@ -10,8 +29,8 @@ export async function startChildServer(
   env: Record<string, string>,
 ): Promise<{ url: string; child: ChildProcess }> {
   const profileDir = process.env.BENCH_CPU_PROFILE;
-  const child = fork(modulePath, ["--serve", mode], {
-    execArgv: [...process.execArgv, ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])],
+  const child = fork(compiledSuite(modulePath), ["--serve", mode], {
+    execArgv: ["--enable-source-maps", ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])],
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "inherit", "ipc"],
   });

@@ -1,19 +1,11 @@
 // The identity_registry program's Anchor IDL (committed JSON) and the Borsh coder built from it: the one
 // description of the program's accounts, instructions, events and errors that every client decodes with.
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { BorshCoder, type Idl } from "@coral-xyz/anchor";
+import { projectPath } from "../../config/projectRoot";
 import type { IdentityRegistry } from "../../programs/identity_registry/idl/identity_registry";
 
-export const IDL_PATH = join(
-  __dirname,
-  "..",
-  "..",
-  "programs",
-  "identity_registry",
-  "idl",
-  "identity_registry.json",
-);
+export const IDL_PATH = projectPath("programs", "identity_registry", "idl", "identity_registry.json");
 
 /** A fresh copy of the IDL (callers may change `address` for another deployment). */
 export function loadIdl(): IdentityRegistry {

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { EvmManifestEntry } from "../../config/manifest";
+import { projectPath } from "../../config/projectRoot";
 
 /** What makes one chain's indexed history what it is. */
 export interface ChainIdentity
@@ -14,8 +15,9 @@ export interface ChainIdentity
   deployBlockHash: string;
 }
 
-export const EVM_APP_DIR = __dirname;
-const REGISTRY_ABI = join(__dirname, "..", "..", "contracts", "abi", "identityRegistry.ts");
+/** The Ponder app's folder (Ponder builds its sources itself, so a built role still names them). */
+export const EVM_APP_DIR = projectPath("indexer", "evm");
+const REGISTRY_ABI = projectPath("contracts", "abi", "identityRegistry.ts");
 const APP_FILES = ["ponder.config.ts", "ponder.schema.ts", "chains.ts", "src"];
 
 function sourceFiles(path: string): string[] {

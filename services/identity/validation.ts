@@ -75,11 +75,7 @@ function eventsOf(
   }));
 }
 
-/**
- * The outbox events a signed decision causes (spec: Validation rule 4). Most decisions cause none, so nothing
- * is built for them, not even a closure (tsx, which runs the service, names each closure as it is made, with
- * Object.defineProperty: measurable on this path).
- */
+/** The outbox events a signed decision causes (spec: Validation rule 4); most decisions cause none. */
 export function validationEvents(
   decision: SignedDecision,
   status: ChainStatus,

@@ -13,7 +13,7 @@ export interface Citation {
 }
 
 /** Build output a command makes (gitignored): cited by its docs before it exists. */
-const BUILT = [/^sdk\/dist(\/|$)/];
+const BUILT = [/^sdk\/dist(\/|$)/, /^dist(\/|$)/];
 
 function topFolders(root: string): string[] {
   return readdirSync(root, { withFileTypes: true })

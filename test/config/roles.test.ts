@@ -1,10 +1,11 @@
-// Each role run alone validates its settings through config/ before it starts anything: a bad setting stops
+// Each role run alone (its compiled bundle) validates its settings through config/ before it starts anything: a bad setting stops
 // the process with exit code 2 and a message naming it (no database or chain is touched).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
+import { compiledRole } from "../support/compiledRoles";
 
 const ROOT = join(__dirname, "..", "..");
 const MASTER_KEY = Buffer.alloc(32, 7).toString("base64");
@@ -12,7 +13,7 @@ const MASTER_KEY = Buffer.alloc(32, 7).toString("base64");
 const UNREACHABLE_DATABASE = "postgres://nobody@127.0.0.1:1/none";
 
 function runRole(entry: string, env: Record<string, string>): { status: number | null; stderr: string } {
-  const result = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, entry)], {
+  const result = spawnSync(process.execPath, ["--enable-source-maps", compiledRole(entry)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", DATABASE_URL: UNREACHABLE_DATABASE, METRICS_PORT: "0", ...env },
     encoding: "utf8",

@@ -1,7 +1,8 @@
-// A production role (`npm run api`, `npm run worker`, `npm run indexer:*`) started as its own process, the way a
-// deployment runs it, for tests that need several roles against one database.
+// A production role (`npm run api`, `npm run worker`, `npm run indexer:*`) started as its own process from its
+// compiled bundle, the way a deployment runs it, for tests that need several roles against one database.
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
+import { compiledRole } from "./compiledRoles";
 import type { TestDatabase } from "./testDatabase";
 
 const ROOT = join(__dirname, "..", "..");
@@ -19,7 +20,7 @@ export interface RoleProcess {
 
 /** Starts `entry` (a role's main.ts, relative to the repository) with `env` added to this process's. */
 export function startRoleProcess(entry: string, env: Record<string, string>): RoleProcess {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", join(ROOT, entry)], {
+  const child: ChildProcess = spawn(process.execPath, ["--enable-source-maps", compiledRole(entry)], {
     cwd: ROOT,
     env: { METRICS_PORT: "0", ...process.env, ...env },
     stdio: ["ignore", "ignore", "pipe"],
