@@ -9,7 +9,7 @@
 //
 // PGlite cannot stream COPY FROM STDIN: its backend runs one protocol call at a time, finds no CopyData after
 // the COPY query, loses protocol synchronization and logs a FATAL in a loop that never yields (the process
-// grew ~30 MB/s: the "5,000-event Ponder backfill out of a 6 GB heap" of issue 23; Ponder writes with COPY
+// grew ~30 MB/s until a 5,000-event Ponder backfill ran out of a 6 GB heap; Ponder writes with COPY
 // FROM STDIN on Postgres). So the queue plays the COPY itself: it answers the query with CopyInResponse,
 // keeps the connection's turn while collecting its CopyData, and on CopyDone runs the same COPY from
 // PGlite's `/dev/blob` with the collected data.

@@ -86,7 +86,7 @@ export function corsLayer(options: CorsOptions): CorsLayer {
     next();
   };
 
-  // A request without Origin comes from a server (browsers always send it on a POST) and is served as before.
+  // A request without Origin comes from a server (browsers always send it on a POST): no origin check applies.
   const embedOrigins: RequestHandler = async (req, res, next) => {
     res.vary("Origin");
     const origin = req.headers.origin;

@@ -1,6 +1,6 @@
 // Request ids and the HTTP side of request logs. Every answer carries a Request-Id (also in error bodies'
 // details.requestId and in the log lines about the request); an admitted key's answers also carry it as
-// X-Request-Id, as before, and are handed to the partners service's recorder (batched writes, off the
+// X-Request-Id, and are handed to the partners service's recorder (batched writes, off the
 // response path) once sent. That partner-visible log keeps only method, path (no query string), route,
 // status, latency, request id and time: never headers or bodies. The service's own debug line per Express
 // request adds the headers, through the logger's redaction (telemetry/log.ts).

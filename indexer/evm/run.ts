@@ -291,7 +291,7 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
     async stop() {
       stopping = true;
       watchdog.stop();
-      markReady(); // as before: a runner stopped first leaves no caller waiting
+      markReady(); // a runner stopped before it was ready leaves no caller waiting on `ready`
       clearTimeout(restartTimer);
       clearTimeout(healthyTimer);
       await monitor.stop();

@@ -1,33 +1,21 @@
 // The webhook worker job, in Svix's shape: prepare (fan the outbox out into deliveries, claim the due ones),
 // dispatch (check the receiver again, sign, POST to the checked address), handle the outcome (success, the next
-// retry of the fixed schedule, or dead). A pass claims ahead: up to `claimAhead` times the per-endpoint bound
-// of each endpoint's deliveries go into that endpoint's queue in memory, so a receiver's answer frees its slot
-// for the next queued delivery at once instead of after a claim statement. Attempts run beside the loop,
-// bounded per endpoint and overall, so one slow receiver holds its own slots and never the others'. The clock
+// retry of the fixed schedule, or dead). One slow receiver holds its own slots and never the others'. The clock
 // is a dependency so tests walk the retry schedule without waiting.
 import { randomBytes } from "node:crypto";
 import type { Pool } from "pg";
 import type { SecretBox } from "../../core/secrets/secretBox";
-import {
-  isDeliverySuccess,
-  retryDelayMs,
-  WEBHOOK_ATTEMPT_TIMEOUT_MS,
-} from "../../core/webhook/deliveryPolicy";
+import { WEBHOOK_ATTEMPT_TIMEOUT_MS } from "../../core/webhook/deliveryPolicy";
 import { namedStatementsOn } from "../../storage/namedStatements";
 import { countWebhookAttempt } from "../../telemetry/metrics";
-import {
-  type ClaimedDelivery,
-  claimDueDeliveries,
-  DELIVERY_LEASE_MS,
-  type RecordedAttempt,
-  releaseLeases,
-} from "./claims";
-import { type OpenSecrets, openSecrets, secretsAt } from "./endpointSecrets";
-import { envelopeBody, signedHeaders } from "./envelope";
+import { attemptResult, type DispatchDeps, dispatchAttempt, type Queued, queuedOf } from "./attempt";
+import { claimDueDeliveries, DELIVERY_LEASE_MS, type RecordedAttempt, releaseLeases } from "./claims";
 import { fanOutEvents } from "./fanOut";
-import { outcomeRecorder } from "./outcomeRecorder";
-import { checkedReceiver, type ReceiverPolicy, ReceiverRefusedError } from "./receiverUrl";
-import { type AttemptOutcome, createTransport, postToReceiver, type Transport } from "./send";
+import { type OutcomeRecorder, outcomeRecorder } from "./outcomeRecorder";
+import type { ReceiverPolicy } from "./receiverUrl";
+import { createTransport, type Transport } from "./send";
+import { SendQueues } from "./sendQueues";
+import { UnderWay } from "./underWay";
 
 export interface DispatcherOptions {
   pool: Pool;
@@ -36,13 +24,13 @@ export interface DispatcherOptions {
   now: () => number;
   receivers: ReceiverPolicy;
   transport?: Transport;
-  /** Attempts in flight in this worker. Default 32. */
+  /** Attempts in flight in this worker. Default DEFAULT_MAX_IN_FLIGHT. */
   maxInFlight?: number;
-  /** Attempts in flight to one endpoint, over all workers. Default 4. */
+  /** Attempts in flight to one endpoint, over all workers. Default DEFAULT_PER_ENDPOINT. */
   perEndpoint?: number;
-  /** Deliveries claimed ahead per send slot (per endpoint and overall). Default 4. */
+  /** Deliveries claimed ahead per send slot (per endpoint and overall). Default DEFAULT_CLAIM_AHEAD. */
   claimAhead?: number;
-  /** Outbox events fanned out per pass. Default 500. */
+  /** Outbox events fanned out per pass. Default DEFAULT_FAN_OUT_BATCH. */
   fanOutBatch?: number;
   timeoutMs?: number;
   /** How long a claim holds a delivery. Default DELIVERY_LEASE_MS. */
@@ -77,277 +65,182 @@ export const DEFAULT_CLAIM_AHEAD = 8;
 export const UNRECORDED_PER_SLOT = 2;
 const DEFAULT_FAN_OUT_BATCH = 500;
 
-function failureText(outcome: AttemptOutcome): string | null {
-  if (outcome.status === null) return outcome.error;
-  if (isDeliverySuccess(outcome.status)) return null;
-  if (outcome.status >= 300 && outcome.status < 400)
-    return `answered ${outcome.status}; redirects are not followed`;
-  return `answered ${outcome.status}`;
-}
-
-/** The delivery's next state after an attempt that ended at `endedAt`. */
-export function attemptResult(
-  claimed: Pick<ClaimedDelivery, "failuresInRound">,
-  outcome: AttemptOutcome,
-  startedAt: Date,
-  endedAt: Date,
-): RecordedAttempt {
-  const succeeded = outcome.status !== null && isDeliverySuccess(outcome.status);
-  const delay = succeeded ? null : retryDelayMs(claimed.failuresInRound + 1);
-  return {
-    startedAt,
-    durationMs: endedAt.getTime() - startedAt.getTime(),
-    responseCode: outcome.status,
-    error: failureText(outcome),
-    failed: !succeeded,
-    status: succeeded ? "succeeded" : delay === null ? "dead" : "pending",
-    nextAttemptAt: delay === null ? null : new Date(endedAt.getTime() + delay),
-  };
-}
-
-/** A claimed delivery waiting in its endpoint's queue, with its endpoint's secrets opened at the claim. */
-interface Queued {
-  claimed: ClaimedDelivery;
-  claimedAt: number;
-  /** Why they could not be opened (e.g. sealed under a master key this worker lacks): nothing is sent unsigned. */
-  secrets: OpenSecrets | Error;
-}
-
-export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher {
-  const { pool, box, now, log } = options;
-  const transport = options.transport ?? createTransport();
-  const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
-  const perEndpoint = options.perEndpoint ?? DEFAULT_PER_ENDPOINT;
-  const claimAhead = options.claimAhead ?? DEFAULT_CLAIM_AHEAD;
-  const fanOutBatch = options.fanOutBatch ?? DEFAULT_FAN_OUT_BATCH;
-  const timeoutMs = options.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
-  const leaseMs = options.leaseMs ?? DELIVERY_LEASE_MS;
-  const named = namedStatementsOn(pool);
-  const recorder = outcomeRecorder(pool, named);
-  const holder = randomBytes(8).toString("hex");
-  const maxHeld = claimAhead * maxInFlight;
-  const maxHeldPerEndpoint = claimAhead * perEndpoint;
-
-  /** Claimed, not sent yet, per endpoint; an endpoint moves to the back after each send (round robin). */
-  const queues = new Map<string, Queued[]>();
-  /** Ids of every lease held: queued, sending, or sent and waiting for its outcome's commit. */
-  const held = new Set<string>();
-  const heldPerEndpoint = new Map<string, number>();
-  const sendingPerEndpoint = new Map<string, number>();
-  let sending = 0;
-  let unrecorded = 0;
-  /** Endpoints whose last claim filled their room (more may be due), and whether it filled its whole limit. */
-  const mayHaveMore = new Set<string>();
-  let claimFilled = false;
+/**
+ * The webhook worker job. A pass fans the outbox out into deliveries and claims ahead: up to `claimAhead` times
+ * the per-endpoint bound of each endpoint's deliveries go into its queue (sendQueues.ts), so a receiver's answer
+ * frees its slot for the next queued delivery at once instead of after a claim statement. Attempts (attempt.ts)
+ * run beside the loop, bounded per endpoint and overall, and their outcomes are group-committed
+ * (outcomeRecorder.ts); a queue running low claims again without waiting for the next pass.
+ */
+class Dispatcher implements WebhookDispatcher {
+  private readonly pool: Pool;
+  private readonly box: SecretBox;
+  private readonly now: () => number;
+  private readonly log: (line: string) => void;
+  private readonly dispatch: DispatchDeps;
+  private readonly perEndpoint: number;
+  private readonly maxHeldPerEndpoint: number;
+  private readonly fanOutBatch: number;
+  private readonly leaseMs: number;
+  private readonly named: () => Promise<boolean>;
+  private readonly recorder: OutcomeRecorder;
+  /** Who claims: this dispatcher's leases are its own when a claim counts an endpoint's leases. */
+  private readonly holder = randomBytes(8).toString("hex");
+  private readonly queues: SendQueues;
+  private readonly underWay = new UnderWay();
   /** The claim under way: one at a time per dispatcher (across workers they take turns in the database). */
-  let claiming: Promise<void> | undefined;
-  const running = new Set<Promise<void>>();
-  let stopped = false;
+  private claiming: Promise<void> | undefined;
+  private stopped = false;
 
-  const add = (counts: Map<string, number>, key: string, by: number) =>
-    counts.set(key, (counts.get(key) ?? 0) + by);
-
-  async function send({ claimed, secrets: opened }: Queued, startedAt: Date): Promise<AttemptOutcome> {
-    try {
-      // The same rule as at registration, on a fresh DNS answer; the request connects to what was checked.
-      const target = await checkedReceiver(claimed.url, options.receivers);
-      if (opened instanceof Error) throw opened;
-      const secrets = secretsAt(opened, startedAt);
-      const body = envelopeBody({
-        id: claimed.id,
-        type: claimed.type,
-        createdAt: claimed.eventCreatedAt,
-        data: claimed.data,
-      });
-      const headers = signedHeaders(claimed.id, body, secrets, Math.floor(startedAt.getTime() / 1000));
-      return await postToReceiver(transport, target, body, headers, timeoutMs);
-    } catch (error) {
-      if (error instanceof ReceiverRefusedError) return { status: null, error: error.message };
-      // E.g. a secret sealed under a master key this worker lacks: nothing is sent unsigned.
-      log(`webhook delivery ${claimed.id} could not be prepared: ${(error as Error).message}`);
-      return { status: null, error: "the delivery could not be signed; the service will retry" };
-    }
-  }
-
-  function release(claimed: ClaimedDelivery): void {
-    held.delete(claimed.id);
-    add(heldPerEndpoint, claimed.endpointId, -1);
-  }
-
-  /** Waits for the work under way for at most `withinMs` (real time); the number still under way then. */
-  async function underWayAfter(withinMs: number): Promise<number> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeUp = new Promise<"time up">((resolve) => {
-      if (Number.isFinite(withinMs)) timer = setTimeout(() => resolve("time up"), withinMs);
+  constructor(options: DispatcherOptions) {
+    const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    const claimAhead = options.claimAhead ?? DEFAULT_CLAIM_AHEAD;
+    this.pool = options.pool;
+    this.box = options.box;
+    this.now = options.now;
+    this.log = options.log;
+    this.dispatch = {
+      receivers: options.receivers,
+      transport: options.transport ?? createTransport(),
+      timeoutMs: options.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS,
+      log: options.log,
+    };
+    this.perEndpoint = options.perEndpoint ?? DEFAULT_PER_ENDPOINT;
+    this.maxHeldPerEndpoint = claimAhead * this.perEndpoint;
+    this.fanOutBatch = options.fanOutBatch ?? DEFAULT_FAN_OUT_BATCH;
+    this.leaseMs = options.leaseMs ?? DELIVERY_LEASE_MS;
+    this.named = namedStatementsOn(options.pool);
+    this.recorder = outcomeRecorder(options.pool, this.named);
+    this.queues = new SendQueues({
+      maxInFlight,
+      perEndpoint: this.perEndpoint,
+      maxUnrecorded: UNRECORDED_PER_SLOT * maxInFlight,
+      maxHeld: claimAhead * maxInFlight,
+      maxHeldPerEndpoint: this.maxHeldPerEndpoint,
     });
+  }
+
+  async pass(): Promise<boolean> {
+    const at = new Date(this.now());
+    const fanned = await fanOutEvents(this.pool, at, this.fanOutBatch, await this.named());
+    await this.claimInTurn(at);
+    return fanned.events === this.fanOutBatch;
+  }
+
+  settle(withinMs = Number.POSITIVE_INFINITY): Promise<number> {
+    return this.underWay.after(withinMs);
+  }
+
+  async stop(withinMs = Number.POSITIVE_INFINITY): Promise<number> {
+    this.stopped = true;
+    await this.claiming?.catch(() => undefined);
+    const unsent = this.queues.drain();
+    await releaseLeases(this.pool, unsent).catch((error: Error) =>
+      this.log(
+        `${unsent.length} unsent webhook claims not released (their leases run out): ${error.message}`,
+      ),
+    );
+    return this.underWay.after(withinMs);
+  }
+
+  private async claimInTurn(at: Date): Promise<void> {
+    while (this.claiming !== undefined) await this.claiming.catch(() => undefined);
+    const current = this.claim(at);
+    this.claiming = current;
     try {
-      while (running.size > 0) {
-        if ((await Promise.race([Promise.all(running), timeUp])) === "time up") break;
-      }
+      await current;
     } finally {
-      clearTimeout(timer);
+      this.claiming = undefined;
     }
-    return running.size;
   }
 
-  function track(work: Promise<void>): void {
-    const tracked = work.finally(() => running.delete(tracked));
-    running.add(tracked);
+  /** Claims what the queues have room for, oldest first per endpoint, and starts what the bounds allow. */
+  private async claim(at: Date): Promise<void> {
+    const limit = this.queues.room;
+    if (this.stopped || limit <= 0) return;
+    const claimed = await claimDueDeliveries(
+      this.pool,
+      at,
+      {
+        holder: this.holder,
+        limit,
+        perEndpoint: this.perEndpoint,
+        aheadPerEndpoint: this.maxHeldPerEndpoint,
+        leaseMs: this.leaseMs,
+        held: this.queues.heldIds(),
+      },
+      await this.named(),
+    );
+    this.queues.enqueue(queuedOf(this.box, claimed, at.getTime()), limit);
+    this.pump();
   }
 
-  /** A queue ran low while more may be due: claims now, beside the pass loop (whose fan-out may be long). */
-  function refillIfLow(endpointId: string): void {
-    if (claiming !== undefined || stopped) return;
-    const queued = queues.get(endpointId)?.length ?? 0;
-    if (
-      (mayHaveMore.has(endpointId) && queued <= maxHeldPerEndpoint / 2) ||
-      (claimFilled && held.size <= maxHeld / 2)
-    ) {
-      track(
-        claimInTurn(new Date(now())).catch((error: Error) =>
-          log(`webhook claim failed (the next pass claims again): ${error.message}`),
+  /** Starts queued deliveries while the bounds allow; gives back the leases of those queued too long. */
+  private pump(): void {
+    if (this.stopped) return;
+    // Sent only while at least half its lease is left, so the attempt ends before the lease does.
+    const { send, stale } = this.queues.take((entry) => this.now() - entry.claimedAt > this.leaseMs / 2);
+    for (const queued of send) this.start(queued);
+    if (stale.length > 0) {
+      this.underWay.track(
+        releaseLeases(this.pool, stale).catch((error: Error) =>
+          this.log(
+            `${stale.length} stale webhook claims not released (their leases run out): ${error.message}`,
+          ),
         ),
       );
     }
   }
 
-  async function attempt(queued: Queued): Promise<void> {
+  private start(queued: Queued): void {
     const { claimed } = queued;
-    const startedAt = new Date(now());
+    this.underWay.track(
+      this.attempt(queued)
+        .catch((error: Error) =>
+          this.log(
+            `webhook delivery ${claimed.id}: ${error.message} (its lease runs out, then it is retried)`,
+          ),
+        )
+        .finally(() => {
+          this.queues.recorded(claimed);
+          this.pump();
+        }),
+    );
+  }
+
+  private async attempt(queued: Queued): Promise<void> {
+    const { claimed } = queued;
+    const startedAt = new Date(this.now());
     let result: RecordedAttempt;
     try {
-      result = attemptResult(claimed, await send(queued, startedAt), startedAt, new Date(now()));
+      const outcome = await dispatchAttempt(queued, startedAt, this.dispatch);
+      result = attemptResult(claimed, outcome, startedAt, new Date(this.now()));
     } finally {
       // The receiver answered (or the attempt ended without one): its slot takes the next queued delivery.
-      sending--;
-      add(sendingPerEndpoint, claimed.endpointId, -1);
-      pump();
-      refillIfLow(claimed.endpointId);
+      this.queues.answered(claimed);
+      this.pump();
+      this.refillIfLow(claimed.endpointId);
     }
-    if (await recorder.record({ claimed, attempt: result })) {
+    if (await this.recorder.record({ claimed, attempt: result })) {
       countWebhookAttempt(result.status === "pending" ? "failed" : result.status);
     } else {
-      log(
+      this.log(
         `webhook delivery ${claimed.id}: lease lost before the outcome was recorded; another worker retries it`,
       );
     }
   }
 
-  function start(queued: Queued): void {
-    const { claimed } = queued;
-    sending++;
-    unrecorded++;
-    add(sendingPerEndpoint, claimed.endpointId, 1);
-    track(
-      attempt(queued)
-        .catch((error: Error) =>
-          log(`webhook delivery ${claimed.id}: ${error.message} (its lease runs out, then it is retried)`),
-        )
-        .finally(() => {
-          unrecorded--;
-          release(claimed);
-          pump();
-        }),
+  /** A queue ran low while more may be due: claims now, beside the pass loop (whose fan-out may be long). */
+  private refillIfLow(endpointId: string): void {
+    if (this.claiming !== undefined || this.stopped || !this.queues.wantsRefill(endpointId)) return;
+    this.underWay.track(
+      this.claimInTurn(new Date(this.now())).catch((error: Error) =>
+        this.log(`webhook claim failed (the next pass claims again): ${error.message}`),
+      ),
     );
   }
+}
 
-  /** Starts queued deliveries while the bounds allow, one endpoint after another. */
-  function pump(): void {
-    const stale: ClaimedDelivery[] = [];
-    for (const [endpointId, queue] of queues) {
-      if (stopped || sending >= maxInFlight || unrecorded >= UNRECORDED_PER_SLOT * maxInFlight) break;
-      if ((sendingPerEndpoint.get(endpointId) ?? 0) >= perEndpoint) continue;
-      const next = queue.shift();
-      queues.delete(endpointId);
-      if (next === undefined) continue;
-      if (queue.length > 0) queues.set(endpointId, queue);
-      // Sent only while at least half its lease is left, so the attempt ends before the lease does.
-      if (now() - next.claimedAt > leaseMs / 2) {
-        stale.push(next.claimed);
-        release(next.claimed);
-      } else start(next);
-    }
-    if (stale.length > 0) {
-      track(
-        releaseLeases(pool, stale).catch((error: Error) =>
-          log(`${stale.length} stale webhook claims not released (their leases run out): ${error.message}`),
-        ),
-      );
-    }
-  }
-
-  async function claimInTurn(at: Date): Promise<void> {
-    while (claiming !== undefined) await claiming.catch(() => undefined);
-    const current = claim(at);
-    claiming = current;
-    try {
-      await current;
-    } finally {
-      claiming = undefined;
-    }
-  }
-
-  /** Claims what the queues have room for, oldest first per endpoint, and starts what the bounds allow. */
-  async function claim(at: Date): Promise<void> {
-    const limit = maxHeld - held.size;
-    if (stopped || limit <= 0) return;
-    const claimed = await claimDueDeliveries(
-      pool,
-      at,
-      {
-        holder,
-        limit,
-        perEndpoint,
-        aheadPerEndpoint: maxHeldPerEndpoint,
-        leaseMs,
-        held: [...held],
-      },
-      await named(),
-    );
-    const opened = new Map<string, OpenSecrets | Error>();
-    for (const delivery of claimed) {
-      held.add(delivery.id);
-      add(heldPerEndpoint, delivery.endpointId, 1);
-      // Every row of one endpoint carries the same sealed secrets (read in the same statement).
-      let secrets = opened.get(delivery.endpointId);
-      if (secrets === undefined) {
-        try {
-          secrets = openSecrets(box, delivery.endpointId, delivery);
-        } catch (error) {
-          secrets = error as Error;
-        }
-        opened.set(delivery.endpointId, secrets);
-      }
-      const queue = queues.get(delivery.endpointId) ?? [];
-      queue.push({ claimed: delivery, claimedAt: at.getTime(), secrets });
-      queues.set(delivery.endpointId, queue);
-    }
-    claimFilled = claimed.length === limit;
-    for (const endpointId of new Set([...mayHaveMore, ...claimed.map((delivery) => delivery.endpointId)])) {
-      if ((heldPerEndpoint.get(endpointId) ?? 0) >= maxHeldPerEndpoint) mayHaveMore.add(endpointId);
-      else mayHaveMore.delete(endpointId);
-    }
-    pump();
-  }
-
-  return {
-    async pass() {
-      const at = new Date(now());
-      const fanned = await fanOutEvents(pool, at, fanOutBatch, await named());
-      await claimInTurn(at);
-      return fanned.events === fanOutBatch;
-    },
-    settle: (withinMs = Number.POSITIVE_INFINITY) => underWayAfter(withinMs),
-    async stop(withinMs = Number.POSITIVE_INFINITY) {
-      stopped = true;
-      await claiming?.catch(() => undefined);
-      const unsent = [...queues.values()].flat().map((entry) => entry.claimed);
-      queues.clear();
-      for (const claimed of unsent) release(claimed);
-      await releaseLeases(pool, unsent).catch((error: Error) =>
-        log(`${unsent.length} unsent webhook claims not released (their leases run out): ${error.message}`),
-      );
-      return underWayAfter(withinMs);
-    },
-  };
+export function webhookDispatcher(options: DispatcherOptions): WebhookDispatcher {
+  return new Dispatcher(options);
 }

@@ -12,13 +12,14 @@ export interface Citation {
   path: string;
 }
 
-/** Build output a command makes (gitignored): cited by its docs before it exists. */
-const BUILT = [/^sdk\/dist(\/|$)/, /^dist(\/|$)/];
+/** Build output a command makes (gitignored) inside a tracked folder: cited by its docs before it exists. */
+const BUILT = [/^sdk\/dist(\/|$)/];
 
-function topFolders(root: string): string[] {
-  return readdirSync(root, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && !entry.name.startsWith(".") && entry.name !== "node_modules")
-    .map((entry) => entry.name);
+/** The repository's tracked top-level folders: a path under an untracked one (data/, test-results/) is no citation. */
+function topFolders(trackedFiles: readonly string[]): string[] {
+  return [
+    ...new Set(trackedFiles.filter((file) => file.includes("/")).map((file) => file.split("/")[0] as string)),
+  ];
 }
 
 /** The cited paths of one text: a placeholder (`<context>`, `*`, `…`, `NNNN`) right after a path is no citation. */
@@ -76,10 +77,11 @@ const SOURCE = /\.(ts|sol|c|h|sql|sh|toml)$/;
 
 /** Every citation in the repository's tracked prose and source comments. */
 export function citations(root: string): Citation[] {
-  const folders = topFolders(root);
-  const files = execFileSync("git", ["ls-files"], { cwd: root, encoding: "utf8" })
-    .split("\n")
-    .filter((file) => (PROSE.test(file) || SOURCE.test(file)) && !file.startsWith("sdk/src/generated/"));
+  const tracked = execFileSync("git", ["ls-files"], { cwd: root, encoding: "utf8" }).split("\n");
+  const folders = topFolders(tracked);
+  const files = tracked.filter(
+    (file) => (PROSE.test(file) || SOURCE.test(file)) && !file.startsWith("sdk/src/generated/"),
+  );
   const found: Citation[] = [];
   for (const file of files) {
     const full = join(root, file);
