@@ -6,7 +6,10 @@
 //   at the job's concurrency (PER_ENDPOINT per endpoint, ENDPOINTS endpoints). ROUNDS rounds of both, medians
 //   reported (the ratio's median is over each round's ratio). Goal: ratio >= 0.5;
 // - latency: events written one transaction each at a steady RATE per second for LATENCY_SECONDS, from the
-//   event's insert (its createdAt) to the first attempt's arrival at the receiver. Goal: p99 <= 1 s.
+//   event's insert (its createdAt) to the first attempt's arrival at the receiver. Goal: p99 <= 1 s;
+// - claim scaling: one claim statement's time (median of CLAIM_SAMPLES) taking CLAIM_DUE due deliveries of the
+//   bench's endpoints, then the same with IDLE_ENDPOINTS more enabled endpoints that have nothing due. Goal: the
+//   idle endpoints cost nothing (ratio ~1).
 // Database: DATABASE_URL when set (a fresh schema), else the embedded one. Everything runs in this process.
 
 import { randomBytes } from "node:crypto";
@@ -15,8 +18,10 @@ import type { AddressInfo } from "node:net";
 import type { Pool } from "pg";
 import { createSecretBox } from "../core/secrets/secretBox";
 import { webhooksService } from "../services/webhooks";
+import { claimDueDeliveries, releaseLeases } from "../services/webhooks/claims";
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_PER_ENDPOINT } from "../services/webhooks/dispatcher";
 import { envelopeBody, signedHeaders } from "../services/webhooks/envelope";
+import { fanOutEvents } from "../services/webhooks/fanOut";
 import { checkedReceiver } from "../services/webhooks/receiverUrl";
 import { createTransport, postToReceiver } from "../services/webhooks/send";
 import { appendDomainEvents, type DomainEvent } from "../storage/outbox";
@@ -31,6 +36,9 @@ const EVENTS = 2000;
 const ROUNDS = Number(process.env.WEBHOOK_BENCH_ROUNDS ?? 5);
 const RATE = 100;
 const LATENCY_SECONDS = Number(process.env.LAT_S ?? 15);
+const CLAIM_DUE = 64;
+const CLAIM_SAMPLES = 40;
+const IDLE_ENDPOINTS = 5000;
 
 const note = (line: string) => process.stderr.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -170,6 +178,48 @@ async function bareLoopThroughput(setup: Setup): Promise<number> {
   return EVENTS / seconds;
 }
 
+/** One claim's time, ms (median of CLAIM_SAMPLES), taking CLAIM_DUE due deliveries and giving them back. */
+async function claimMs(setup: Setup): Promise<number> {
+  const limits = {
+    holder: "bench",
+    limit: CLAIM_DUE,
+    perEndpoint: DEFAULT_PER_ENDPOINT,
+    aheadPerEndpoint: CLAIM_DUE,
+    leaseMs: 60_000,
+    held: [],
+  };
+  const samples: number[] = [];
+  for (let sample = 0; sample < CLAIM_SAMPLES; sample++) {
+    const started = performance.now();
+    const claimed = await claimDueDeliveries(setup.pool, new Date(), limits);
+    samples.push(performance.now() - started);
+    if (claimed.length !== CLAIM_DUE)
+      throw new Error(`claimed ${claimed.length} of ${CLAIM_DUE} due deliveries`);
+    await releaseLeases(setup.pool, claimed);
+  }
+  return percentile(
+    samples.sort((a, b) => a - b),
+    50,
+  );
+}
+
+/** Claim time with the bench's endpoints alone, then beside IDLE_ENDPOINTS enabled endpoints with nothing due. */
+async function claimScaling(setup: Setup): Promise<{ alone: number; beside: number }> {
+  await withTransaction(setup.pool, (client) => appendDomainEvents(client, eventsFor(setup, 0, CLAIM_DUE)));
+  await fanOutEvents(setup.pool, new Date(), CLAIM_DUE);
+  const alone = await claimMs(setup);
+  await setup.pool.query(
+    `INSERT INTO webhook_endpoints (id, partner_id, environment, url, enabled, secret_sealed, created_at, updated_at)
+     SELECT 'whe_idle_' || n, 'partner_idle_' || n, 'production', 'https://idle.example/' || n, true, 'unused',
+       now(), now()
+     FROM generate_series(1, $1) AS n`,
+    [IDLE_ENDPOINTS],
+  );
+  await setup.pool.query("ANALYZE webhook_endpoints");
+  const beside = await claimMs(setup);
+  return { alone, beside };
+}
+
 /** Event insert (createdAt) to first arrival, ms, for events written at a steady RATE per second. */
 async function latencies(setup: Setup): Promise<number[]> {
   const job = startJob(setup);
@@ -239,6 +289,14 @@ export async function run(emit: Emit): Promise<void> {
     emit("event_to_first_attempt_p50", percentile(samples, 50), "ms");
     emit("event_to_first_attempt_p99", percentile(samples, 99), "ms");
     emit("event_to_first_attempt_max", samples[samples.length - 1] ?? Number.NaN, "ms");
+
+    note(
+      `claim scaling: ${CLAIM_DUE} due over ${ENDPOINTS} endpoints, then beside ${IDLE_ENDPOINTS} idle ones`,
+    );
+    const { alone, beside } = await claimScaling(setup);
+    emit(`claim_ms_${ENDPOINTS}_endpoints`, alone, "ms");
+    emit(`claim_ms_with_${IDLE_ENDPOINTS}_idle_endpoints`, beside, "ms");
+    emit("claim_idle_endpoints_ratio", beside / alone, "ratio");
   } finally {
     await receiver.stop();
     await database.close();

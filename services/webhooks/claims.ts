@@ -90,9 +90,17 @@ export async function claimDueDeliveries(
     await client.query(CLAIM_LOCK_SQL);
     return client.query<ClaimRow>({
       ...(named ? { name: "webhooks.claim" } : {}),
-      text: `WITH rooms AS (
+      // The endpoints with pending deliveries, one index probe each (a loose scan of the pending rows' index):
+      // a claim's cost follows the endpoints that have work, not every endpoint registered.
+      text: `WITH RECURSIVE pending_endpoints AS (
+           (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
+           UNION ALL
+           SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
+                   WHERE d.status = 'pending' AND d.endpoint_id > p.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
+           FROM pending_endpoints p WHERE p.endpoint_id IS NOT NULL
+         ), rooms AS (
            SELECT e.id, greatest(0, CASE WHEN l.others = 0 THEN $8 - l.own ELSE $4 - l.own - l.others END) AS room
-           FROM webhook_endpoints e CROSS JOIN LATERAL (
+           FROM pending_endpoints p JOIN webhook_endpoints e ON e.id = p.endpoint_id CROSS JOIN LATERAL (
              -- Per endpoint, through the index of leased rows (a count over the whole table grows with history).
              SELECT count(*) FILTER (WHERE d.lease_holder = $7) AS own,
                count(*) FILTER (WHERE d.lease_holder IS DISTINCT FROM $7) AS others
