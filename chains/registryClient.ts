@@ -3,6 +3,7 @@
 // what became of a submitted transaction. One implementation per family (chains/evm, chains/solana) plus the
 // sandbox's simulated one (chains/simulated), which never touches a chain.
 
+import type { ExplorerTemplates } from "../config/explorer";
 import { ServiceError } from "../core/errors/serviceError";
 import type { NormalizedIdentity } from "../core/fold";
 import type { ReservationDuration } from "../core/reservation";
@@ -28,6 +29,21 @@ export interface OnChainReservation {
   launcher: string;
   expiresAt: Date;
   active: boolean;
+  /** Solana only: the rest of the record its Reservation account holds (EVM registries keep only the three above). */
+  account?: OnChainReservationAccount;
+}
+
+/** A Solana Reservation account's whole record: what the indexer mirrors into a row. */
+export interface OnChainReservationAccount {
+  /** The account (the pair's reservation PDA), base58. */
+  address: string;
+  normalizedName: string;
+  normalizedTicker: string;
+  reservedAt: Date;
+  /** Running total: the reservation fee plus every renewal fee, in lamports. */
+  feePaid: bigint;
+  /** bytes32 hex, lowercase; null when all zero. */
+  partnerRef: `0x${string}` | null;
 }
 
 export interface ReserveRequest {
@@ -128,6 +144,10 @@ export interface RegistrySettlement {
   expiresAt: Date;
   /** What this transaction paid the registry, in the chain's smallest unit (a renewal: its own fee only). */
   feePaid: bigint;
+  /** EVM only (from the event): the seconds this transaction reserved or added; Solana's account holds the window. */
+  durationSeconds?: number;
+  /** EVM only (from the event): the attribution it carried, bytes32 hex lowercase; null when all zero. */
+  partnerRef?: `0x${string}` | null;
 }
 
 /**
@@ -173,6 +193,14 @@ export interface RegistryClient {
   settlementOf(transactionHash: string): Promise<RegistrySettlement | null>;
   /** Whether `value` is a well-formed transaction hash (EVM 0x + 64 hex) or signature (Solana base58) here. */
   isTransactionHash(value: string): boolean;
+  /**
+   * Whether a transaction that succeeded in `blockNumber` is final, so no reorg can remove it: EVM its block at or
+   * below the chain's `finalized` block; Solana its signature status `finalized`. Absent: never final (the
+   * simulated registries). Throws ChainUnavailableError when the RPC does not answer.
+   */
+  isFinal?(transactionHash: string, blockNumber: number): Promise<boolean>;
+  /** Block-explorer URL templates of the chain (manifest `explorer`); null on chains without (local ones). */
+  explorer?: ExplorerTemplates | null;
   /** EVM chains with an RPC only: signed-message checks that contract accounts answer (ERC-1271). */
   messageVerifier?: EvmMessageVerifier;
 }

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { ServiceError } from "../core/errors/serviceError";
+import { explorerTemplatesSchema } from "./explorer";
 import { projectPath } from "./projectRoot";
 
 const chainName = z
@@ -55,6 +56,8 @@ const evmEntrySchema = z.object({
    * returns no transaction.
    */
   sandbox: z.object({ registry: evmAddress }).optional(),
+  /** Block-explorer URL templates (config/explorer.ts); none on local chains, whose answers then link nothing. */
+  explorer: explorerTemplatesSchema.optional(),
 });
 
 const solanaEntrySchema = z.object({
@@ -77,6 +80,8 @@ const solanaEntrySchema = z.object({
   sandbox: z
     .object({ programId: solanaAddress, configAccount: solanaAddress, priceAccount: solanaAddress })
     .optional(),
+  /** Block-explorer URL templates, as on the EVM entry. */
+  explorer: explorerTemplatesSchema.optional(),
 });
 
 /** Other top-level sections are kept as they are, so a writer never drops what another tool put there. */

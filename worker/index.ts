@@ -1,4 +1,5 @@
-// The worker: reservation reconcile passes in a loop, the chain posture job (./chainPosture.ts: chain.degraded),
+// The worker: reservation reconcile passes in a loop (each followed by the announcement of holds made on-chain
+// directly: services/reservations/holdAnnouncementPass.ts), the chain posture job (./chainPosture.ts: chain.degraded),
 // the daily payout plans (./payoutPlans.ts), and the webhook job (./webhooks.ts) when it has the master key
 // that opens the endpoints' secrets. A failed pass is logged and the loop goes on after a
 // bounded backoff (core/retry/backoff.ts; the next pass retries everything it did not finish); stop() lets the
@@ -7,6 +8,7 @@ import type { Pool } from "pg";
 import type { RegistryCatalogue } from "../chains/registryClient";
 import { type BackoffPolicy, backoffPolicy, createBackoff } from "../core/retry/backoff";
 import { startPassLoop } from "../core/retry/passLoop";
+import { announceHoldsPass } from "../services/reservations/holdAnnouncementPass";
 import { type ReconcileCounts, reconcilePass } from "../services/reservations/reconcile";
 import { type ChainPostureJobOptions, startChainPostureJob } from "./chainPosture";
 import { startPayoutPlanJob } from "./payoutPlans";
@@ -37,7 +39,7 @@ export interface Worker {
 }
 
 /** "confirmed 2, expired 1", or an empty string when the pass changed nothing. */
-export function describeCounts(counts: ReconcileCounts): string {
+export function describeCounts(counts: ReconcileCounts & { announced?: number }): string {
   return Object.entries(counts)
     .filter(([, value]) => value > 0)
     .map(([name, value]) => `${name} ${value}`)
@@ -57,8 +59,10 @@ export function startWorker(options: WorkerOptions): Worker {
     policy: backoffPolicy(options.intervalMs, options.backoff),
   });
   const loop = startPassLoop({
+    // Holds are announced after the reconciler's confirmations, which announce the holds they confirm.
     pass: timedPass("reconcile", async () => {
-      const summary = describeCounts(await reconcilePass(deps));
+      const counts = await reconcilePass(deps);
+      const summary = describeCounts({ ...counts, announced: await announceHoldsPass(deps) });
       if (summary) options.log(`reconcile: ${summary}`);
     }),
     intervalMs: options.intervalMs,

@@ -16,7 +16,7 @@ import { queryParametersOf, readRequestInput } from "./inputRule";
 import { sendJson } from "./jsonResponse";
 import type { DirectResult, DirectRoute, RouteTable } from "./openapi/routeTable";
 import { isDirectRead, parsed } from "./openapi/routeTable";
-import type { OptionalAdmission, PartnerAdmission } from "./partnerAuth";
+import type { OptionalAdmission, PartnerAdmission, PublicWriteCounter } from "./partnerAuth";
 import {
   KEYED_REQUEST_ID_HEADER,
   logEntryOf,
@@ -30,6 +30,8 @@ export interface DirectRouteOptions {
   routes: RouteTable;
   admitPartner: PartnerAdmission;
   admitOptional: OptionalAdmission;
+  /** The keyless-write window, for a read that also writes (DirectReadInput.countPublicWrite). */
+  countPublicWrite: PublicWriteCounter;
   hosts: HostLists;
   bodyLimitBytes: number;
   /** The per-request housekeeping tick the Express routes also run. */
@@ -95,6 +97,7 @@ async function serve(
       caller = { partner, requestId };
       headers[KEYED_REQUEST_ID_HEADER] = requestId;
     };
+    const countPublicWrite = () => options.countPublicWrite(hostClass, req.socket.remoteAddress, setHeader);
     let result: DirectResult;
     if (isDirectRead(direct)) {
       Object.assign(headers, ANY_ORIGIN_HEADERS);
@@ -114,7 +117,12 @@ async function serve(
         () => parsed(direct.spec, direct.spec.query, queryParametersOf(req.url) ?? {}, "query"),
         admit,
       );
-      result = await direct.handler({ query, environment: hostEnvironmentOf(hostClass), admit });
+      result = await direct.handler({
+        query,
+        environment: hostEnvironmentOf(hostClass),
+        admit,
+        countPublicWrite,
+      });
     } else {
       const { scope } = direct.spec.access;
       const admit = async (authenticator?: Authenticator) => {

@@ -145,6 +145,17 @@ export type OptionalAdmission = (
 ) => Promise<Partial<KeyedCall>>;
 
 /**
+ * Counts a call in the keyless-write window of its client address and host environment (429 rate_limited past
+ * it), whatever the route's access class: for a read that also writes, the identity check carrying a reservation
+ * transaction (it asks a chain and may write the mirror).
+ */
+export type PublicWriteCounter = (
+  hostClass: HostClass,
+  clientAddress: string | undefined,
+  setHeader: HeaderSink,
+) => void;
+
+/**
  * Counts keyless calls per client address and host environment in this process against `limitPerMinute`
  * (0: off, nothing counted); 429 past it, with the rate headers on every counted answer.
  */
@@ -269,6 +280,10 @@ export function partnerGuard(options: PartnerAuthOptions) {
     next();
   };
 
+  const countWrite: PublicWriteCounter = (hostClass, clientAddress, setHeader) => {
+    countPublicWrite(hostClass, clientAddress, setHeader);
+  };
+
   const guard: AccessGuard = (access: RouteAccess) => {
     if (access === "public") return undefined;
     if (access === "optional-key") return optionalKey;
@@ -276,5 +291,5 @@ export function partnerGuard(options: PartnerAuthOptions) {
     if (access === "partner") return requirePartner();
     return requirePartner(access.scope);
   };
-  return { admitPartner, admitOptional, requirePartner, guard, countKeyless };
+  return { admitPartner, admitOptional, requirePartner, guard, countKeyless, countPublicWrite: countWrite };
 }

@@ -5,7 +5,7 @@ import type { Services } from "../../services";
 import type { PartnerScope } from "../../services/partners/scopes";
 import type { Idempotency } from "./idempotency";
 import type { RouteTable } from "./openapi/routeTable";
-import type { KeylessCounter, OptionalAdmission, PartnerAdmission } from "./partnerAuth";
+import type { KeylessCounter, OptionalAdmission, PartnerAdmission, PublicWriteCounter } from "./partnerAuth";
 
 export interface Platform {
   routes: RouteTable;
@@ -20,6 +20,8 @@ export interface Platform {
   admitOptional: OptionalAdmission;
   /** Counts a call as keyless (per client address, in this process), whatever headers it carries. */
   countKeyless: KeylessCounter;
+  /** Counts a call in its client address's keyless-write window ("public-write"), whatever its route's class. */
+  countPublicWrite: PublicWriteCounter;
   runIdempotent: Idempotency["runIdempotent"];
   /** Idempotent execution without Express objects, for direct routes. */
   idempotent: Idempotency["idempotent"];

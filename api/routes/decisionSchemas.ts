@@ -1,6 +1,7 @@
 // Request and response schemas of the decision routes (validation + OpenAPI from one declaration).
 import { z } from "zod";
 import { CHECK_DECISIONS, IDENTITY_STATUSES } from "../../core/status";
+import { RESERVATION_TX_OUTCOMES } from "../../services/mirror";
 import { chainName, durationSecondsBody, rawName, rawTicker, text } from "../platform/openapi/fields";
 
 const chain = chainName;
@@ -8,18 +9,12 @@ const wallet = text(128).describe(
   "Wallet address: 0x hex on EVM chains (any case), base58 on Solana (exact).",
 );
 
-/**
- * The spec's `tx` / `reservationTx` (index the hold, enrich explorer links): not served, so refused rather than
- * accepted and ignored. The check reads the indexed mirror, which the indexers fill from the chain themselves, and
- * its answer has no explorer links.
- */
-function refusedTransaction(field: "tx" | "reservationTx") {
-  const message = `\`${field}\` is not supported: the identity check reads the indexed chain data, which the indexers fill on their own (a confirmed reservation shows within seconds), and its answer has no explorer links; send the check without \`${field}\` (a partner records its reservation's transaction with POST /v1/reservations/status).`;
+/** The spec's `tx` / `reservationTx`: a reservation transaction to index at once (services/mirror/reservationTransaction). */
+function reservationTransaction(field: "tx" | "reservationTx") {
   return text(128)
     .optional()
-    .refine((value) => value === undefined, { message })
     .describe(
-      `Not supported: a request carrying it is refused with 400 (${field} is not used by the check).`,
+      `Optional reservation transaction hash (EVM: 0x + 64 hex; Solana: base58 signature); needs \`chain\`. When it is a final reservation or renewal of this identity on that chain, the hold is mirrored at once and this answer reflects it; anything else changes nothing. The answer's \`reservationTx\` says which. A check carrying ${field} is also counted in the keyless-write window of the client address (10 per minute).`,
     );
 }
 
@@ -30,7 +25,7 @@ export const checkQuery = z.object({
     .optional()
     .describe("Omit to evaluate every chain; the most restrictive answer wins and names its chain."),
   launcher: wallet.optional(),
-  tx: refusedTransaction("tx"),
+  tx: reservationTransaction("tx"),
 });
 
 export const checkBody = z.object({
@@ -38,7 +33,7 @@ export const checkBody = z.object({
   ticker: rawTicker,
   chain: chain.optional(),
   launcher: wallet.optional(),
-  reservationTx: refusedTransaction("reservationTx"),
+  reservationTx: reservationTransaction("reservationTx"),
 });
 
 const lookalikeSchema = z.object({
@@ -66,6 +61,35 @@ export const checkResultSchema = z.object({
     .optional()
     .describe(
       "Present when the name looks like another identity that is reserved or protected (on the chain asked, else any chain); `message` then ends with a warning. Advisory: the status and decision are unchanged (docs/lookalikes.md).",
+    ),
+  reservationTx: z
+    .object({
+      hash: z.string().describe("The transaction as sent."),
+      chain: z.string(),
+      outcome: z
+        .enum(RESERVATION_TX_OUTCOMES)
+        .describe(
+          "indexed: a final reservation or renewal of this identity, now in the mirror (this answer reads it). Everything else changed nothing: pending, not_final (mined, not final yet), not_found, failed, not_a_reservation (no registry reservation event, e.g. the commit step), other_identity, superseded (the registry's record moved on since), renewal_base_missing (EVM: pass the reservation's own transaction), chain_unavailable (the chain could not be asked in time; the answer is the mirror's alone), mirror_unavailable, sandbox_not_indexed (the sandbox host never looks a transaction up).",
+        ),
+      indexed: z.boolean().describe("Whether the mirror holds the state this transaction produced."),
+      message: z.string().describe("What the outcome means and what to do."),
+      explorer: z
+        .object({
+          transaction: z.string().describe("The transaction's page on the chain's explorer."),
+          reservation: z
+            .string()
+            .describe(
+              "Where the reservation lives: Solana the pair's reservation account, EVM the registry contract.",
+            ),
+        })
+        .nullable()
+        .describe(
+          "Null on chains without explorer templates in the deployment manifest (local chains) and on the sandbox host.",
+        ),
+    })
+    .optional()
+    .describe(
+      "Present only when the request carried `tx` (GET) or `reservationTx` (POST): what became of it.",
     ),
 });
 

@@ -1,9 +1,10 @@
 // The decision routes: identity check and status (public, dataset by host), launch validation, reporting
 // and sandbox holds (partners). Handlers only gather input and format answers.
-import type { Response } from "express";
+import type { Request, Response } from "express";
 import type { SignedDecision } from "../../core/decision";
 import {
   type Caller,
+  type CheckRequest,
   type IdentityService,
   type ValidationIdentity,
   validationIdentity,
@@ -37,13 +38,25 @@ function callerOf(partner: PartnerContext | undefined): Caller {
   return { partnerId: partner.partnerId, keyId: partner.keyId, environment: partner.environment };
 }
 
-function registerCheckRoutes({ routes }: Platform, identity: IdentityService): void {
+function registerCheckRoutes({ routes, countPublicWrite }: Platform, identity: IdentityService): void {
   const check = async (
+    req: Request,
     res: Response,
-    input: { name: string; ticker: string; chain?: string | undefined; launcher?: string | undefined },
+    input: CheckRequest & { reservationTx?: string | undefined },
   ) => {
     // A sandbox key on the sandbox host also sees its partner's own sandbox records; keyless, the scenarios only.
-    res.json(await identity.check(res.locals.hostEnvironment, input, res.locals.partner?.partnerId ?? null));
+    const partnerId = res.locals.partner?.partnerId ?? null;
+    const environment = res.locals.hostEnvironment;
+    if (input.reservationTx === undefined) {
+      res.json(await identity.check(environment, input, partnerId));
+      return;
+    }
+    // Asking a chain and writing the mirror: counted as a keyless write, whatever the key.
+    countPublicWrite(res.locals.hostClass, req.socket.remoteAddress, (name, value) =>
+      res.setHeader(name, value),
+    );
+    const transaction = { field: "reservationTx" as const, hash: input.reservationTx };
+    res.json(await identity.checkTransaction(environment, input, transaction, partnerId));
   };
   const responses = {
     200: {
@@ -65,10 +78,18 @@ function registerCheckRoutes({ routes }: Platform, identity: IdentityService): v
       responses,
       errors: ["service_unavailable", "rate_limited"],
     },
-    async ({ query, environment, admit }) => ({
-      status: 200,
-      body: await identity.checkAdmitted(admit, environment, query),
-    }),
+    async ({ query, environment, admit, countPublicWrite: countWrite }) => {
+      if (query.tx === undefined) {
+        return { status: 200, body: await identity.checkAdmitted(admit, environment, query) };
+      }
+      const partner = await admit();
+      countWrite(); // asking a chain and writing the mirror: counted as a keyless write, whatever the key
+      const transaction = { field: "tx" as const, hash: query.tx };
+      return {
+        status: 200,
+        body: await identity.checkTransaction(environment, query, transaction, partner?.partnerId ?? null),
+      };
+    },
   );
   routes.route(
     {
@@ -81,7 +102,7 @@ function registerCheckRoutes({ routes }: Platform, identity: IdentityService): v
       responses,
       errors: ["service_unavailable", "rate_limited"],
     },
-    ({ body, res }) => check(res, body),
+    ({ body, req, res }) => check(req, res, body),
   );
   routes.route(
     {

@@ -14,6 +14,7 @@ import {
   type RevenueTotal,
 } from "../../services/revenue";
 import { reservationSchema } from "./reservationSchemas";
+import { shareStatusJson, shareStatusSchema } from "./shareStatusSchema";
 import { challengeJson, challengeSchema } from "./walletProofSchemas";
 
 const PAGE_SIZE_MAX = 50;
@@ -88,18 +89,7 @@ export const profileSchema = z.object({
   partnerId: z.string(),
   environment: z.enum(["sandbox", "production"]),
   organization: z.string().nullable(),
-  split: z
-    .object({ partnerBps: z.number(), serviceBps: z.number() })
-    .describe("The split once the introductory period is over, in basis points."),
-  introductoryPeriod: z.object({
-    days: z.number(),
-    startedAt: z.string().nullable(),
-    endsAt: z.string().nullable(),
-    active: z.boolean().describe("While active the partner share of new reservations is 0 bps."),
-  }),
-  currentShare: z
-    .object({ partnerBps: z.number(), serviceBps: z.number() })
-    .describe("The split a reservation prepared now snapshots."),
+  ...shareStatusSchema.shape,
   payoutWallets: z.array(walletSchema),
   openChallenges: z.array(challengeSchema.omit({ message: true, nonce: true })),
   routing: z.object({
@@ -119,11 +109,7 @@ export const profileSchema = z.object({
 export function profileJson(profile: RevenueProfile) {
   return {
     ...profile,
-    introductoryPeriod: {
-      ...profile.introductoryPeriod,
-      startedAt: iso(profile.introductoryPeriod.startedAt),
-      endsAt: iso(profile.introductoryPeriod.endsAt),
-    },
+    ...shareStatusJson(profile),
     payoutWallets: profile.payoutWallets.map(walletJson),
     openChallenges: profile.openChallenges.map((challenge) => {
       const { message: _message, nonce: _nonce, ...rest } = challengeJson(challenge);

@@ -7,8 +7,10 @@ import {
   type PartnerContext,
   REQUEST_LOG_RETENTION,
   remainingOf,
+  shareStatusOf,
 } from "../../services/partners";
 import type { Platform } from "../platform/platform";
+import { shareStatusJson, shareStatusSchema } from "./shareStatusSchema";
 
 const ROTATE_HEADER = "x-service-rotate";
 
@@ -51,6 +53,7 @@ const introspectionSchema = z.object({
   scopes: scopesSchema,
   limits: z.object({ requestsPerMinute: z.number() }),
   usage: z.object({ requestsThisMinute: z.number(), remainingThisMinute: z.number() }),
+  revenueShare: shareStatusSchema.describe("The partner's share terms in the sandbox, as in effect now."),
   createdAt: z.string(),
 });
 
@@ -97,7 +100,7 @@ const usageSchema = z.object({
   ),
 });
 
-export function registerSandboxKeyRoutes({ routes, services }: Platform): void {
+export function registerSandboxKeyRoutes({ routes, services, now }: Platform): void {
   routes.route(
     {
       method: "post",
@@ -176,7 +179,8 @@ export function registerSandboxKeyRoutes({ routes, services }: Platform): void {
     {
       method: "get",
       path: "/v1/sandbox/keys",
-      summary: "Introspect the calling sandbox key: scopes, limits, usage this minute, emailVerified.",
+      summary:
+        "Introspect the calling sandbox key: scopes, limits, usage this minute, emailVerified, the partner's revenue share terms.",
       tag: "Sandbox",
       access: "partner",
       responses: { 200: { description: "The calling key.", schema: introspectionSchema } },
@@ -201,6 +205,7 @@ export function registerSandboxKeyRoutes({ routes, services }: Platform): void {
         scopes: key.scopes,
         limits: { requestsPerMinute: key.rateLimitPerMinute },
         usage: { requestsThisMinute: rate.count, remainingThisMinute: remainingOf(rate) },
+        revenueShare: shareStatusJson(shareStatusOf(profile, "sandbox", new Date(now()))),
         createdAt: key.createdAt.toISOString(),
       });
     },

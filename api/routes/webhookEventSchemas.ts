@@ -40,13 +40,26 @@ const lockData = z.object({
   launchpad: z.string(),
 });
 
-/** A reservation that protects (identity.protected) or extends the protection of (identity.extended) a pair. */
+/**
+ * An on-chain hold that protects (identity.protected) or extends the protection of (identity.extended) a pair,
+ * whoever made it: only what GET /v1/reservations?wallet shows of it, never a partner's reservation or share.
+ */
 const reservationProtectionData = z.object({
   source: z.literal("reservation"),
   identityKey: z.string(),
   chain: z.string(),
   protectedUntil: iso.nullable(),
-  reservation: reservationSchema,
+  hold: z.object({
+    launcher: z.string().describe("The wallet holding the pair."),
+    reservedAt: iso.describe("When the hold began (a renewal keeps it)."),
+    expiresAt: iso,
+    durationSeconds: z.number().int().describe("The hold's duration so far (reserve plus renewals)."),
+    transactionHash: z
+      .string()
+      .nullable()
+      .describe("The transaction that set this state (the reserve or the renewal); null in the sandbox."),
+    blockNumber: z.number().int().nullable().describe("Its block or slot; null in the sandbox."),
+  }),
 });
 
 const guardianScope = {
@@ -90,12 +103,12 @@ export const WEBHOOK_EVENTS: Readonly<Record<DomainEventType, EventDoc>> = {
   },
   "identity.protected": {
     summary:
-      "An identity became protected: a reservation was confirmed, a lock applied where none was, or a guardian blocked it.",
+      "An identity became protected: a new on-chain hold (whoever made it), a lock applied where none was, or a guardian block. Sent to every production partner.",
     data: z.discriminatedUnion("source", [lockData, reservationProtectionData, guardianProtectionData]),
   },
   "identity.extended": {
     summary:
-      "A protection window was extended: a renewal was confirmed, or a lock outlasting the previous one.",
+      "A protection window was extended: an on-chain renewal (whoever sent it), or a lock outlasting the previous one. Sent to every production partner.",
     data: protectionData,
   },
   "identity.blocked_attempt": {

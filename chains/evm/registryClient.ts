@@ -17,6 +17,7 @@ import {
   TransactionReceiptNotFoundError,
   zeroAddress,
 } from "viem";
+import type { ExplorerTemplates } from "../../config/explorer";
 import type { EvmManifestEntry } from "../../config/manifest";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
 import { onChainKey } from "../../core/address/equality";
@@ -74,6 +75,14 @@ const describeRevert = (revert: { name: string; args: readonly unknown[] }) =>
 
 const secondsToDate = (seconds: bigint) => new Date(Number(seconds) * 1000);
 
+const NO_PARTNER_REF = `0x${"0".repeat(64)}`;
+
+/** An event's partnerRef as the mirror keeps it: lowercase, null when all zero. */
+function partnerRefOrNull(ref: `0x${string}`): `0x${string}` | null {
+  const lower = ref.toLowerCase() as `0x${string}`;
+  return lower === NO_PARTNER_REF ? null : lower;
+}
+
 export class EvmRegistryClient implements RegistryClient {
   readonly family = "evm" as const;
   readonly simulated = false;
@@ -82,6 +91,7 @@ export class EvmRegistryClient implements RegistryClient {
   private readonly registry: { address: Address; abi: typeof identityRegistryAbi };
   readonly messageVerifier: EvmMessageVerifier;
   readonly guardTarget: GuardTarget;
+  readonly explorer: ExplorerTemplates | null;
   /** The registry's minCommitmentAge, an immutable: read once. */
   private minCommitmentAge: Promise<number> | undefined;
 
@@ -92,6 +102,7 @@ export class EvmRegistryClient implements RegistryClient {
     this.chain = entry.chain;
     this.registry = { address: getAddress(entry.registry), abi: identityRegistryAbi };
     this.guardTarget = { family: "evm", chainId: entry.chainId, registry: this.registry.address };
+    this.explorer = entry.explorer ?? null;
     this.client = createPublicClient({
       // Concurrent reads share one HTTP request (JSON-RPC batch).
       transport: http(entry.rpcUrl, {
@@ -258,11 +269,19 @@ export class EvmRegistryClient implements RegistryClient {
       launcher: onChainKey("evm", event.args.launcher),
       expiresAt: secondsToDate(event.args.expiresAt),
       feePaid: event.args.feeWei,
+      durationSeconds: Number(event.args.durationSeconds),
+      partnerRef: partnerRefOrNull(event.args.partnerRef),
     };
   }
 
   isTransactionHash(value: string): boolean {
     return isTransactionHash(value);
+  }
+
+  /** Final once the chain's `finalized` block has reached the transaction's block (a chain without one: never). */
+  async isFinal(_transactionHash: string, blockNumber: number): Promise<boolean> {
+    const finalized = await this.rpc(() => this.client.getBlock({ blockTag: "finalized" }));
+    return finalized.number !== null && Number(finalized.number) >= blockNumber;
   }
 
   /** The receipt, or null while no node has mined the transaction. */

@@ -3,6 +3,7 @@
 // wallet's accounts, unsigned reserve/renew transactions, and signature statuses. Beyond RegistryClient it
 // answers the public Solana helper endpoints (reserve context, recent blockhash).
 import { type AccountInfo, Connection, PublicKey, SYSVAR_CLOCK_PUBKEY } from "@solana/web3.js";
+import type { ExplorerTemplates } from "../../config/explorer";
 import type { SolanaManifestEntry } from "../../config/manifest";
 import type { NormalizedIdentity } from "../../core/fold";
 import {
@@ -84,6 +85,8 @@ type MaybeAccount = AccountInfo<Buffer> | null | undefined;
 
 const secondsToDate = (seconds: bigint) => new Date(Number(seconds) * 1000);
 
+const NO_PARTNER_REF = `0x${"0".repeat(64)}`;
+
 const STEPS: readonly RegistryStep[] = ["commit", "reserve", "renew"];
 
 /** The registry step an instruction's data encodes, by its Anchor discriminator. */
@@ -106,6 +109,7 @@ export class SolanaRegistryClient implements RegistryClient {
   readonly programId: PublicKey;
   readonly priceAccount: PublicKey;
   readonly guardTarget: GuardTarget | null;
+  readonly explorer: ExplorerTemplates | null;
   private readonly connection: Connection;
   private readonly decodeEvents: (logs: readonly string[]) => RegistryEvent[];
 
@@ -118,6 +122,7 @@ export class SolanaRegistryClient implements RegistryClient {
         ? null
         : { family: "solana", cluster: entry.genesisHash, registryProgram: entry.programId };
     this.decodeEvents = registryEventDecoder(entry.programId);
+    this.explorer = entry.explorer ?? null;
     this.connection = new Connection(entry.rpcUrl, {
       commitment: "confirmed",
       disableRetryOnRateLimit: true,
@@ -151,6 +156,15 @@ export class SolanaRegistryClient implements RegistryClient {
       launcher: reservation.launcher.toBase58(),
       expiresAt: secondsToDate(reservation.expiresAt),
       active: reservation.expiresAt > this.clockOf(clock),
+      account: {
+        address: address.toBase58(),
+        normalizedName: reservation.name,
+        normalizedTicker: reservation.ticker,
+        reservedAt: secondsToDate(reservation.reservedAt),
+        feePaid: reservation.feeLamports,
+        partnerRef:
+          reservation.partnerRef === NO_PARTNER_REF ? null : (reservation.partnerRef as `0x${string}`),
+      },
     };
   }
 
@@ -246,6 +260,14 @@ export class SolanaRegistryClient implements RegistryClient {
 
   isTransactionHash(value: string): boolean {
     return isSignature(value);
+  }
+
+  /** Final once its signature status is `finalized` (what the indexer reads by default). */
+  async isFinal(signature: string): Promise<boolean> {
+    const statuses = await this.rpc(() =>
+      this.connection.getSignatureStatuses([signature], { searchTransactionHistory: true }),
+    );
+    return statuses.value[0]?.confirmationStatus === "finalized";
   }
 
   /** A blockhash for a new transaction, at `confirmed` (valid for about 150 blocks, ~60-90 s). */

@@ -1,25 +1,38 @@
 // The partner share of an attributed reservation fee, frozen into each prepare as an immutable snapshot.
 // Introductory period (the spec: "New integrations have a 30-day introductory period before this share
-// applies"): for the first 30 days after the partner's integration of the environment started (its row in
-// `partners`), attributed fees accrue to the service in full (partner 0 bps); the snapshot says so and names
-// the partner's own split and when it starts.
+// applies"): for the first days after the partner's integration of the environment started (its row in
+// `partners`: 30 unless an operator changed the partner's period), attributed fees accrue to the service in
+// full (partner 0 bps); the snapshot says so and names the partner's own split and when it starts.
 
 /** The split a new partner starts with (60 percent partner); each partner's row holds its own. */
 export const STANDARD_PARTNER_BPS = 6000;
-export const INTRODUCTORY_PERIOD_DAYS = 30;
+/** The introductory period a new partner starts with (the spec's 30 days); each partner's row holds its own. */
+export const STANDARD_INTRODUCTORY_PERIOD_DAYS = 30;
+/** Bounds an operator may set (migration 0030's CHECK constraints hold the same). */
+export const MAX_INTRODUCTORY_PERIOD_DAYS = 365;
+export const WHOLE_BPS = 10_000;
 const DAY_MS = 86_400_000;
-const WHOLE_BPS = 10_000;
 
 /** What a partner's row says about its share in one environment. */
 export interface PartnerShareTerms {
   partnerBps: number;
   /** When the partner's integration of the environment started; null when it has none there. */
   integrationStartedAt: Date | null;
+  /** How long the introductory period lasts from that start; 0: the partner's split applies at once. */
+  introductoryPeriodDays: number;
 }
 
-/** When the introductory period that started at `integrationStartedAt` ends. */
-export function introductoryPeriodEnd(integrationStartedAt: Date): Date {
-  return new Date(integrationStartedAt.getTime() + INTRODUCTORY_PERIOD_DAYS * DAY_MS);
+export function isPartnerBps(value: number): boolean {
+  return Number.isInteger(value) && value >= 0 && value <= WHOLE_BPS;
+}
+
+export function isIntroductoryPeriodDays(value: number): boolean {
+  return Number.isInteger(value) && value >= 0 && value <= MAX_INTRODUCTORY_PERIOD_DAYS;
+}
+
+/** When an introductory period of `days` that started at `integrationStartedAt` ends. */
+export function introductoryPeriodEnd(integrationStartedAt: Date, days: number): Date {
+  return new Date(integrationStartedAt.getTime() + days * DAY_MS);
 }
 
 export interface RevenueShareSnapshot {
@@ -58,7 +71,7 @@ export function revenueShareSnapshot(
       ...base,
     };
   }
-  const endsAt = introductoryPeriodEnd(terms.integrationStartedAt);
+  const endsAt = introductoryPeriodEnd(terms.integrationStartedAt, terms.introductoryPeriodDays);
   const introductory = now < endsAt;
   return {
     partnerId,

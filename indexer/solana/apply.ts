@@ -3,6 +3,7 @@
 // is, not a history of changes), so applying a batch again after a crash writes the same rows again.
 import type { PoolClient } from "pg";
 import type { ReservationAccount } from "../../chains/solana/accounts";
+import { type MirroredReservation, upsertChainReservation } from "../../storage/chainReservationUpsert";
 import type { AppliedTransaction } from "./writtenAccounts";
 
 /** An account a batch wrote: its state read after the batch (null: it holds no reservation) and its writer. */
@@ -35,7 +36,9 @@ export async function applyBatch(
     [chain, txs.map((tx) => tx.signature), txs.map((tx) => tx.slot)],
   );
   for (const account of accounts) {
-    if (account.reservation) await upsertReservation(client, chain, account, account.reservation);
+    if (account.reservation) {
+      await upsertChainReservation(client, mirroredRow(chain, account, account.reservation));
+    }
   }
   const emptied = accounts
     .filter((account) => account.reservation === null)
@@ -53,39 +56,27 @@ export async function applyBatch(
   );
 }
 
-async function upsertReservation(
-  client: PoolClient,
+/** The row of a reservation account as read after the batch, written by its newest writer of the batch. */
+function mirroredRow(
   chain: string,
   { address, writer }: MirroredAccount,
   reservation: ReservationAccount,
-): Promise<void> {
-  await client.query(
-    `INSERT INTO chain_reservations (chain, name_hash, ticker_hash, normalized_name, normalized_ticker, launcher,
-       reserved_at, expires_at, duration_seconds, fee_paid, partner_ref, tx_hash, block_number, reservation_account,
-       updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7), to_timestamp($8), $9, $10, $11, $12, $13, $14, now())
-     ON CONFLICT (chain, name_hash, ticker_hash) DO UPDATE SET
-       normalized_name = EXCLUDED.normalized_name, normalized_ticker = EXCLUDED.normalized_ticker,
-       launcher = EXCLUDED.launcher, reserved_at = EXCLUDED.reserved_at, expires_at = EXCLUDED.expires_at,
-       duration_seconds = EXCLUDED.duration_seconds, fee_paid = EXCLUDED.fee_paid,
-       partner_ref = EXCLUDED.partner_ref, tx_hash = EXCLUDED.tx_hash, block_number = EXCLUDED.block_number,
-       reservation_account = EXCLUDED.reservation_account, updated_at = now()`,
-    [
-      chain,
-      reservation.nameHash,
-      reservation.tickerHash,
-      reservation.name,
-      reservation.ticker,
-      reservation.launcher.toBase58(),
-      reservation.reservedAt.toString(),
-      reservation.expiresAt.toString(),
-      // The whole window: the reserved duration plus every renewal, which move only the expiry.
-      Number(reservation.expiresAt - reservation.reservedAt),
-      reservation.feeLamports.toString(),
-      reservation.partnerRef === NO_PARTNER_REF ? null : reservation.partnerRef,
-      writer.signature,
-      writer.slot,
-      address,
-    ],
-  );
+): MirroredReservation {
+  return {
+    chain,
+    nameHash: reservation.nameHash,
+    tickerHash: reservation.tickerHash,
+    normalizedName: reservation.name,
+    normalizedTicker: reservation.ticker,
+    launcher: reservation.launcher.toBase58(),
+    reservedAt: new Date(Number(reservation.reservedAt) * 1000),
+    expiresAt: new Date(Number(reservation.expiresAt) * 1000),
+    // The whole window: the reserved duration plus every renewal, which move only the expiry.
+    durationSeconds: Number(reservation.expiresAt - reservation.reservedAt),
+    feePaid: reservation.feeLamports,
+    partnerRef: reservation.partnerRef === NO_PARTNER_REF ? null : reservation.partnerRef,
+    txHash: writer.signature,
+    blockNumber: writer.slot,
+    reservationAccount: address,
+  };
 }

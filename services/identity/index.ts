@@ -7,6 +7,7 @@ import type { NormalizedIdentity } from "../../core/fold";
 import { lookalikeKey } from "../../core/lookalike";
 import { assertNotSandboxScenario } from "../../core/status";
 import type { DataPath } from "../dataPath";
+import type { ReservationTxView } from "../mirror/reservationTransaction";
 import type { PartnerContext } from "../partners/admission";
 import type { Authenticator } from "../partners/keyAuthentication";
 import type { ActiveSigners } from "../signing/activeSigner";
@@ -27,6 +28,7 @@ import { normalizedOrReject } from "./identityInput";
 import { isValidKeeper, launchReportingEnabled } from "./keeperCredentials";
 import { type DecisionSnapshot, type SnapshotRequest, snapshotLoader } from "./recordLoader";
 import { type LaunchReport, type LockReport, type LockResult, recordLaunch, recordLock } from "./reporting";
+import { lookUpTransaction, type TransactionField, transactionRegistry } from "./transactionCheck";
 import {
   type Caller,
   decideLaunch,
@@ -36,6 +38,7 @@ import {
   type ValidationRequest,
 } from "./validation";
 
+export type { ReservationTxView } from "../mirror/reservationTransaction";
 export { chainReader } from "./chainReads";
 export type { Adapter } from "./evaluation";
 export { clearGuardianBlock, GuardianError, placeGuardianBlock } from "./guardian";
@@ -43,6 +46,7 @@ export { DISPUTE_ACTION_PREFIX, identitySubject } from "./identityAudit";
 export type { CheckRequest, CheckResult, IdentityStatusView } from "./identityCheck";
 export { normalizedOrReject } from "./identityInput";
 export type { LookalikeAdvisory } from "./lookalikes";
+export type { TransactionField } from "./transactionCheck";
 export type { Caller, ValidationAnswer, ValidationIdentity, ValidationRequest } from "./validation";
 export { validationIdentity } from "./validation";
 
@@ -71,6 +75,17 @@ export interface IdentityService {
     environment: Environment,
     request: CheckRequest,
   ): Promise<CheckResult>;
+  /**
+   * The check carrying a reservation transaction (`field` names it as sent): 400 unless `chain` is passed and the
+   * hash has that chain's form; then the transaction is looked up and, when it is a final reservation of this
+   * identity, mirrored (production only) before the check reads. `reservationTx` says what became of it.
+   */
+  checkTransaction(
+    environment: Environment,
+    request: CheckRequest,
+    transaction: { field: TransactionField; hash: string },
+    partnerId: string | null,
+  ): Promise<CheckResult & { reservationTx: ReservationTxView }>;
   /** The identity record and timeline; 404 identity_not_found when the dataset has none. */
   status(environment: Environment, identityKey: string): Promise<IdentityStatusView>;
   /**
@@ -187,6 +202,30 @@ export function identityService(
         partner?.partnerId ?? null,
         lookalike,
       );
+    },
+    async checkTransaction(environment, request, transaction, partnerId) {
+      await data.run(nothing).catch(ignore); // start-up; the check answers regardless
+      const context = data.context(environment);
+      let identity: NormalizedIdentity;
+      try {
+        identity = normalizedOrReject(request.name, request.ticker);
+      } catch (error) {
+        const lookalike = lookalikeKey(request.name, request.ticker);
+        throw await withLookalike(error, load, context, request, partnerId, lookalike);
+      }
+      const production = registries?.production;
+      transactionRegistry(production, transaction.field, request.chain, transaction.hash);
+      const chain = request.chain as string; // transactionRegistry refused a missing one
+      const reservationTx = await lookUpTransaction(
+        pool,
+        production,
+        environment,
+        identity,
+        chain,
+        transaction.hash,
+      );
+      const result = await checkIdentity(load, readChains, context, request, partnerId);
+      return { ...result, reservationTx };
     },
     status(environment, identityKey) {
       const context = data.context(environment);

@@ -126,6 +126,15 @@ const LOCK_EVENT: Readonly<Record<LockRecord["kind"], "token.bonded" | "mileston
   milestone: "milestone.verified",
 };
 
+/**
+ * Who hears that a lock protects an identity: in production every partner (any launchpad could launch a copycat;
+ * the lock's facts are public on the status lookup and the protected list), in the sandbox the reporter alone (its
+ * sandbox records are its own).
+ */
+function protectionAudience(caller: Caller): string | null {
+  return caller.environment === "production" ? null : caller.partnerId;
+}
+
 function callerUse(caller: Caller) {
   return { environment: caller.environment, partnerId: caller.partnerId };
 }
@@ -272,15 +281,23 @@ export async function recordLock(
       newExpiry: newExpiry.toISOString(),
       extended,
     };
-    const event = (type: Parameters<typeof appendDomainEvents>[1][number]["type"]) => ({
+    const event = (
+      type: Parameters<typeof appendDomainEvents>[1][number]["type"],
+      partnerId: string | null,
+    ) => ({
       type,
       environment: caller.environment,
-      partnerId: caller.partnerId,
+      partnerId,
       payload: { source: "lock", ...result, protectedUntil: result.newExpiry, launchpad: report.launchpad },
     });
+    const audience = protectionAudience(caller);
     const protection =
-      previousExpiry === null ? [event("identity.protected")] : extended ? [event("identity.extended")] : [];
-    await appendDomainEvents(client, [event(LOCK_EVENT[kind]), ...protection]);
+      previousExpiry === null
+        ? [event("identity.protected", audience)]
+        : extended
+          ? [event("identity.extended", audience)]
+          : [];
+    await appendDomainEvents(client, [event(LOCK_EVENT[kind], caller.partnerId), ...protection]);
     return result;
   });
   if ("refused" in outcome) throw outcome.refused;

@@ -25,6 +25,7 @@ export {
   type ProtectionRow,
   type ProtectionStatus,
 } from "./protectedRows";
+export { RESERVATION_TX_OUTCOMES, type ReservationTxOutcome } from "./reservationTransactionRules";
 
 /** What the health probe found: the chains and the database's latency, or why the database did not answer. */
 export type HealthProbe =

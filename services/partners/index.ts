@@ -40,6 +40,7 @@ export {
   type UsageRow,
 } from "./requestLog";
 export { PARTNER_SCOPES } from "./scopes";
+export { type ShareStatus, type Split, shareStatusOf } from "./shareStatus";
 
 export interface SandboxSignUp {
   organization: string;

@@ -2,7 +2,7 @@
 // starts, payout routing). Keys are issued against it in apiKeyStore.ts.
 import type { Pool, PoolClient } from "pg";
 import type { Environment } from "../../core/environment";
-import { introductoryPeriodEnd, type PartnerShareTerms } from "../../core/reservation";
+import { introductoryPeriodEnd, type PartnerShareTerms, WHOLE_BPS } from "../../core/reservation";
 
 export const PAYOUT_ROUTINGS = ["held", "verified_wallets"] as const;
 /** `held`: accrued revenue stays on the ledger; `verified_wallets`: paid to the family's verified wallet. */
@@ -25,6 +25,8 @@ export interface Partner {
   /** Its part of an attributed fee in basis points, once the introductory period is over. */
   partnerBps: number;
   serviceBps: number;
+  /** How long each environment's introductory period lasts from its integration start (0: none). */
+  introductoryPeriodDays: number;
   /** Per environment; null where it has no access. */
   integration: Record<Environment, PartnerIntegration | null>;
   payoutRouting: PayoutRouting;
@@ -32,7 +34,8 @@ export interface Partner {
 }
 
 export const PARTNER_COLUMNS = `partner_id, organization, contact_email, email_verified_at, environments, partner_bps,
-  sandbox_integration_started_at, production_integration_started_at, payout_routing, created_at`;
+  introductory_period_days, sandbox_integration_started_at, production_integration_started_at, payout_routing,
+  created_at`;
 
 export interface PartnerRow {
   partner_id: string;
@@ -41,14 +44,17 @@ export interface PartnerRow {
   email_verified_at: Date | null;
   environments: Environment[];
   partner_bps: number;
+  introductory_period_days: number;
   sandbox_integration_started_at: Date | null;
   production_integration_started_at: Date | null;
   payout_routing: PayoutRouting;
   created_at: Date;
 }
 
-function integrationOf(startedAt: Date | null): PartnerIntegration | null {
-  return startedAt === null ? null : { startedAt, introductoryEndsAt: introductoryPeriodEnd(startedAt) };
+function integrationOf(startedAt: Date | null, days: number): PartnerIntegration | null {
+  return startedAt === null
+    ? null
+    : { startedAt, introductoryEndsAt: introductoryPeriodEnd(startedAt, days) };
 }
 
 export function partnerOf(row: PartnerRow): Partner {
@@ -60,10 +66,11 @@ export function partnerOf(row: PartnerRow): Partner {
     emailVerifiedAt: row.email_verified_at,
     environments: row.environments,
     partnerBps: row.partner_bps,
-    serviceBps: 10_000 - row.partner_bps,
+    serviceBps: WHOLE_BPS - row.partner_bps,
+    introductoryPeriodDays: row.introductory_period_days,
     integration: {
-      sandbox: integrationOf(row.sandbox_integration_started_at),
-      production: integrationOf(row.production_integration_started_at),
+      sandbox: integrationOf(row.sandbox_integration_started_at, row.introductory_period_days),
+      production: integrationOf(row.production_integration_started_at, row.introductory_period_days),
     },
     payoutRouting: row.payout_routing,
     createdAt: row.created_at,
@@ -87,5 +94,6 @@ export function shareTermsOf(
   return {
     partnerBps: partner.partnerBps,
     integrationStartedAt: partner.integration[environment]?.startedAt ?? null,
+    introductoryPeriodDays: partner.introductoryPeriodDays,
   };
 }

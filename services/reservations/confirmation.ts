@@ -1,8 +1,11 @@
 // A reservation's confirmation, on-chain (the reconciler) or simulated (sandbox-confirm): the guarded status change,
 // the ledger accrual and the domain events in the caller's transaction, so one never commits without the others.
+// An on-chain confirmation announces the mirror's hold to every partner through the same call as the worker's pass
+// over the mirror (identity/holdAnnouncement.ts), so a hold is announced once whichever path sees it first.
 import type { PoolClient } from "pg";
 import { appendDomainEvents } from "../../storage/outbox";
-import { confirmedEvents, revenueAccruedEvents } from "./events";
+import { announceHold } from "../identity/holdAnnouncement";
+import { createdEvents, revenueAccruedEvents, sandboxProtectionEvents } from "./events";
 import { accrueLedgerEntry } from "./ledger";
 import type { Reservation } from "./record";
 import { transition } from "./store";
@@ -33,9 +36,17 @@ export async function confirmReservation(
   });
   if (confirmed === undefined) return undefined;
   const entry = await accrueLedgerEntry(client, confirmed, window.feePaid, now);
-  await appendDomainEvents(client, [
-    ...confirmedEvents(confirmed),
-    ...(entry === undefined ? [] : revenueAccruedEvents(confirmed, entry)),
-  ]);
+  await appendDomainEvents(client, createdEvents(confirmed));
+  await announceProtection(client, confirmed, now);
+  await appendDomainEvents(client, entry === undefined ? [] : revenueAccruedEvents(confirmed, entry));
   return confirmed;
+}
+
+/** The protection a confirmation gives: the sandbox partner's own hold, or the chain's hold announced to all. */
+async function announceProtection(client: PoolClient, confirmed: Reservation, now: Date): Promise<void> {
+  if (confirmed.simulated) {
+    await appendDomainEvents(client, sandboxProtectionEvents(confirmed));
+    return;
+  }
+  await announceHold(client, confirmed, now);
 }

@@ -1,7 +1,10 @@
 // The domain events of the reservation lifecycle, one shape each, for the API (sandbox-confirm) and the worker.
 // Each goes to the reservation's partner only. A reservation attributed to no partner emits none: an event without
 // a partner reaches every endpoint of the environment, and a reservation's wallet and window are nobody else's.
+// The protection a production reservation gives is not one of these: it is the chain's hold, announced to every
+// partner once (identity/holdAnnouncement.ts).
 import type { DomainEvent } from "../../storage/outbox";
+import { holdProtectionData } from "../identity/holdAnnouncement";
 import type { LedgerEntry } from "./ledger";
 import { type Reservation, reservationView } from "./record";
 
@@ -14,28 +17,32 @@ function events(
   return partnerId === null ? [] : [{ type, environment, partnerId, payload }];
 }
 
-/** `identity.protected` / `identity.extended` data of a reservation (docs/webhooks.md). */
-function protectionData(reservation: Reservation) {
-  return {
-    source: "reservation",
-    identityKey: reservation.identityKey,
-    chain: reservation.chain,
-    protectedUntil: reservation.expiresAt?.toISOString() ?? null,
-    reservation: reservationView(reservation),
-  };
+/** A confirmed reserve: `reservation.created` (a renewal is no new reservation). */
+export function createdEvents(reservation: Reservation): DomainEvent[] {
+  if (reservation.kind === "renew") return [];
+  return events("reservation.created", reservation, { reservation: reservationView(reservation) });
 }
 
 /**
- * A confirmed reservation: `reservation.created` and `identity.protected` (the pair became protected for its
- * launcher); a confirmed renewal: `identity.extended`.
+ * A sandbox confirmation's protection: `identity.protected` (a reserve) or `identity.extended` (a renewal), to its
+ * partner only, since a sandbox hold is that partner's own (docs/decisions.md). Same data as a production hold's.
  */
-export function confirmedEvents(reservation: Reservation): DomainEvent[] {
-  if (reservation.kind === "renew")
-    return events("identity.extended", reservation, protectionData(reservation));
-  return [
-    ...events("reservation.created", reservation, { reservation: reservationView(reservation) }),
-    ...events("identity.protected", reservation, protectionData(reservation)),
-  ];
+export function sandboxProtectionEvents(reservation: Reservation): DomainEvent[] {
+  const type = reservation.kind === "renew" ? "identity.extended" : "identity.protected";
+  const hold = {
+    chain: reservation.chain,
+    nameHash: reservation.nameHash,
+    tickerHash: reservation.tickerHash,
+    normalizedName: reservation.normalizedName,
+    normalizedTicker: reservation.normalizedTicker,
+    launcher: reservation.launcher,
+    reservedAt: reservation.startsAt ?? reservation.preparedAt,
+    expiresAt: reservation.expiresAt ?? reservation.lapsesAt,
+    durationSeconds: reservation.durationSeconds,
+    transactionHash: reservation.transactionHash,
+    blockNumber: null,
+  };
+  return events(type, reservation, holdProtectionData(hold));
 }
 
 export function expiringEvents(reservation: Reservation): DomainEvent[] {

@@ -4,11 +4,10 @@
 import type { Pool } from "pg";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
-import { INTRODUCTORY_PERIOD_DAYS, revenueShareSnapshot } from "../../core/reservation";
 import type { ChainFamily } from "../../core/status";
 import { type Challenge, openChallenges, type PartnerProofOwner } from "../ownership";
-import type { Partner, PayoutRouting } from "../partners";
-import { findPartner, shareTermsOf } from "../partners/partnerStore";
+import { type Partner, type PayoutRouting, type ShareStatus, shareStatusOf } from "../partners";
+import { findPartner } from "../partners/partnerStore";
 import { type PayoutWallet, walletsOf } from "./payoutWalletStore";
 
 const FAMILIES: readonly ChainFamily[] = ["evm", "solana"];
@@ -20,13 +19,11 @@ export interface FamilyRoute {
   walletAddress: string | null;
 }
 
-export interface RevenueProfile {
+/** The split, introductory period and current share are the partner's terms as in effect now. */
+export interface RevenueProfile extends ShareStatus {
   partnerId: string;
   environment: Environment;
   organization: string | null;
-  split: { partnerBps: number; serviceBps: number };
-  introductoryPeriod: { days: number; startedAt: Date | null; endsAt: Date | null; active: boolean };
-  currentShare: { partnerBps: number; serviceBps: number };
   payoutWallets: PayoutWallet[];
   openChallenges: Challenge[];
   routing: { mode: PayoutRouting; payoutsEnabled: false; families: FamilyRoute[] };
@@ -49,20 +46,11 @@ function profileOf(
   challenges: Challenge[],
   now: Date,
 ): RevenueProfile {
-  const integration = partner.integration[environment];
-  const share = revenueShareSnapshot(partner.partnerId, shareTermsOf(partner, environment), now);
   return {
     partnerId: partner.partnerId,
     environment,
     organization: partner.organization,
-    split: { partnerBps: partner.partnerBps, serviceBps: partner.serviceBps },
-    introductoryPeriod: {
-      days: INTRODUCTORY_PERIOD_DAYS,
-      startedAt: integration?.startedAt ?? null,
-      endsAt: integration?.introductoryEndsAt ?? null,
-      active: share.introductory,
-    },
-    currentShare: { partnerBps: share.partnerBps, serviceBps: share.serviceBps },
+    ...shareStatusOf(partner, environment, now),
     payoutWallets: wallets,
     openChallenges: challenges,
     routing: {

@@ -1,4 +1,4 @@
--- Decisions (issue 8): the service's own identity records beside the chain mirror, the decision audit,
+-- Decisions: the service's own identity records beside the chain mirror, the decision audit,
 -- keeper credentials, the sandbox dataset and the outbox. Every identity row carries its environment:
 -- sandbox and production never share data.
 

@@ -1,4 +1,4 @@
--- Reservations (issue 9): prepares and their lifecycle, the partner revenue ledger and the embed allowlist.
+-- Reservations: prepares and their lifecycle, the partner revenue ledger and the embed allowlist.
 -- A production reservation protects nothing by itself: protection comes from chain_reservations (the mirror).
 -- These rows track what the service prepared, whom the fee is attributed to, and what became of it.
 

@@ -1,4 +1,4 @@
--- Launchpad ids bound to partners (issue 17): the `launchpad` a partner sends is signed as `launchpadId` and
+-- Launchpad ids bound to partners: the `launchpad` a partner sends is signed as `launchpadId` and
 -- stored on reports, so it must be one of that partner's. Operators bind ids in both environments; in the
 -- sandbox an unbound id is claimed by the first partner that uses it ('sandbox_claim'). The embed allowlist
 -- keeps only whether an id may prepare from a browser; the partner it attributes fees to is this binding.

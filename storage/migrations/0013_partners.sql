@@ -1,4 +1,4 @@
--- Partners as a table (issue 19): a partner owns its keys, keeps its partner_id across key rotation and holds
+-- Partners as a table: a partner owns its keys, keeps its partner_id across key rotation and holds
 -- what was derived from keys before: its organization and contact email (and whether that email is
 -- verified), which environments it may use, its revenue split and when each environment's integration
 -- started (the 30-day introductory period runs from there: core/reservation/revenueShare.ts), and how its

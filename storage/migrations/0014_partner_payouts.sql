@@ -1,4 +1,4 @@
--- Partner revenue and payouts (issue 19): wallet ownership challenges, verified payout wallets and the daily
+-- Partner revenue and payouts: wallet ownership challenges, verified payout wallets and the daily
 -- payout plans built from the accrued ledger. Every row belongs to one partner in one environment.
 
 -- A single-use challenge a wallet signs to prove it is the partner's. The nonce is not a secret (it is in the

@@ -1,4 +1,4 @@
--- Disputes (issue 20): a creator's claim about an identity, proven by a signature of the claimant's wallet and
+-- Disputes: a creator's claim about an identity, proven by a signature of the claimant's wallet and
 -- decided by an operator. Every transition is an audit_log row on the identity's subject, which is also how
 -- the status timeline shows it; this table holds the dispute's current state.
 

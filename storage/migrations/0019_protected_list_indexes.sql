@@ -1,4 +1,4 @@
--- The protected-identities list at any number of identities (issue 26): each source is read newest first
+-- The protected-identities list at any number of identities: each source is read newest first
 -- through an index on its instant, so a page stops after its rows instead of sorting every record, and the
 -- text search (`q`: the key, or the look-alike key, contains the text) uses trigram indexes (pg_trgm's GIN
 -- operator class answers LIKE '%text%') instead of a scan. The list shows production records only.

@@ -103,6 +103,22 @@ describe("config: deployment manifest", () => {
     );
   });
 
+  it("keeps a chain's explorer templates and refuses one that is not https or lacks its placeholder", () => {
+    const explorer = {
+      tx: "https://basescan.org/tx/{hash}",
+      address: "https://basescan.org/address/{address}",
+    };
+    expect(readManifest(manifestFile({ evm: [{ ...EVM, explorer }] })).evm[0]?.explorer).to.deep.equal(
+      explorer,
+    );
+    expect(
+      refusal({ evm: [{ ...EVM, explorer: { ...explorer, tx: "http://x.test/tx/{hash}" } }] }).message,
+    ).to.contain("evm[0].explorer.tx must be an https URL");
+    expect(
+      refusal({ solana: [{ ...SOLANA, explorer: { ...explorer, address: "https://x.test/a" } }] }).message,
+    ).to.contain("solana[0].explorer.address must contain {address}");
+  });
+
   it("refuses a missing field, naming it", () => {
     const { priceAccount: _priceAccount, ...entry } = SOLANA;
     expect(refusal({ solana: [entry] }).message).to.contain("solana[0].priceAccount is missing");

@@ -5,6 +5,8 @@ import {
   canTransition,
   isFinal,
   isInRenewalWindow,
+  isIntroductoryPeriodDays,
+  isPartnerBps,
   newReservationId,
   partnerAmountOf,
   partnerRefOf,
@@ -14,7 +16,7 @@ import {
 
 const DAY_MS = 86_400_000;
 const integrated = new Date("2026-01-01T00:00:00.000Z");
-const standard = { partnerBps: 6000, integrationStartedAt: integrated };
+const standard = { partnerBps: 6000, integrationStartedAt: integrated, introductoryPeriodDays: 30 };
 
 describe("core: reservation rules", () => {
   describe("revenue share", () => {
@@ -37,7 +39,7 @@ describe("core: reservation rules", () => {
     it("applies the split of the partner's own row after its introductory period", () => {
       const snapshot = revenueShareSnapshot(
         "ptn_a",
-        { partnerBps: 7500, integrationStartedAt: integrated },
+        { ...standard, partnerBps: 7500 },
         new Date(integrated.getTime() + 31 * DAY_MS),
       );
       expect(snapshot).to.include({
@@ -49,12 +51,30 @@ describe("core: reservation rules", () => {
       });
     });
 
+    it("runs the partner's own introductory period: 0 days applies its split at once, 90 days keeps it at zero longer", () => {
+      const none = revenueShareSnapshot("ptn_a", { ...standard, introductoryPeriodDays: 0 }, integrated);
+      expect(none).to.include({ partnerBps: 6000, serviceBps: 4000, introductory: false });
+      expect(none.introductoryEndsAt).to.equal(integrated.toISOString());
+      const long = { ...standard, introductoryPeriodDays: 90 };
+      const day89 = revenueShareSnapshot("ptn_a", long, new Date(integrated.getTime() + 89 * DAY_MS));
+      expect(day89).to.include({
+        partnerBps: 0,
+        introductory: true,
+        introductoryEndsAt: "2026-04-01T00:00:00.000Z",
+      });
+      const day90 = revenueShareSnapshot("ptn_a", long, new Date(integrated.getTime() + 90 * DAY_MS));
+      expect(day90).to.include({ partnerBps: 6000, introductory: false });
+    });
+
+    it("bounds what an operator may set: 0-10000 bps, 0-365 days, whole numbers", () => {
+      expect([0, 6000, 10_000].every(isPartnerBps)).to.equal(true);
+      expect([-1, 10_001, 60.5, Number.NaN].some(isPartnerBps)).to.equal(false);
+      expect([0, 30, 365].every(isIntroductoryPeriodDays)).to.equal(true);
+      expect([-1, 366, 1.5, Number.NaN].some(isIntroductoryPeriodDays)).to.equal(false);
+    });
+
     it("gives no share to a partner with no integration in the environment", () => {
-      const snapshot = revenueShareSnapshot(
-        "ptn_a",
-        { partnerBps: 6000, integrationStartedAt: null },
-        integrated,
-      );
+      const snapshot = revenueShareSnapshot("ptn_a", { ...standard, integrationStartedAt: null }, integrated);
       expect(snapshot).to.include({ partnerBps: 0, serviceBps: 10_000, introductoryEndsAt: null });
     });
 

@@ -1,15 +1,15 @@
-// Issue 17 on the local chains with real wallets: a lock rests on a reported launch and on the chain's
+// On the local chains with real wallets: a lock rests on a reported launch and on the chain's
 // reservations as the indexers mirror them. A creator reserves on-chain (a viem account on Hardhat, a web3.js
 // Keypair on the Solana RPC, paying the registry); a keeper's word can neither lock the pair before that
 // (the unreserved-PEPE attack) nor over it for a copycat; the creator's own bond locks it for the creator.
-// Before issue 17 the attack locked the pair for nobody and the paying creator was answered `block`.
+// Without that rule the attack locks the pair for nobody and the paying creator is answered `block`.
 import { expect } from "chai";
 import { issueKeeperCredential, setLaunchReporting } from "../../services/identity/keeperCredentials";
 import { bindLaunchpad } from "../../services/partners/launchpads";
 import { expectEnvelope } from "../api/support/harness";
 import { type ChainDriver, type E2e, partnerApi, startE2e, uniquePair, waitUntil } from "./support";
 
-const OPERATOR = { actor: "e2e", reason: "issue 17" };
+const OPERATOR = { actor: "e2e", reason: "lock facts" };
 const DAY_MS = 86_400_000;
 
 describe("e2e: locks rest on facts, on the local chains with real wallets", function () {

@@ -147,6 +147,8 @@ export interface E2e {
   chainsFresh(): Promise<void>;
   /** Stops the worker (then only POST status and embed settle reconcile); resolves after its running pass. */
   stopWorker(): Promise<void>;
+  /** Stops both indexers: the mirror no longer follows the chains (its checkpoints age out after the bound). */
+  stopIndexers(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -184,6 +186,15 @@ export interface E2eOptions {
   /** The API's host lists (default TEST_HOSTS). */
   hosts?: HostLists;
   log?: (line: string) => void;
+}
+
+/** `stop` run at most once: later calls share the first one's promise. */
+function once(stop: () => Promise<void>): () => Promise<void> {
+  let stopped: Promise<void> | undefined;
+  return () => {
+    stopped ??= stop();
+    return stopped;
+  };
 }
 
 /** Polls `read` until `done` holds; fails with the last value after `timeoutMs`. */
@@ -382,8 +393,9 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
       restartOnExit: false,
       log,
     });
+    const stopEvmIndexer = once(() => evmIndexer.stop());
     stops.push(async () => {
-      await evmIndexer.stop();
+      await stopEvmIndexer();
       for (const schema of [deploymentSchema, viewsSchema])
         await db.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     });
@@ -395,7 +407,8 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
       pollIntervalMs: timings.solanaPollIntervalMs,
       log,
     });
-    stops.push(() => solanaIndexer.stop());
+    const stopSolanaIndexer = once(() => solanaIndexer.stop());
+    stops.push(stopSolanaIndexer);
 
     // Webhooks to local receivers: a test registers an endpoint at 127.0.0.1 and the worker delivers to it.
     const webhooks = { allowLocalReceivers: true, lookup: tableLookup({}) };
@@ -446,6 +459,9 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
       key,
       chainsFresh,
       stopWorker: () => worker.stop(),
+      async stopIndexers() {
+        await Promise.all([stopEvmIndexer(), stopSolanaIndexer()]);
+      },
       async warp(seconds, warpOptions = {}) {
         await evm.test.increaseTime({ seconds });
         await evm.test.mine({ blocks: 1 });

@@ -1,4 +1,4 @@
-// The webhook crash test (issue 18): `npm run worker` as real processes, two at once on one Postgres schema,
+// The webhook crash test: `npm run worker` as real processes, two at once on one Postgres schema,
 // killed with SIGKILL mid-stream and restarted, while 1,000 outbox events go out to a local receiver that
 // verifies every signature. Every event must arrive at least once, signed; duplicates are counted and bounded.
 //

@@ -95,6 +95,11 @@ export interface DirectReadInput<Q extends ZodType> {
    * one, counted per client address instead). `authenticator` lets the key statement carry the route's read.
    */
   admit: (authenticator?: Authenticator) => Promise<PartnerContext | undefined>;
+  /**
+   * Counts the call in the client address's keyless-write window too (429 past it), after `admit`: for a read
+   * that also writes, which must not take the read's cheaper budget.
+   */
+  countPublicWrite: () => void;
 }
 
 export type DirectReadHandler<Q extends ZodType> = (input: DirectReadInput<Q>) => Promise<DirectResult>;

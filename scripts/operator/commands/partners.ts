@@ -1,7 +1,8 @@
 // Operator commands for partners: list partner access requests and production requests, close an access
 // request, grant a production request (issues the partner's svc_live_ key, shown once) or decline it, and show a
-// partner's row.
+// partner's row; set a partner's revenue split and introductory period (the spec's adjustable share terms).
 // Every change is written to audit_log with its actor and reason.
+import { MAX_INTRODUCTORY_PERIOD_DAYS, WHOLE_BPS } from "../../../core/reservation";
 import { closeAccessRequest, listAccessRequests } from "../../../services/partners/accessRequests";
 import { findPartner } from "../../../services/partners/partnerStore";
 import {
@@ -10,8 +11,9 @@ import {
   listProductionRequests,
 } from "../../../services/partners/productionAccess";
 import { PARTNER_SCOPES } from "../../../services/partners/scopes";
+import { setIntroductoryPeriodDays, setPartnerBps } from "../../../services/partners/shareTerms";
 import { defineCommand, type OperatorCommand, UsageError } from "../command";
-import { ACTOR_FLAGS, optionalFlag, requiredFlag } from "../flags";
+import { ACTOR_FLAGS, actorOf, optionalFlag, requiredFlag } from "../flags";
 import { rateLimitOf, scopesOf } from "./api-keys";
 
 const requests = defineCommand({
@@ -124,7 +126,8 @@ const decline = defineCommand({
 
 const show = defineCommand({
   name: "partners:show",
-  summary: "Show a partner's row: contact, verification, environments, split, integration starts, routing.",
+  summary:
+    "Show a partner's row: contact, verification, environments, split, introductory period, integration starts, routing.",
   usage: "partners:show --partner <ptn_…>",
   flags: { partner: { value: "ptn_…", help: "the partner id" } },
   async run(flags, { pool, out }) {
@@ -136,4 +139,78 @@ const show = defineCommand({
   },
 });
 
-export const commands: OperatorCommand[] = [requests, close, grant, decline, show];
+/** A whole number from 0 to `max` written in plain digits (no sign, exponent or fraction), else a UsageError. */
+function boundedWholeNumberOf(value: string, max: number, refusal: string): number {
+  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(number) || number > max) throw new UsageError(refusal);
+  return number;
+}
+
+export function partnerBpsOf(value: string): number {
+  return boundedWholeNumberOf(
+    value,
+    WHOLE_BPS,
+    `--partner-bps must be a whole number of basis points from 0 to ${WHOLE_BPS} (6000: 60 percent partner).`,
+  );
+}
+
+export function introductoryDaysOf(value: string): number {
+  return boundedWholeNumberOf(
+    value,
+    MAX_INTRODUCTORY_PERIOD_DAYS,
+    `--days must be a whole number of days from 0 to ${MAX_INTRODUCTORY_PERIOD_DAYS} (0: no introductory period).`,
+  );
+}
+
+const setRevenueShare = defineCommand({
+  name: "partners:set-revenue-share",
+  summary:
+    "Set a partner's share of attributed fees in bps (0-10000; the service keeps the rest), both environments, for reservations prepared from now on.",
+  usage: "partners:set-revenue-share --partner <ptn_…> --partner-bps <0-10000> --actor <who> --reason <why>",
+  flags: {
+    partner: { value: "ptn_…", help: "the partner id" },
+    "partner-bps": { value: "0-10000", help: "the partner's part once its introductory period is over" },
+    ...ACTOR_FLAGS,
+  },
+  async run(flags, { pool, out }) {
+    const partnerId = requiredFlag(flags, "partner", "the partner id (ptn_…)");
+    const partnerBps = partnerBpsOf(requiredFlag(flags, "partner-bps", "the partner's part, 0-10000 bps"));
+    const partner = await setPartnerBps(pool, partnerId, partnerBps, actorOf(flags));
+    out(
+      `${partner.partnerId} now earns ${partner.partnerBps} bps (service ${partner.serviceBps}) once its introductory period is over; reservations prepared before keep their snapshot.`,
+    );
+    return partner;
+  },
+});
+
+const setIntroductoryPeriod = defineCommand({
+  name: "partners:set-introductory-period",
+  summary:
+    "Set how many days (0-365; 0: none) a partner's introductory period runs from each environment's integration start, for reservations prepared from now on.",
+  usage: "partners:set-introductory-period --partner <ptn_…> --days <0-365> --actor <who> --reason <why>",
+  flags: {
+    partner: { value: "ptn_…", help: "the partner id" },
+    days: { value: "0-365", help: "days of zero partner share from each integration start (0: none)" },
+    ...ACTOR_FLAGS,
+  },
+  async run(flags, { pool, out }) {
+    const partnerId = requiredFlag(flags, "partner", "the partner id (ptn_…)");
+    const days = introductoryDaysOf(requiredFlag(flags, "days", "the period's length, 0-365 days"));
+    const partner = await setIntroductoryPeriodDays(pool, partnerId, days, actorOf(flags));
+    out(`${partner.partnerId} now has a ${partner.introductoryPeriodDays}-day introductory period.`);
+    for (const [environment, integration] of Object.entries(partner.integration)) {
+      if (integration !== null) out(`  ${environment}: ends ${integration.introductoryEndsAt.toISOString()}`);
+    }
+    return partner;
+  },
+});
+
+export const commands: OperatorCommand[] = [
+  requests,
+  close,
+  grant,
+  decline,
+  show,
+  setRevenueShare,
+  setIntroductoryPeriod,
+];

@@ -128,7 +128,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Introspect the calling sandbox key: scopes, limits, usage this minute, emailVerified. */
+        /** Introspect the calling sandbox key: scopes, limits, usage this minute, emailVerified, the partner's revenue share terms. */
         get: operations["getV1SandboxKeys"];
         put?: never;
         /** Create a sandbox key (self-serve; a verification mail goes to `email`), or with X-Service-Rotate: 1 and the key, rotate it. The raw key and signing secret are shown once. */
@@ -998,7 +998,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An identity became protected: a reservation was confirmed, a lock applied where none was, or a guardian blocked it.
+         * An identity became protected: a new on-chain hold (whoever made it), a lock applied where none was, or a guardian block. Sent to every production partner.
          * @description Signed with X-Service-Signature (and the Standard Webhooks headers); see docs/webhooks.md.
          */
         post: {
@@ -1046,7 +1046,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A protection window was extended: a renewal was confirmed, or a lock outlasting the previous one.
+         * A protection window was extended: an on-chain renewal (whoever sent it), or a lock outlasting the previous one. Sent to every production partner.
          * @description Signed with X-Service-Signature (and the Standard Webhooks headers); see docs/webhooks.md.
          */
         post: {
@@ -1810,7 +1810,7 @@ export interface components {
                 };
             };
         };
-        /** @description An identity became protected: a reservation was confirmed, a lock applied where none was, or a guardian blocked it. */
+        /** @description An identity became protected: a new on-chain hold (whoever made it), a lock applied where none was, or a guardian block. Sent to every production partner. */
         "WebhookEvent_identity.protected": {
             /** @description Delivery id: the same on every retry and replay; de-duplicate on it. */
             id: string;
@@ -1845,53 +1845,19 @@ export interface components {
                 identityKey: string;
                 chain: string;
                 protectedUntil: string | null;
-                reservation: {
-                    reservationId: string;
-                    /** @enum {string} */
-                    status: "pending_payment" | "submitted" | "confirmed" | "failed" | "expired";
-                    statusReason: string | null;
-                    simulated: boolean;
-                    /** @enum {string} */
-                    kind: "reserve" | "renew";
-                    chain: string;
-                    identityKey: string;
-                    normalizedName: string;
-                    normalizedTicker: string;
+                hold: {
+                    /** @description The wallet holding the pair. */
                     launcher: string;
+                    /** @description When the hold began (a renewal keeps it). */
+                    reservedAt: string;
+                    /** @description ISO 8601 instant */
+                    expiresAt: string;
+                    /** @description The hold's duration so far (reserve plus renewals). */
                     durationSeconds: number;
-                    partnerRef: string;
-                    /** @description The paying transaction: a new reservation's reveal, or the renewal. */
+                    /** @description The transaction that set this state (the reserve or the renewal); null in the sandbox. */
                     transactionHash: string | null;
-                    /** @description A new reservation's first step (null for a renewal, which needs no commitment). */
-                    commit: {
-                        /** @description bytes32 hex the commit transaction records. */
-                        commitment: string;
-                        /** @description The commit transaction, once reported. */
-                        transactionHash: string | null;
-                        submittedAt: string | null;
-                    } | null;
-                    preparedAt: string;
-                    lapsesAt: string;
-                    submittedAt: string | null;
-                    confirmedAt: string | null;
-                    startsAt: string | null;
-                    expiresAt: string | null;
-                    feePaid: string | null;
-                    /** @enum {string} */
-                    feeUnit: "wei" | "lamports";
-                    launchpad: string | null;
-                    /** @description Embed: when the launchpad settled the confirmed reservation. */
-                    settledAt: string | null;
-                    revenueShare: {
-                        partnerId: string | null;
-                        partnerBps: number;
-                        serviceBps: number;
-                        standardPartnerBps: number;
-                        standardServiceBps: number;
-                        introductory: boolean;
-                        introductoryEndsAt: string | null;
-                        takenAt: string;
-                    };
+                    /** @description Its block or slot; null in the sandbox. */
+                    blockNumber: number | null;
                 };
             } | {
                 /** @constant */
@@ -1907,7 +1873,7 @@ export interface components {
                 reason: string;
             };
         };
-        /** @description A protection window was extended: a renewal was confirmed, or a lock outlasting the previous one. */
+        /** @description A protection window was extended: an on-chain renewal (whoever sent it), or a lock outlasting the previous one. Sent to every production partner. */
         "WebhookEvent_identity.extended": {
             /** @description Delivery id: the same on every retry and replay; de-duplicate on it. */
             id: string;
@@ -1942,53 +1908,19 @@ export interface components {
                 identityKey: string;
                 chain: string;
                 protectedUntil: string | null;
-                reservation: {
-                    reservationId: string;
-                    /** @enum {string} */
-                    status: "pending_payment" | "submitted" | "confirmed" | "failed" | "expired";
-                    statusReason: string | null;
-                    simulated: boolean;
-                    /** @enum {string} */
-                    kind: "reserve" | "renew";
-                    chain: string;
-                    identityKey: string;
-                    normalizedName: string;
-                    normalizedTicker: string;
+                hold: {
+                    /** @description The wallet holding the pair. */
                     launcher: string;
+                    /** @description When the hold began (a renewal keeps it). */
+                    reservedAt: string;
+                    /** @description ISO 8601 instant */
+                    expiresAt: string;
+                    /** @description The hold's duration so far (reserve plus renewals). */
                     durationSeconds: number;
-                    partnerRef: string;
-                    /** @description The paying transaction: a new reservation's reveal, or the renewal. */
+                    /** @description The transaction that set this state (the reserve or the renewal); null in the sandbox. */
                     transactionHash: string | null;
-                    /** @description A new reservation's first step (null for a renewal, which needs no commitment). */
-                    commit: {
-                        /** @description bytes32 hex the commit transaction records. */
-                        commitment: string;
-                        /** @description The commit transaction, once reported. */
-                        transactionHash: string | null;
-                        submittedAt: string | null;
-                    } | null;
-                    preparedAt: string;
-                    lapsesAt: string;
-                    submittedAt: string | null;
-                    confirmedAt: string | null;
-                    startsAt: string | null;
-                    expiresAt: string | null;
-                    feePaid: string | null;
-                    /** @enum {string} */
-                    feeUnit: "wei" | "lamports";
-                    launchpad: string | null;
-                    /** @description Embed: when the launchpad settled the confirmed reservation. */
-                    settledAt: string | null;
-                    revenueShare: {
-                        partnerId: string | null;
-                        partnerBps: number;
-                        serviceBps: number;
-                        standardPartnerBps: number;
-                        standardServiceBps: number;
-                        introductory: boolean;
-                        introductoryEndsAt: string | null;
-                        takenAt: string;
-                    };
+                    /** @description Its block or slot; null in the sandbox. */
+                    blockNumber: number | null;
                 };
             };
         };
@@ -3026,6 +2958,29 @@ export interface operations {
                         usage: {
                             requestsThisMinute: number;
                             remainingThisMinute: number;
+                        };
+                        /** @description The partner's share terms in the sandbox, as in effect now. */
+                        revenueShare: {
+                            /** @description The partner's split once its introductory period is over, in basis points (operators may change it). */
+                            split: {
+                                partnerBps: number;
+                                serviceBps: number;
+                            };
+                            /** @description As in effect now: a change by an operator shows at once. */
+                            introductoryPeriod: {
+                                /** @description Its length per environment from the integration start (30 unless changed; 0: none). */
+                                days: number;
+                                /** @description This environment's integration start; null without one. */
+                                startedAt: string | null;
+                                endsAt: string | null;
+                                /** @description While active the partner share of new reservations is 0 bps. */
+                                active: boolean;
+                            };
+                            /** @description The split a reservation prepared now snapshots; earlier prepares keep their own snapshot. */
+                            currentShare: {
+                                partnerBps: number;
+                                serviceBps: number;
+                            };
                         };
                         createdAt: string;
                         responseVersion: string;
@@ -4425,7 +4380,7 @@ export interface operations {
                 chain?: string;
                 /** @description Wallet address: 0x hex on EVM chains (any case), base58 on Solana (exact). */
                 launcher?: string;
-                /** @description Not supported: a request carrying it is refused with 400 (tx is not used by the check). */
+                /** @description Optional reservation transaction hash (EVM: 0x + 64 hex; Solana: base58 signature); needs `chain`. When it is a final reservation or renewal of this identity on that chain, the hold is mirrored at once and this answer reflects it; anything else changes nothing. The answer's `reservationTx` says which. A check carrying tx is also counted in the keyless-write window of the client address (10 per minute). */
                 tx?: string;
             };
             header?: never;
@@ -4470,6 +4425,28 @@ export interface operations {
                              */
                             status: "reserved" | "protected";
                             chain: string;
+                        };
+                        /** @description Present only when the request carried `tx` (GET) or `reservationTx` (POST): what became of it. */
+                        reservationTx?: {
+                            /** @description The transaction as sent. */
+                            hash: string;
+                            chain: string;
+                            /**
+                             * @description indexed: a final reservation or renewal of this identity, now in the mirror (this answer reads it). Everything else changed nothing: pending, not_final (mined, not final yet), not_found, failed, not_a_reservation (no registry reservation event, e.g. the commit step), other_identity, superseded (the registry's record moved on since), renewal_base_missing (EVM: pass the reservation's own transaction), chain_unavailable (the chain could not be asked in time; the answer is the mirror's alone), mirror_unavailable, sandbox_not_indexed (the sandbox host never looks a transaction up).
+                             * @enum {string}
+                             */
+                            outcome: "indexed" | "pending" | "not_final" | "not_found" | "failed" | "not_a_reservation" | "other_identity" | "superseded" | "renewal_base_missing" | "chain_unavailable" | "mirror_unavailable" | "sandbox_not_indexed";
+                            /** @description Whether the mirror holds the state this transaction produced. */
+                            indexed: boolean;
+                            /** @description What the outcome means and what to do. */
+                            message: string;
+                            /** @description Null on chains without explorer templates in the deployment manifest (local chains) and on the sandbox host. */
+                            explorer: {
+                                /** @description The transaction's page on the chain's explorer. */
+                                transaction: string;
+                                /** @description Where the reservation lives: Solana the pair's reservation account, EVM the registry contract. */
+                                reservation: string;
+                            } | null;
                         };
                         responseVersion: string;
                     };
@@ -4567,7 +4544,7 @@ export interface operations {
                     chain?: string;
                     /** @description Wallet address: 0x hex on EVM chains (any case), base58 on Solana (exact). */
                     launcher?: string;
-                    /** @description Not supported: a request carrying it is refused with 400 (reservationTx is not used by the check). */
+                    /** @description Optional reservation transaction hash (EVM: 0x + 64 hex; Solana: base58 signature); needs `chain`. When it is a final reservation or renewal of this identity on that chain, the hold is mirrored at once and this answer reflects it; anything else changes nothing. The answer's `reservationTx` says which. A check carrying reservationTx is also counted in the keyless-write window of the client address (10 per minute). */
                     reservationTx?: string;
                 };
             };
@@ -4609,6 +4586,28 @@ export interface operations {
                              */
                             status: "reserved" | "protected";
                             chain: string;
+                        };
+                        /** @description Present only when the request carried `tx` (GET) or `reservationTx` (POST): what became of it. */
+                        reservationTx?: {
+                            /** @description The transaction as sent. */
+                            hash: string;
+                            chain: string;
+                            /**
+                             * @description indexed: a final reservation or renewal of this identity, now in the mirror (this answer reads it). Everything else changed nothing: pending, not_final (mined, not final yet), not_found, failed, not_a_reservation (no registry reservation event, e.g. the commit step), other_identity, superseded (the registry's record moved on since), renewal_base_missing (EVM: pass the reservation's own transaction), chain_unavailable (the chain could not be asked in time; the answer is the mirror's alone), mirror_unavailable, sandbox_not_indexed (the sandbox host never looks a transaction up).
+                             * @enum {string}
+                             */
+                            outcome: "indexed" | "pending" | "not_final" | "not_found" | "failed" | "not_a_reservation" | "other_identity" | "superseded" | "renewal_base_missing" | "chain_unavailable" | "mirror_unavailable" | "sandbox_not_indexed";
+                            /** @description Whether the mirror holds the state this transaction produced. */
+                            indexed: boolean;
+                            /** @description What the outcome means and what to do. */
+                            message: string;
+                            /** @description Null on chains without explorer templates in the deployment manifest (local chains) and on the sandbox host. */
+                            explorer: {
+                                /** @description The transaction's page on the chain's explorer. */
+                                transaction: string;
+                                /** @description Where the reservation lives: Solana the pair's reservation account, EVM the registry contract. */
+                                reservation: string;
+                            } | null;
                         };
                         responseVersion: string;
                     };
@@ -4741,6 +4740,28 @@ export interface operations {
                                 status: "reserved" | "protected";
                                 chain: string;
                             };
+                            /** @description Present only when the request carried `tx` (GET) or `reservationTx` (POST): what became of it. */
+                            reservationTx?: {
+                                /** @description The transaction as sent. */
+                                hash: string;
+                                chain: string;
+                                /**
+                                 * @description indexed: a final reservation or renewal of this identity, now in the mirror (this answer reads it). Everything else changed nothing: pending, not_final (mined, not final yet), not_found, failed, not_a_reservation (no registry reservation event, e.g. the commit step), other_identity, superseded (the registry's record moved on since), renewal_base_missing (EVM: pass the reservation's own transaction), chain_unavailable (the chain could not be asked in time; the answer is the mirror's alone), mirror_unavailable, sandbox_not_indexed (the sandbox host never looks a transaction up).
+                                 * @enum {string}
+                                 */
+                                outcome: "indexed" | "pending" | "not_final" | "not_found" | "failed" | "not_a_reservation" | "other_identity" | "superseded" | "renewal_base_missing" | "chain_unavailable" | "mirror_unavailable" | "sandbox_not_indexed";
+                                /** @description Whether the mirror holds the state this transaction produced. */
+                                indexed: boolean;
+                                /** @description What the outcome means and what to do. */
+                                message: string;
+                                /** @description Null on chains without explorer templates in the deployment manifest (local chains) and on the sandbox host. */
+                                explorer: {
+                                    /** @description The transaction's page on the chain's explorer. */
+                                    transaction: string;
+                                    /** @description Where the reservation lives: Solana the pair's reservation account, EVM the registry contract. */
+                                    reservation: string;
+                                } | null;
+                            };
                         };
                         chains: {
                             normalizedName: string;
@@ -4770,6 +4791,28 @@ export interface operations {
                                  */
                                 status: "reserved" | "protected";
                                 chain: string;
+                            };
+                            /** @description Present only when the request carried `tx` (GET) or `reservationTx` (POST): what became of it. */
+                            reservationTx?: {
+                                /** @description The transaction as sent. */
+                                hash: string;
+                                chain: string;
+                                /**
+                                 * @description indexed: a final reservation or renewal of this identity, now in the mirror (this answer reads it). Everything else changed nothing: pending, not_final (mined, not final yet), not_found, failed, not_a_reservation (no registry reservation event, e.g. the commit step), other_identity, superseded (the registry's record moved on since), renewal_base_missing (EVM: pass the reservation's own transaction), chain_unavailable (the chain could not be asked in time; the answer is the mirror's alone), mirror_unavailable, sandbox_not_indexed (the sandbox host never looks a transaction up).
+                                 * @enum {string}
+                                 */
+                                outcome: "indexed" | "pending" | "not_final" | "not_found" | "failed" | "not_a_reservation" | "other_identity" | "superseded" | "renewal_base_missing" | "chain_unavailable" | "mirror_unavailable" | "sandbox_not_indexed";
+                                /** @description Whether the mirror holds the state this transaction produced. */
+                                indexed: boolean;
+                                /** @description What the outcome means and what to do. */
+                                message: string;
+                                /** @description Null on chains without explorer templates in the deployment manifest (local chains) and on the sandbox host. */
+                                explorer: {
+                                    /** @description The transaction's page on the chain's explorer. */
+                                    transaction: string;
+                                    /** @description Where the reservation lives: Solana the pair's reservation account, EVM the registry contract. */
+                                    reservation: string;
+                                } | null;
                             };
                         }[];
                         timeline: {
@@ -7513,19 +7556,22 @@ export interface operations {
                         /** @enum {string} */
                         environment: "sandbox" | "production";
                         organization: string | null;
-                        /** @description The split once the introductory period is over, in basis points. */
+                        /** @description The partner's split once its introductory period is over, in basis points (operators may change it). */
                         split: {
                             partnerBps: number;
                             serviceBps: number;
                         };
+                        /** @description As in effect now: a change by an operator shows at once. */
                         introductoryPeriod: {
+                            /** @description Its length per environment from the integration start (30 unless changed; 0: none). */
                             days: number;
+                            /** @description This environment's integration start; null without one. */
                             startedAt: string | null;
                             endsAt: string | null;
                             /** @description While active the partner share of new reservations is 0 bps. */
                             active: boolean;
                         };
-                        /** @description The split a reservation prepared now snapshots. */
+                        /** @description The split a reservation prepared now snapshots; earlier prepares keep their own snapshot. */
                         currentShare: {
                             partnerBps: number;
                             serviceBps: number;

@@ -232,6 +232,9 @@ describe("webhook events: every type caused for real, delivered signed, to its a
   it("another partner of the same environment receives only the public events", () => {
     expect(types("/bob")).to.deep.equal(
       [
+        // Alice's bond and milestone locks protect EVENTFOX against Bob's launches too (identity-level events).
+        "identity.protected",
+        "identity.extended",
         "token.graduated",
         "identity.protected",
         "identity.cleared",
@@ -239,7 +242,14 @@ describe("webhook events: every type caused for real, delivered signed, to its a
         "chain.degraded",
       ].sort(),
     );
-    expect(JSON.stringify(delivered.get("/bob"))).to.not.include("EVENTFOX");
+    // Of Alice's EVENTFOX activity, Bob hears only the protection: not her validations, report or lock events.
+    const aboutFox = (delivered.get("/bob") ?? []).filter((envelope) =>
+      JSON.stringify(envelope).includes("EVENTFOX"),
+    );
+    expect(aboutFox.map((envelope) => envelope.type).sort()).to.deep.equal([
+      "identity.extended",
+      "identity.protected",
+    ]);
   });
 
   it("sandbox and production never see each other's events, even of the same partner", () => {

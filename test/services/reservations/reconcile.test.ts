@@ -105,12 +105,22 @@ describe("reservations: reconciler", function () {
       const events = await eventsOf(db.pool, reservation.reservationId);
       expect(events.map((event) => [event.type, event.partnerId, event.environment])).to.deep.equal([
         ["reservation.created", PARTNER, "production"],
-        ["identity.protected", PARTNER, "production"],
+        // The hold's protection is every partner's news (null: every endpoint), without the partner's reservation.
+        ["identity.protected", null, "production"],
         ["revenue.accrued", PARTNER, "production"],
       ]);
       const view = events[0]?.payload.reservation as Record<string, unknown>;
       expect(view).to.include({ status: "confirmed", feePaid: "1234567", launcher: EVM_LAUNCHER });
       expect(events[1]?.payload).to.include({ source: "reservation", protectedUntil: view.expiresAt });
+      expect(events[1]?.payload.hold).to.deep.equal({
+        launcher: EVM_LAUNCHER,
+        reservedAt: view.startsAt,
+        expiresAt: view.expiresAt,
+        durationSeconds: DAY,
+        transactionHash: HASH_A,
+        blockNumber: 1,
+      });
+      expect(JSON.stringify(events[1]?.payload)).to.not.include(reservation.reservationId.slice(4));
       expect(events[2]?.payload).to.include({
         feeAmount: "1234567",
         partnerAmount: "740740",
@@ -178,8 +188,10 @@ describe("reservations: reconciler", function () {
 
       expect(await ledgerOf(db.pool, unattributed.reservationId)).to.equal(undefined);
       const unattributedEvents = await eventsOf(db.pool, unattributed.reservationId);
-      // Attributed to nobody, so nobody's endpoint may receive it: no events at all.
-      expect(unattributedEvents).to.deep.equal([]);
+      // Attributed to nobody, so nobody's endpoint may receive its reservation events; its hold is public news.
+      expect(unattributedEvents.map((event) => [event.type, event.partnerId])).to.deep.equal([
+        ["identity.protected", null],
+      ]);
       expect(await ledgerOf(db.pool, introductory.reservationId)).to.deep.equal({
         status: "accrued",
         feeAmount: "5000",

@@ -68,7 +68,11 @@ function reservation(overrides: Partial<Reservation> = {}): Reservation {
     },
     commitTransactionHash: null,
     commitSubmittedAt: null,
-    revenueShare: revenueShareSnapshot("p", { partnerBps: 6000, integrationStartedAt: new Date(0) }, T),
+    revenueShare: revenueShareSnapshot(
+      "p",
+      { partnerBps: 6000, integrationStartedAt: new Date(0), introductoryPeriodDays: 30 },
+      T,
+    ),
     status: "pending_payment",
     statusReason: null,
     preparedAt: T,

@@ -15,6 +15,7 @@ import {
   partnerRefOf,
   type ReservationDuration,
   revenueShareSnapshot,
+  STANDARD_INTRODUCTORY_PERIOD_DAYS,
   STANDARD_PARTNER_BPS,
 } from "../../../core/reservation";
 import type { ChainFamily } from "../../../core/status";
@@ -114,7 +115,13 @@ export async function prepare(pool: Pool, options: PrepareOptions): Promise<Rese
     commitSubmittedAt: null,
     revenueShare: revenueShareSnapshot(
       partnerId,
-      integratedAt === null ? null : { partnerBps: STANDARD_PARTNER_BPS, integrationStartedAt: integratedAt },
+      integratedAt === null
+        ? null
+        : {
+            partnerBps: STANDARD_PARTNER_BPS,
+            integrationStartedAt: integratedAt,
+            introductoryPeriodDays: STANDARD_INTRODUCTORY_PERIOD_DAYS,
+          },
       options.preparedAt,
     ),
     status: "pending_payment",
@@ -240,8 +247,22 @@ export async function eventsOf(pool: Pool, reservationId: string): Promise<Outbo
     partner_id: string | null;
     payload: Record<string, unknown>;
   }>(
-    `SELECT type, environment, partner_id, payload FROM domain_events
-      WHERE payload->'reservation'->>'reservationId' = $1 OR payload->>'reservationId' = $1 ORDER BY id`,
+    // A hold's protection events name no reservation (a production one goes to every partner): a reserve's is
+    // the identity.protected of the hold it started (or its transaction set), a renewal's the identity.extended
+    // its transaction set.
+    `SELECT type, environment, partner_id, payload FROM domain_events e
+      WHERE payload->'reservation'->>'reservationId' = $1 OR payload->>'reservationId' = $1
+         OR (payload->>'source' = 'reservation' AND EXISTS (
+              SELECT 1 FROM reservations r
+               WHERE r.reservation_id = $1 AND r.environment = e.environment
+                 AND r.identity_key = e.payload->>'identityKey' AND r.chain = e.payload->>'chain'
+                 AND CASE WHEN r.kind = 'reserve'
+                          THEN e.type = 'identity.protected'
+                               AND ((e.payload->'hold'->>'reservedAt')::timestamptz = r.starts_at
+                                    OR lower(e.payload->'hold'->>'transactionHash') = lower(r.transaction_hash))
+                          ELSE e.type = 'identity.extended'
+                               AND lower(e.payload->'hold'->>'transactionHash') = lower(r.transaction_hash) END))
+      ORDER BY id`,
     [reservationId],
   );
   return rows.map((row) => ({
@@ -266,7 +287,7 @@ export async function ledgerOf(
 
 export async function clearTables(pool: Pool): Promise<void> {
   await pool.query(
-    "TRUNCATE partner_ledger_entries, reservations, chain_reservations, chain_checkpoints, domain_events CASCADE",
+    "TRUNCATE partner_ledger_entries, reservations, chain_reservations, chain_checkpoints, domain_events, hold_announcements CASCADE",
   );
 }
 

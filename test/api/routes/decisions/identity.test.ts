@@ -133,22 +133,25 @@ describe("api: identity check, status lookup, sandbox holds and guardian actions
   });
 
   describe("check parameters and keys", () => {
-    it("refuses `tx` and `reservationTx` with a 400 that says why, instead of ignoring them", async () => {
+    it("`tx` / `reservationTx` need `chain` and a chain with a registry: a 400 that says what to send", async () => {
+      // test/e2e/reservationTx.test.ts looks valid ones up on the local chains.
       const get = await api.call({
         path: `/api/v1/identity/check?name=Tx&ticker=TXX&tx=0x${"ab".repeat(32)}`,
         host: SANDBOX_HOST,
       });
       expectEnvelope(get, 400, "invalid_request");
       expect((get.body as { error: { details: unknown } }).error.details).to.deep.include({ in: "query" });
-      expect(get.text).to.contain("`tx` is not supported").and.contain("without `tx`");
+      expect(get.text).to.contain("`tx` needs `chain`");
       const post = await api.call({
         method: "POST",
         path: "/api/v1/identity/check",
         host: SANDBOX_HOST,
-        body: { name: "Tx", ticker: "TXX", reservationTx: `0x${"ab".repeat(32)}` },
+        body: { name: "Tx", ticker: "TXX", chain: "hardhat", reservationTx: `0x${"ab".repeat(32)}` },
       });
       expectEnvelope(post, 400, "invalid_request");
-      expect(post.text).to.contain("`reservationTx` is not supported");
+      expect((post.body as { error: { message: string } }).error.message).to.contain(
+        '`reservationTx` is on chain "hardhat", which has no registry here',
+      );
     });
     it("a revoked key is refused (401 key_revoked), saying the keyless check is one header away", async () => {
       const key = await issueKey(api, "sandbox");

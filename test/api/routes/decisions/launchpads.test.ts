@@ -1,6 +1,6 @@
-// Issue 17: the `launchpad` a partner sends is signed as launchpadId and stored on reports, so it must be that
-// partner's. Over real HTTP; the operator CLI binds ids (audited). Before issue 17 every case refused here was
-// answered 200 with the other partner's id signed or stored.
+// The `launchpad` a partner sends is signed as launchpadId and stored on reports, so it must be that partner's.
+// Over real HTTP; the operator CLI binds ids (audited). Every case refused here would otherwise sign or store
+// another partner's id.
 import { expect } from "chai";
 import { parseConfig } from "../../../../config";
 import type { OperatorContext } from "../../../../scripts/operator/command";
@@ -11,7 +11,7 @@ import { CHAINS, EVM_OTHER, independentlyVerified, publishedKeys, setCheckpoints
 
 const OPERATOR = { actor: "test-operator", reason: "test" };
 
-describe("api: launchpad ids belong to partners (issue 17)", () => {
+describe("api: launchpad ids belong to partners", () => {
   let api: TestApi;
   let owner: { secret: string; keyId: string; partnerId: string };
   let stranger: { secret: string; keyId: string; partnerId: string };

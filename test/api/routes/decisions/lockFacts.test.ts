@@ -1,7 +1,7 @@
-// Issue 17: a lock rests on facts, not on the reporter's word. Over real HTTP with mirror rows as the indexer
-// writes them (the same on the local chains with real wallets: test/e2e/locks.test.ts). Before issue 17, a
-// keeper's `{"wasReserved":true}` for a pair never reserved nor launched locked it for 60 days for nobody, and
-// the creator who then reserved it was answered `block bonding_lock`; each test below failed on that code.
+// A lock rests on facts, not on the reporter's word. Over real HTTP with mirror rows as the indexer writes them
+// (the same on the local chains with real wallets: test/e2e/locks.test.ts). The attack each test guards
+// against: a keeper's `{"wasReserved":true}` for a pair never reserved nor launched locking it for 60 days for
+// nobody, and the creator who then reserved it answered `block bonding_lock`.
 import { expect } from "chai";
 import { issueKeeperCredential, setLaunchReporting } from "../../../../services/identity/keeperCredentials";
 import { bindLaunchpad } from "../../../../services/partners/launchpads";
@@ -18,7 +18,7 @@ const COPYCAT = EVM_OTHER;
 const CREATOR_TOKEN = `0x${"aa".repeat(20)}`;
 const COPYCAT_TOKEN = `0x${"bb".repeat(20)}`;
 
-describe("api: locks rest on facts (issue 17)", () => {
+describe("api: locks rest on facts", () => {
   let api: TestApi;
   let live: { secret: string; keyId: string; partnerId: string };
   let keeper: string;

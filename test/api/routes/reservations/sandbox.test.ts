@@ -356,14 +356,16 @@ describe("api: reservations in the sandbox (simulated registries)", function () 
       [prepared.reservationId],
     );
     expect(ledger.rows).to.deep.equal([{ status: "accrued" }]);
-    const events = await api.db.pool.query<{ type: string; environment: string }>(
-      "SELECT type, environment FROM domain_events WHERE payload::text LIKE $1 ORDER BY id",
+    // The protection names the hold, not the reservation; a sandbox hold is its partner's own, so it stays scoped.
+    const events = await api.db.pool.query<{ type: string; environment: string; scoped: boolean }>(
+      `SELECT type, environment, partner_id IS NOT NULL AS scoped FROM domain_events
+        WHERE payload::text LIKE $1 OR payload->>'identityKey' = 'CONFIRMFOX::CFOX' ORDER BY id`,
       [`%${prepared.reservationId}%`],
     );
     expect(events.rows).to.deep.equal([
-      { type: "reservation.created", environment: "sandbox" },
-      { type: "identity.protected", environment: "sandbox" },
-      { type: "revenue.accrued", environment: "sandbox" },
+      { type: "reservation.created", environment: "sandbox", scoped: true },
+      { type: "identity.protected", environment: "sandbox", scoped: true },
+      { type: "revenue.accrued", environment: "sandbox", scoped: true },
     ]);
     // Confirming again changes nothing.
     expect(((await confirm(prepared.reservationId)).body as { status: string }).status).to.equal("confirmed");
