@@ -2,9 +2,9 @@
 // listens for 'checkExpectation'. The API server (api/server.ts, which the harness uses) answers with the
 // envelope like every other non-2xx answer.
 import { expect } from "chai";
-import { CHAINS, EVM_OTHER, setCheckpoints } from "./routes/decisions/support";
-import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "./support/harness";
-import { sendRaw } from "./support/rawHttp";
+import { CHAINS, EVM_OTHER, setCheckpoints } from "../routes/decisions/support";
+import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../support/harness";
+import { sendRaw } from "../support/rawHttp";
 
 const VALIDATE = "/api/v1/launches/validate";
 const GOOD = { chain: "hardhat", name: "Expect Coin", ticker: "EXPC", launcher: EVM_OTHER };

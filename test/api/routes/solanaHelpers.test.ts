@@ -12,16 +12,16 @@ import {
   type TransactionInstruction,
 } from "@solana/web3.js";
 import { expect } from "chai";
-import { registerSolanaHelperRoutes } from "../../api/routes/solanaHelpers";
-import { registryCatalogue } from "../../chains/catalogue";
-import { configAddress } from "../../chains/solana/addresses";
-import { solanaCommitment } from "../../chains/solana/commitment";
-import type { SolanaManifestEntry } from "../../config/manifest";
-import { RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
-import { devWallet, type Localnet, startLocalnet } from "../../scripts/localnet";
-import { registryProgram } from "../../scripts/solana/registry";
-import { letWebsocketIdle } from "../scripts/localnet/rpcClient";
-import { expectEnvelope, startTestApi, TEST_HOSTS, type TestApi } from "./support/harness";
+import { registerSolanaHelperRoutes } from "../../../api/routes/solanaHelpers";
+import { registryCatalogue } from "../../../chains/catalogue";
+import { configAddress } from "../../../chains/solana/addresses";
+import { solanaCommitment } from "../../../chains/solana/commitment";
+import type { SolanaManifestEntry } from "../../../config/manifest";
+import { RENEWAL_WINDOW_SECONDS } from "../../../core/reservation";
+import { devWallet, type Localnet, startLocalnet } from "../../../scripts/localnet";
+import { registryProgram } from "../../../scripts/solana/registry";
+import { letWebsocketIdle } from "../../scripts/localnet/rpcClient";
+import { expectEnvelope, startTestApi, TEST_HOSTS, type TestApi } from "../support/harness";
 
 const DAY = 86_400;
 

@@ -1,8 +1,8 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { expect } from "chai";
-import { createDecisionSigner, type SignedDecision } from "../../core/decision";
-import type { GeneratedSigningKey } from "../../core/keyring";
-import { expectEnvelope, startTestApi, type TestApi } from "./support/harness";
+import { createDecisionSigner, type SignedDecision } from "../../../core/decision";
+import type { GeneratedSigningKey } from "../../../core/keyring";
+import { expectEnvelope, startTestApi, type TestApi } from "../support/harness";
 import {
   insertCheckpoint,
   insertGuardianAction,
@@ -10,7 +10,7 @@ import {
   insertLock,
   insertReservation,
   insertSigningKey,
-} from "./support/readModelRows";
+} from "../support/readModelRows";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

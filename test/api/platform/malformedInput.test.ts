@@ -5,13 +5,13 @@ import { connect } from "node:net";
 import { PublicKey } from "@solana/web3.js";
 import { expect } from "chai";
 import fc from "fast-check";
-import { BODY_LIMIT_BYTES } from "../../api/app";
-import { RESPONSE_VERSION } from "../../api/platform/responseVersion";
-import { registryCatalogue } from "../../chains/catalogue";
-import { type SolanaRpc, startSolanaRpc } from "../../scripts/localnet/solana/server";
-import { bearer, issueKey, startTestApi, type TestApi } from "./support/harness";
-import type { HttpRequest, HttpResponse } from "./support/http";
-import { insertCheckpoint } from "./support/readModelRows";
+import { BODY_LIMIT_BYTES } from "../../../api/app";
+import { RESPONSE_VERSION } from "../../../api/platform/responseVersion";
+import { registryCatalogue } from "../../../chains/catalogue";
+import { type SolanaRpc, startSolanaRpc } from "../../../scripts/localnet/solana/server";
+import { bearer, issueKey, startTestApi, type TestApi } from "../support/harness";
+import type { HttpRequest, HttpResponse } from "../support/http";
+import { insertCheckpoint } from "../support/readModelRows";
 
 interface Operation {
   method: string;

@@ -1,7 +1,7 @@
 import { expect } from "chai";
-import { createApiKey, revokeApiKey } from "../../services/partners/apiKeyStore";
-import { ExecutionCounter, FIXTURE_PATHS, fixtureRoutes } from "./support/fixtureRoutes";
-import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "./support/harness";
+import { createApiKey, revokeApiKey } from "../../../services/partners/apiKeyStore";
+import { ExecutionCounter, FIXTURE_PATHS, fixtureRoutes } from "../support/fixtureRoutes";
+import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../support/harness";
 
 const WHOAMI = `/api${FIXTURE_PATHS.whoami}`;
 

@@ -4,11 +4,11 @@
 // the partner's webhooks and ledger seen by the new key, production keys refused), and the calling key's
 // request logs and usage (never key material; one partner never sees another's).
 import { expect } from "chai";
-import { createMailer } from "../../services/mail";
-import { prepare } from "../services/reservations/support";
-import { bearer, expectEnvelope, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "./support/harness";
-import type { HttpResponse } from "./support/http";
-import { emlMessages, LocalSmtpServer, tokenMailedTo } from "./support/mailbox";
+import { createMailer } from "../../../services/mail";
+import { prepare } from "../../services/reservations/support";
+import { bearer, expectEnvelope, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../support/harness";
+import type { HttpResponse } from "../support/http";
+import { emlMessages, LocalSmtpServer, tokenMailedTo } from "../support/mailbox";
 
 const SANDBOX = TEST_HOSTS.sandbox[0];
 const HOUR_MS = 3_600_000;

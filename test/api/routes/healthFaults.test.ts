@@ -3,11 +3,11 @@
 // frozen server, and 200 again once the database is back.
 import { expect } from "chai";
 import type { Pool } from "pg";
-import { quoteIdentifier } from "../../storage/database";
-import { createPool } from "../../storage/pool";
-import { type FaultProxy, startFaultProxy } from "../support/faultProxy";
-import { createTestDatabase, type TestDatabase } from "../support/testDatabase";
-import { expectEnvelope, startTestApi, type TestApi } from "./support/harness";
+import { quoteIdentifier } from "../../../storage/database";
+import { createPool } from "../../../storage/pool";
+import { type FaultProxy, startFaultProxy } from "../../support/faultProxy";
+import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
+import { expectEnvelope, startTestApi, type TestApi } from "../support/harness";
 
 const HEALTH = { path: "/api/v1/health" };
 const POOL_SIZE = 4;

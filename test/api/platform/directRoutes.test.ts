@@ -2,12 +2,12 @@
 // every Express route keeps: the same body rule, security headers, envelope, rate headers and path matching.
 import { expect } from "chai";
 import { z } from "zod";
-import type { RouteModule } from "../../api/app";
-import { RESPONSE_VERSION } from "../../api/platform/responseVersion";
-import { SECURITY_HEADERS } from "../../api/platform/securityHeaders";
-import { CHAINS, EVM_OTHER, setCheckpoints } from "./routes/decisions/support";
-import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "./support/harness";
-import { type HttpRequest, send } from "./support/http";
+import type { RouteModule } from "../../../api/app";
+import { RESPONSE_VERSION } from "../../../api/platform/responseVersion";
+import { SECURITY_HEADERS } from "../../../api/platform/securityHeaders";
+import { CHAINS, EVM_OTHER, setCheckpoints } from "../routes/decisions/support";
+import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../support/harness";
+import { type HttpRequest, send } from "../support/http";
 
 const VALIDATE = "/api/v1/launches/validate";
 const CHECK = "/api/v1/identity/check"; // an Express route with a JSON body

@@ -7,14 +7,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import { createApp } from "../../api/app";
-import { MAX_NESTING_DEPTH } from "../../api/platform/inputRule";
-import { silentLogger } from "../../telemetry/log";
-import { createTestDatabase, type TestDatabase } from "../support/testDatabase";
-import { CHAINS, EVM_OTHER, setCheckpoints } from "./routes/decisions/support";
-import { bearer, expectEnvelope, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "./support/harness";
-import type { HttpResponse } from "./support/http";
-import { sendRaw } from "./support/rawHttp";
+import { createApp } from "../../../api/app";
+import { MAX_NESTING_DEPTH } from "../../../api/platform/inputRule";
+import { silentLogger } from "../../../telemetry/log";
+import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
+import { CHAINS, EVM_OTHER, setCheckpoints } from "../routes/decisions/support";
+import { bearer, expectEnvelope, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../support/harness";
+import type { HttpResponse } from "../support/http";
+import { sendRaw } from "../support/rawHttp";
 
 const VALIDATE = "/api/v1/launches/validate";
 const PREPARE = "/api/v1/reservations/prepare";

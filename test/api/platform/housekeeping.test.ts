@@ -2,13 +2,13 @@
 // database outage: a tick that fails is logged, and the next minute's tick runs and prunes once the database is
 // back. The API's pool goes through a fault proxy (test/support/faultProxy.ts).
 import { expect } from "chai";
-import { createApp } from "../../api/app";
-import { listen, type RunningServer } from "../../api/server";
-import { type Database, openDatabase } from "../../storage/database";
-import { type FaultProxy, startFaultProxy } from "../support/faultProxy";
-import { memoryLogger } from "../support/logs";
-import { createTestDatabase, type TestDatabase } from "../support/testDatabase";
-import { TEST_HOSTS } from "./support/harness";
+import { createApp } from "../../../api/app";
+import { listen, type RunningServer } from "../../../api/server";
+import { type Database, openDatabase } from "../../../storage/database";
+import { type FaultProxy, startFaultProxy } from "../../support/faultProxy";
+import { memoryLogger } from "../../support/logs";
+import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
+import { TEST_HOSTS } from "../support/harness";
 
 const MINUTE = 60_000;
 

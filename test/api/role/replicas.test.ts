@@ -4,11 +4,11 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
-import { generateMasterKey } from "../../core/secrets/secretBox";
-import { createApiKey } from "../../services/partners/apiKeyStore";
-import { roleDatabaseUrl, startRoleProcess } from "../support/roleProcess";
-import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
-import { send } from "./support/http";
+import { generateMasterKey } from "../../../core/secrets/secretBox";
+import { createApiKey } from "../../../services/partners/apiKeyStore";
+import { roleDatabaseUrl, startRoleProcess } from "../../support/roleProcess";
+import { createTestDatabase, freePort, type TestDatabase } from "../../support/testDatabase";
+import { send } from "../support/http";
 
 interface Replica {
   url: string;

@@ -4,9 +4,9 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { expect } from "chai";
-import { API_HEAP_FLAGS } from "../../api/heapPolicy";
+import { API_HEAP_FLAGS } from "../../../api/heapPolicy";
 
-const PROBE = join(__dirname, "support", "heapPolicyProbe.ts");
+const PROBE = join(__dirname, "..", "support", "heapPolicyProbe.ts");
 
 /** The factor of each old-generation limit V8 set in a probe run (`[HeapController] Limit: ... (4.0)`). */
 function limitFactorsOf(mode: "policy" | "adaptive"): number[] {

@@ -1,7 +1,7 @@
 import { expect } from "chai";
-import { requestHashOf } from "../../api/platform/idempotency";
-import { ExecutionCounter, FIXTURE_PATHS, fixtureRoutes } from "./support/fixtureRoutes";
-import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "./support/harness";
+import { requestHashOf } from "../../../api/platform/idempotency";
+import { ExecutionCounter, FIXTURE_PATHS, fixtureRoutes } from "../support/fixtureRoutes";
+import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../support/harness";
 
 const PATH = `/api${FIXTURE_PATHS.idempotent}`;
 

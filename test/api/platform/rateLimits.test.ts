@@ -1,10 +1,10 @@
 import { expect } from "chai";
-import { createApiKey, revokeApiKey } from "../../services/partners/apiKeyStore";
-import { authenticateApiKeys } from "../../services/partners/keyAuthentication";
-import { startChildApi } from "./support/childApi";
-import { ExecutionCounter, FIXTURE_PATHS, fixtureRoutes } from "./support/fixtureRoutes";
-import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "./support/harness";
-import { send } from "./support/http";
+import { createApiKey, revokeApiKey } from "../../../services/partners/apiKeyStore";
+import { authenticateApiKeys } from "../../../services/partners/keyAuthentication";
+import { startChildApi } from "../support/childApi";
+import { ExecutionCounter, FIXTURE_PATHS, fixtureRoutes } from "../support/fixtureRoutes";
+import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../support/harness";
+import { send } from "../support/http";
 
 const WHOAMI = `/api${FIXTURE_PATHS.whoami}`;
 /** A clock minute well away from the test's real time: 2030-01-01T00:00:00Z. */

@@ -4,8 +4,8 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import { sendJson } from "../../api/platform/jsonResponse";
-import { SECURITY_HEADERS } from "../../api/platform/securityHeaders";
+import { sendJson } from "../../../api/platform/jsonResponse";
+import { SECURITY_HEADERS } from "../../../api/platform/securityHeaders";
 
 /** The raw header fields and body of one answer written by `answer`. */
 async function answerOf(answer: (res: ServerResponse) => void) {

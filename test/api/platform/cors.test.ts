@@ -1,13 +1,13 @@
 // CORS over real HTTP: public reads open to any page, the embed pair only to a launchpad's registered origins,
 // keyed routes to none; refused preflights are 4xx with the envelope.
 import { expect } from "chai";
-import { parseConfig } from "../../config";
-import type { OperatorContext } from "../../scripts/operator/command";
-import { commands } from "../../scripts/operator/commands/embed";
-import { allowEmbedLaunchpad, disableEmbedLaunchpad } from "../../services/reservations/embedLaunchpads";
-import { CHAINS, setCheckpoints } from "./routes/decisions/support";
-import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "./support/harness";
-import { type HttpResponse, send } from "./support/http";
+import { parseConfig } from "../../../config";
+import type { OperatorContext } from "../../../scripts/operator/command";
+import { commands } from "../../../scripts/operator/commands/embed";
+import { allowEmbedLaunchpad, disableEmbedLaunchpad } from "../../../services/reservations/embedLaunchpads";
+import { CHAINS, setCheckpoints } from "../routes/decisions/support";
+import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../support/harness";
+import { type HttpResponse, send } from "../support/http";
 
 const PAGE = "https://any-page.example";
 const LAUNCHPAD_PAGE = "https://app.moonpad.example";

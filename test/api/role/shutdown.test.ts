@@ -6,11 +6,11 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
-import { generateMasterKey } from "../../core/secrets/secretBox";
-import { createApiKey } from "../../services/partners/apiKeyStore";
-import { roleDatabaseUrl, startRoleProcess } from "../support/roleProcess";
-import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
-import { offlineManifest } from "./support/offlineManifest";
+import { generateMasterKey } from "../../../core/secrets/secretBox";
+import { createApiKey } from "../../../services/partners/apiKeyStore";
+import { roleDatabaseUrl, startRoleProcess } from "../../support/roleProcess";
+import { createTestDatabase, freePort, type TestDatabase } from "../../support/testDatabase";
+import { offlineManifest } from "../support/offlineManifest";
 
 interface Outcome {
   key: string;

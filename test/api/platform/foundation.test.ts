@@ -1,11 +1,11 @@
 import { expect } from "chai";
 import type { Pool } from "pg";
-import { BODY_LIMIT_BYTES, createApp } from "../../api/app";
-import { RESPONSE_VERSION } from "../../api/platform/responseVersion";
-import { listen, type RunningServer } from "../../api/server";
-import { createPool } from "../../storage/pool";
-import { silentLogger } from "../../telemetry/log";
-import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
+import { BODY_LIMIT_BYTES, createApp } from "../../../api/app";
+import { RESPONSE_VERSION } from "../../../api/platform/responseVersion";
+import { listen, type RunningServer } from "../../../api/server";
+import { createPool } from "../../../storage/pool";
+import { silentLogger } from "../../../telemetry/log";
+import { createTestDatabase, freePort, type TestDatabase } from "../../support/testDatabase";
 
 async function startApi(pool: Pool): Promise<RunningServer> {
   return listen(
