@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { ServiceError } from "../core/errors/serviceError";
 import type { DatabaseSource } from "./databaseSource";
 import { localManifestPath } from "./manifest";
+import { withRenamedSettings } from "./renamedSettings";
 import { type Settings, settingsSchema } from "./settings";
 
 export type { DatabaseSource } from "./databaseSource";
@@ -15,6 +16,8 @@ export class ConfigError extends ServiceError {
 }
 
 export interface Config {
+  /** Settings read under a name they were renamed from (config/renamedSettings.ts); each role logs them. */
+  warnings: string[];
   database: DatabaseSource;
   dataDir: string;
   api: { host: string; port: number };
@@ -68,8 +71,9 @@ export interface ConfigOptions {
 
 /** Validates every setting at once; throws a ConfigError naming each bad setting and how to fix it. */
 export function parseConfig(env: Record<string, string | undefined>, options: ConfigOptions = {}): Config {
+  const { env: current, warnings } = withRenamedSettings(env);
   const present = Object.fromEntries(
-    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+    Object.entries(current).filter(([, value]) => value !== undefined && value !== ""),
   );
   const parsed = settingsSchema.safeParse(present);
   if (!parsed.success) {
@@ -80,6 +84,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Co
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = resolve(settings.DATA_DIR);
   return {
+    warnings,
     database: settings.DATABASE_URL
       ? { kind: "postgres", url: settings.DATABASE_URL }
       : {
@@ -91,7 +96,11 @@ export function parseConfig(env: Record<string, string | undefined>, options: Co
     dataDir,
     api: { host: settings.HOST, port: settings.PORT },
     keylessRateLimitPerMinute: settings.KEYLESS_RATE_LIMIT_PER_MINUTE,
-    hosts: { base: settings.BASE_URLS, sandbox: settings.SANDBOX_URLS, production: settings.PRODUCTION_URLS },
+    hosts: {
+      base: settings.BASE_HOSTS,
+      sandbox: settings.SANDBOX_HOSTS,
+      production: settings.PRODUCTION_HOSTS,
+    },
     masterKey: settings.MASTER_KEY,
     chains: {
       manifestPath: settings.DEPLOYMENT_MANIFEST ? resolve(settings.DEPLOYMENT_MANIFEST) : undefined,
@@ -118,7 +127,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Co
       smtpUrl: settings.SMTP_URL,
       directory: resolve(dataDir, "mail"),
       from: settings.MAIL_FROM,
-      publicUrl: settings.PUBLIC_URL ?? `http://${settings.BASE_URLS[0] ?? `localhost:${settings.PORT}`}`,
+      publicUrl: settings.PUBLIC_URL ?? `http://${settings.BASE_HOSTS[0] ?? `localhost:${settings.PORT}`}`,
     },
     telemetry: {
       logLevel: settings.LOG_LEVEL,
@@ -136,9 +145,9 @@ function crossSettingProblems(settings: Settings, usesMasterKey: boolean): strin
     );
   }
   const lists = [
-    ["BASE_URLS", settings.BASE_URLS],
-    ["SANDBOX_URLS", settings.SANDBOX_URLS],
-    ["PRODUCTION_URLS", settings.PRODUCTION_URLS],
+    ["BASE_HOSTS", settings.BASE_HOSTS],
+    ["SANDBOX_HOSTS", settings.SANDBOX_HOSTS],
+    ["PRODUCTION_HOSTS", settings.PRODUCTION_HOSTS],
   ] as const;
   const owner = new Map<string, string>();
   for (const [name, hosts] of lists) {

@@ -44,9 +44,9 @@ export const settingsSchema = z.object({
   EMBEDDED_DB_PORT: port(54329),
   HOST: z.string().min(1).default("127.0.0.1"),
   PORT: port(8787),
-  BASE_URLS: hostList("localhost:8787,127.0.0.1:8787"),
-  SANDBOX_URLS: hostList("sandbox.localhost:8787"),
-  PRODUCTION_URLS: hostList("api.localhost:8787"),
+  BASE_HOSTS: hostList("localhost:8787,127.0.0.1:8787"),
+  SANDBOX_HOSTS: hostList("sandbox.localhost:8787"),
+  PRODUCTION_HOSTS: hostList("api.localhost:8787"),
   MASTER_KEY: z
     .string()
     .refine(isMasterKey, {
@@ -103,9 +103,11 @@ export const SETTING_DOCS: Record<keyof Settings, string> = {
   EMBEDDED_DB_PORT: "Port of the embedded database (only without DATABASE_URL).",
   HOST: "Address the API listens on.",
   PORT: "Port the API listens on.",
-  BASE_URLS: "Canonical hosts (comma-separated host[:port]): accept both key types, route by prefix.",
-  SANDBOX_URLS: "Sandbox hosts: reject production keys; the identity check answers from sandbox data.",
-  PRODUCTION_URLS: "Production hosts: reject sandbox keys.",
+  BASE_HOSTS:
+    "Canonical hosts (comma-separated host[:port]): accept both key types, route by prefix. Formerly BASE_URLS (still read, with a warning).",
+  SANDBOX_HOSTS:
+    "Sandbox hosts: reject production keys; the identity check answers from sandbox data. Formerly SANDBOX_URLS.",
+  PRODUCTION_HOSTS: "Production hosts: reject sandbox keys. Formerly PRODUCTION_URLS.",
   MASTER_KEY:
     "32 bytes (base64 or hex) that encrypt private signing keys and webhook secrets at rest. Required with DATABASE_URL; generated into DATA_DIR for the embedded default.",
   DEPLOYMENT_MANIFEST:
@@ -134,7 +136,7 @@ export const SETTING_DOCS: Record<keyof Settings, string> = {
     "Outgoing mail server (smtp:// or smtps://, credentials in the URL) for partner mail: email verification, key rotation notices. Unset: each message is written as an .eml file under DATA_DIR/mail/ and its path is logged.",
   MAIL_FROM: "Sender of partner mail.",
   PUBLIC_URL:
-    "Base URL partners reach the API on, used in the commands partner mail shows. Default: http:// plus the first BASE_URLS host.",
+    "Base URL partners reach the API on, used in the commands partner mail shows. Default: http:// plus the first BASE_HOSTS host.",
   LOG_LEVEL:
     "Lowest level of the log lines every role writes (JSON lines on stderr; readable lines on a terminal): fatal, error, warn, info, debug, trace or silent.",
   METRICS_HOST:

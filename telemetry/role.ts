@@ -43,6 +43,7 @@ export async function startRoleTelemetry(
     readiness,
     log: log.child({ component: "probes" }),
   });
+  for (const warning of config.warnings) log.warn(warning);
   log.info(`metrics and probes on ${probes.url} (/metrics, /livez, /readyz)`);
   return { log, readiness, probes, close: () => probes.close() };
 }

@@ -1,5 +1,5 @@
-// Which environment a request's host belongs to. Hosts are configuration (BASE_URLS, SANDBOX_URLS,
-// PRODUCTION_URLS); a list entry without a port matches that host on any port.
+// Which environment a request's host belongs to. Hosts are configuration (BASE_HOSTS, SANDBOX_HOSTS,
+// PRODUCTION_HOSTS); a list entry without a port matches that host on any port.
 import type { Environment } from "../../core/environment";
 
 export type HostClass = "canonical" | Environment;

@@ -194,9 +194,9 @@ export async function startSoakStack(options: StackOptions): Promise<SoakStack> 
         DATA_DIR: join(folder, "data"),
         HOST: "127.0.0.1",
         PORT: String(apiPort),
-        BASE_URLS: "127.0.0.1",
-        PRODUCTION_URLS: "api.localhost",
-        SANDBOX_URLS: "sandbox.localhost",
+        BASE_HOSTS: "127.0.0.1",
+        PRODUCTION_HOSTS: "api.localhost",
+        SANDBOX_HOSTS: "sandbox.localhost",
         PONDER_PORT: String(await freePort()),
         // One load generator on one address: the keyless limit would only measure itself.
         KEYLESS_RATE_LIMIT_PER_MINUTE: "0",

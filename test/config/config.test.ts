@@ -87,12 +87,33 @@ describe("config", () => {
   });
 
   it("parses host lists and refuses a host claimed by two environments", () => {
-    const config = parseConfig({ SANDBOX_URLS: " Sandbox.Example.com , sbx.example.com:8443" });
+    const config = parseConfig({ SANDBOX_HOSTS: " Sandbox.Example.com , sbx.example.com:8443" });
     expect(config.hosts.sandbox).to.deep.equal(["sandbox.example.com", "sbx.example.com:8443"]);
+    expect(config.warnings).to.deep.equal([]);
     expect(
-      problemsOf({ PRODUCTION_URLS: "api.example.com", BASE_URLS: "api.example.com" }).join(),
+      problemsOf({ PRODUCTION_HOSTS: "api.example.com", BASE_HOSTS: "api.example.com" }).join(),
     ).to.contain("api.example.com");
-    expect(problemsOf({ BASE_URLS: "https://api.example.com" }).join()).to.match(/BASE_URLS .*host\[:port\]/);
+    expect(problemsOf({ BASE_HOSTS: "https://api.example.com" }).join()).to.match(
+      /BASE_HOSTS .*host\[:port\]/,
+    );
+  });
+
+  it("still reads a renamed host list under its old name for one release, with a warning naming the new one", () => {
+    const old = parseConfig({ SANDBOX_URLS: "sbx.example.com", BASE_URLS: "api.example.com" });
+    expect(old.hosts.sandbox).to.deep.equal(["sbx.example.com"]);
+    expect(old.hosts.base).to.deep.equal(["api.example.com"]);
+    expect(old.warnings).to.have.length(2);
+    expect(old.warnings.join(" ")).to.match(
+      /SANDBOX_URLS is renamed SANDBOX_HOSTS: set SANDBOX_HOSTS instead/,
+    );
+    // Both set: the new name wins, and the old one is named as ignored.
+    const both = parseConfig({ PRODUCTION_URLS: "old.example.com", PRODUCTION_HOSTS: "new.example.com" });
+    expect(both.hosts.production).to.deep.equal(["new.example.com"]);
+    expect(both.warnings.join()).to.match(/PRODUCTION_URLS is ignored: PRODUCTION_HOSTS is set/);
+    // An old name's bad value is reported under the new name it is read as.
+    expect(problemsOf({ BASE_URLS: "https://api.example.com" }).join()).to.match(
+      /BASE_HOSTS .*host\[:port\]/,
+    );
   });
 
   it("documents every setting it reads", () => {

@@ -215,7 +215,7 @@ describe("e2e: the embedded default keeps every acknowledged write when its proc
       LOCAL_EVM_PORT: "0",
       LOCAL_SOLANA_PORT: "0",
       PONDER_PORT: String(await freePort()),
-      SANDBOX_URLS: SANDBOX,
+      SANDBOX_HOSTS: SANDBOX,
       LOG_LEVEL: "warn",
     };
     const databaseUrl = `postgres://postgres@127.0.0.1:${databasePort}/postgres?sslmode=disable`;

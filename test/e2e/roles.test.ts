@@ -62,7 +62,7 @@ describe("e2e: the production roles as separate processes on one Postgres", func
       DEPLOYMENT_MANIFEST: manifestPath,
       MASTER_KEY: generateMasterKey(),
       DATA_DIR: folder,
-      BASE_URLS: "127.0.0.1",
+      BASE_HOSTS: "127.0.0.1",
       HOST: "127.0.0.1",
       IDENTITY_MIRROR_SCHEMA: database.schema,
       EVM_VIEWS_SCHEMA: `${database.schema}_views`,

@@ -84,7 +84,7 @@ describe("telemetry: liveness and readiness", function () {
         DEPLOYMENT_MANIFEST: manifestPath,
         MASTER_KEY: generateMasterKey(),
         DATA_DIR: dir,
-        BASE_URLS: "127.0.0.1",
+        BASE_HOSTS: "127.0.0.1",
         METRICS_HOST: "127.0.0.1",
       };
     });

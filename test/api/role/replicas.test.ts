@@ -48,7 +48,7 @@ describe("api: two replicas of the API-only role on one Postgres", function () {
       DEPLOYMENT_MANIFEST: manifestPath,
       MASTER_KEY: generateMasterKey(),
       DATA_DIR: dir,
-      BASE_URLS: "127.0.0.1",
+      BASE_HOSTS: "127.0.0.1",
     };
     replicas = await Promise.all([startReplica(env), startReplica(env)]);
   });

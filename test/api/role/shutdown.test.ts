@@ -75,7 +75,7 @@ describe("api: graceful shutdown on SIGTERM", function () {
       DEPLOYMENT_MANIFEST: manifestPath,
       MASTER_KEY: generateMasterKey(),
       DATA_DIR: dir,
-      BASE_URLS: "127.0.0.1",
+      BASE_HOSTS: "127.0.0.1",
       PORT: String(port),
       HOST: "127.0.0.1",
       SHUTDOWN_GRACE_MS: "15000",
