@@ -51,7 +51,7 @@ export interface ApiDependencies {
   /** Seals the signing secrets of self-serve sandbox keys; without it POST /v1/sandbox/keys answers 503. */
   masterKey?: Buffer;
   /** Per-minute limit of keyless identity checks per client address, counted in each process (0: off). Default 120. */
-  anonymousRateLimitPerMinute?: number;
+  keylessRateLimitPerMinute?: number;
   /** Per-minute limit of keyless writes (disputes) per client address, counted in each process (0: off). Default 10. */
   publicWriteRateLimitPerMinute?: number;
   /** Clock in ms since the epoch; defaults to Date.now. */
@@ -68,7 +68,7 @@ export interface ApiDependencies {
 
 /** Largest JSON body accepted; every documented request is far smaller. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
-export const DEFAULT_ANONYMOUS_RATE_LIMIT = 120;
+export const DEFAULT_KEYLESS_RATE_LIMIT = 120;
 export const DEFAULT_PUBLIC_WRITE_RATE_LIMIT = 10;
 
 /** Sets `res.locals.hostClass` and `res.locals.hostEnvironment` from the Host header. */
@@ -132,7 +132,7 @@ export function createPlatform(deps: ApiDependencies): Platform {
   const auth = partnerGuard({
     pool: deps.pool,
     now,
-    anonymousLimitPerMinute: deps.anonymousRateLimitPerMinute ?? DEFAULT_ANONYMOUS_RATE_LIMIT,
+    keylessLimitPerMinute: deps.keylessRateLimitPerMinute ?? DEFAULT_KEYLESS_RATE_LIMIT,
     publicWriteLimitPerMinute: deps.publicWriteRateLimitPerMinute ?? DEFAULT_PUBLIC_WRITE_RATE_LIMIT,
   });
   const { idempotent, runIdempotent } = idempotency(deps.pool, now);
@@ -154,7 +154,7 @@ export function createPlatform(deps: ApiDependencies): Platform {
     services,
     startedAt: deps.startedAt,
     admitPartner: auth.admitPartner,
-    admitOptional: auth.admitOptional,
+    admitKeyless: auth.admitKeyless,
     requirePartner: auth.requirePartner,
     countKeyless: auth.countKeyless,
     countPublicWrite: auth.countPublicWrite,
@@ -233,7 +233,7 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
   const direct = directRouteListener({
     routes: platform.routes,
     admitPartner: platform.admitPartner,
-    admitOptional: platform.admitOptional,
+    admitKeyless: platform.admitKeyless,
     countPublicWrite: platform.countPublicWrite,
     hosts,
     bodyLimitBytes: BODY_LIMIT_BYTES,

@@ -34,7 +34,7 @@ export async function serveApi(options: ServeOptions): Promise<RunningServer> {
     log: options.log,
     hosts: config.hosts,
     masterKey,
-    anonymousRateLimitPerMinute: config.keylessRateLimitPerMinute,
+    keylessRateLimitPerMinute: config.keylessRateLimitPerMinute,
     decisions: { chains },
     registries: options.registries,
     webhooks: { allowLocalReceivers: config.webhooks.allowLocalReceivers },

@@ -359,7 +359,7 @@ async function serve(mode: ServerMode): Promise<void> {
         startedAt: new Date(),
         log: createLogger({ level: "warn" }),
         masterKey: Buffer.from(process.env.BENCH_MASTER_KEY ?? "", "hex"),
-        anonymousRateLimitPerMinute: UNREACHABLE_LIMIT,
+        keylessRateLimitPerMinute: UNREACHABLE_LIMIT,
         decisions: { chains: CHAINS },
       });
       url = await listenOn(app);

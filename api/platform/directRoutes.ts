@@ -16,7 +16,7 @@ import { queryParametersOf, readRequestInput } from "./inputRule";
 import { sendJson } from "./jsonResponse";
 import type { DirectResult, DirectRoute, RouteTable } from "./openapi/routeTable";
 import { isDirectRead, parsed } from "./openapi/routeTable";
-import type { OptionalAdmission, PartnerAdmission, PublicWriteCounter } from "./partnerAuth";
+import type { KeylessAdmission, PartnerAdmission, PublicWriteCounter } from "./partnerAuth";
 import {
   KEYED_REQUEST_ID_HEADER,
   logEntryOf,
@@ -29,7 +29,7 @@ import {
 export interface DirectRouteOptions {
   routes: RouteTable;
   admitPartner: PartnerAdmission;
-  admitOptional: OptionalAdmission;
+  admitKeyless: KeylessAdmission;
   /** The keyless-write window, for a read that also writes (DirectReadInput.countPublicWrite). */
   countPublicWrite: PublicWriteCounter;
   hosts: HostLists;
@@ -102,7 +102,7 @@ async function serve(
     if (isDirectRead(direct)) {
       Object.assign(headers, ANY_ORIGIN_HEADERS);
       const admit = async (authenticator?: Authenticator) => {
-        const { partner } = await options.admitOptional(
+        const { partner } = await options.admitKeyless(
           req.headers.authorization,
           hostClass,
           req.socket.remoteAddress,

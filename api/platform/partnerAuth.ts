@@ -20,8 +20,8 @@ import {
   rateLimitHeaders,
 } from "../../services/partners/rateWindow";
 import type { PartnerScope } from "../../services/partners/scopes";
-import { AnonymousLimiter } from "./anonymousLimiter";
 import { type HostClass, hostEnvironmentOf } from "./hosts";
+import { KeylessLimiter } from "./keylessLimiter";
 import type { AccessGuard, RouteAccess } from "./openapi/routeTable";
 import { assignRequestId, KEYED_REQUEST_ID_HEADER, requestIdOf } from "./requestLog";
 
@@ -41,15 +41,15 @@ export interface PartnerAuthOptions {
   pool: Pool;
   /** Milliseconds since the epoch; the rate window is the clock minute of this time. */
   now: () => number;
-  /** Per-minute limit of keyless calls to "optional-key" routes, per client address and process; 0: off. */
-  anonymousLimitPerMinute: number;
+  /** Per-minute limit of keyless calls to "keyless" routes, per client address and process; 0: off. */
+  keylessLimitPerMinute: number;
   /** Per-minute limit of calls to "public-write" routes (they write and check signatures), counted the same way. */
   publicWriteLimitPerMinute: number;
 }
 
 const BEARER = /^Bearer ([^\s]+)$/i;
 
-const OPTIONAL_KEY_REVOKED_MESSAGE =
+const KEYLESS_ROUTE_KEY_REVOKED_MESSAGE =
   "This API key was revoked. This endpoint needs no key: send the request without the Authorization header for the public answer, or use the key's replacement.";
 
 function bearerKey(header: string | undefined): string | undefined {
@@ -131,11 +131,11 @@ export type PartnerAdmission = (
 export type KeylessCounter = (req: Request, res: Response) => void;
 
 /**
- * Admits an optional-key call: a sent key as PartnerAdmission does (no scope needed), or without one the client
+ * Admits a call to a keyless route: a sent key as PartnerAdmission does (no scope needed), or without one the client
  * address's keyless count in the host's environment. The answer carries the partner only for a key, and the
  * rate window whenever one was counted.
  */
-export type OptionalAdmission = (
+export type KeylessAdmission = (
   authorization: string | undefined,
   hostClass: HostClass,
   clientAddress: string | undefined,
@@ -160,7 +160,7 @@ export type PublicWriteCounter = (
  * (0: off, nothing counted); 429 past it, with the rate headers on every counted answer.
  */
 function clientCounter(limitPerMinute: number, now: () => number) {
-  const limiter = new AnonymousLimiter(limitPerMinute);
+  const limiter = new KeylessLimiter(limitPerMinute);
   return (
     hostClass: HostClass,
     clientAddress: string | undefined,
@@ -224,13 +224,13 @@ export function partnerGuard(options: PartnerAuthOptions) {
    * revocation at its next request (spec: a revoked key is rejected immediately), and the message says the
    * keyless answer is one header away.
    */
-  const countAnonymous = clientCounter(options.anonymousLimitPerMinute, options.now);
+  const countKeylessCall = clientCounter(options.keylessLimitPerMinute, options.now);
   const countKeyless: KeylessCounter = (req, res) => {
-    countAnonymous(res.locals.hostClass, req.socket.remoteAddress, (name, value) =>
+    countKeylessCall(res.locals.hostClass, req.socket.remoteAddress, (name, value) =>
       res.setHeader(name, value),
     );
   };
-  const admitOptional: OptionalAdmission = async (
+  const admitKeyless: KeylessAdmission = async (
     authorization,
     hostClass,
     clientAddress,
@@ -249,16 +249,16 @@ export function partnerGuard(options: PartnerAuthOptions) {
         seen,
       ).catch((error: unknown) => {
         throw error instanceof ApiError && error.code === "key_revoked"
-          ? new ApiError("key_revoked", OPTIONAL_KEY_REVOKED_MESSAGE)
+          ? new ApiError("key_revoked", KEYLESS_ROUTE_KEY_REVOKED_MESSAGE)
           : error;
       });
       return call;
     }
-    const rate = countAnonymous(hostClass, clientAddress, setHeader);
+    const rate = countKeylessCall(hostClass, clientAddress, setHeader);
     return rate === undefined ? {} : { rate };
   };
-  const optionalKey: RequestHandler = async (req, res, next) => {
-    const call = await admitOptional(
+  const keylessAccess: RequestHandler = async (req, res, next) => {
+    const call = await admitKeyless(
       req.headers.authorization,
       res.locals.hostClass,
       req.socket.remoteAddress,
@@ -286,10 +286,10 @@ export function partnerGuard(options: PartnerAuthOptions) {
 
   const guard: AccessGuard = (access: RouteAccess) => {
     if (access === "public") return undefined;
-    if (access === "optional-key") return optionalKey;
+    if (access === "keyless") return keylessAccess;
     if (access === "public-write") return publicWrite;
     if (access === "partner") return requirePartner();
     return requirePartner(access.scope);
   };
-  return { admitPartner, admitOptional, requirePartner, guard, countKeyless, countPublicWrite: countWrite };
+  return { admitPartner, admitKeyless, requirePartner, guard, countKeyless, countPublicWrite: countWrite };
 }

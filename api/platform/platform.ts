@@ -5,7 +5,7 @@ import type { Services } from "../../services";
 import type { PartnerScope } from "../../services/partners/scopes";
 import type { Idempotency } from "./idempotency";
 import type { RouteTable } from "./openapi/routeTable";
-import type { KeylessCounter, OptionalAdmission, PartnerAdmission, PublicWriteCounter } from "./partnerAuth";
+import type { KeylessAdmission, KeylessCounter, PartnerAdmission, PublicWriteCounter } from "./partnerAuth";
 
 export interface Platform {
   routes: RouteTable;
@@ -16,8 +16,8 @@ export interface Platform {
   requirePartner: (scope?: PartnerScope) => RequestHandler;
   /** The admission behind requirePartner, for direct routes (platform/directRoutes). */
   admitPartner: PartnerAdmission;
-  /** The optional-key admission, for direct reads (platform/directRoutes). */
-  admitOptional: OptionalAdmission;
+  /** The keyless admission (a key may be sent), for direct reads (platform/directRoutes). */
+  admitKeyless: KeylessAdmission;
   /** Counts a call as keyless (per client address, in this process), whatever headers it carries. */
   countKeyless: KeylessCounter;
   /** Counts a call in its client address's keyless-write window ("public-write"), whatever its route's class. */

@@ -73,7 +73,7 @@ function registerCheckRoutes({ routes, countPublicWrite }: Platform, identity: I
       summary:
         "Check a name/ticker pair: folded identity, status and decision. Dataset by host (sandbox host: sandbox data).",
       tag: TAG,
-      access: "optional-key",
+      access: "keyless",
       query: checkQuery,
       responses,
       errors: ["service_unavailable", "rate_limited"],
@@ -97,7 +97,7 @@ function registerCheckRoutes({ routes, countPublicWrite }: Platform, identity: I
       path: "/v1/identity/check",
       summary: "The identity check with a JSON body.",
       tag: TAG,
-      access: "optional-key",
+      access: "keyless",
       body: checkBody,
       responses,
       errors: ["service_unavailable", "rate_limited"],

@@ -155,7 +155,7 @@ export function registerDisputeRoutes({ routes, services }: Platform): void {
       summary:
         "List disputes newest first, by identity, status or chain: status and outcome only, never the claimant's statement, evidence, contact or wallet.",
       tag: TAG,
-      access: "optional-key",
+      access: "keyless",
       query: listQuery,
       responses: {
         200: {
@@ -176,7 +176,7 @@ export function registerDisputeRoutes({ routes, services }: Platform): void {
       path: "/v1/disputes/:id",
       summary: "One dispute: status and outcome (the public view).",
       tag: TAG,
-      access: "optional-key",
+      access: "keyless",
       responses: { 200: { description: "The dispute.", schema: disputeSchema } },
       errors: ["dispute_not_found"],
     },

@@ -212,7 +212,7 @@ export function registerReservationRoutes({ routes, runIdempotent, services }: P
       summary:
         "Embedded prepare from a browser: attribution from an allowlisted launchpad, no key. Creates a pending prepare and a ledger draft only.",
       tag: TAG,
-      access: "optional-key",
+      access: "keyless",
       cors: "embed-origins",
       body: embedPrepareBody,
       responses: {
@@ -243,7 +243,7 @@ export function registerReservationRoutes({ routes, runIdempotent, services }: P
       summary:
         "After the wallet's transaction settled: records it, and once confirmed on-chain accrues the partner ledger and stamps the launchpad.",
       tag: TAG,
-      access: "optional-key",
+      access: "keyless",
       cors: "embed-origins",
       body: embedSettleBody,
       responses: { 200: { description: "The settled reservation.", schema: reservationSchema } },

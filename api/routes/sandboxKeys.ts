@@ -108,7 +108,7 @@ export function registerSandboxKeyRoutes({ routes, services, now }: Platform): v
       summary:
         "Create a sandbox key (self-serve; a verification mail goes to `email`), or with X-Service-Rotate: 1 and the key, rotate it. The raw key and signing secret are shown once.",
       tag: "Sandbox",
-      access: "optional-key",
+      access: "keyless",
       // It hands out a key, and a key never belongs in a web page: no CORS.
       cors: "none",
       body: createBody,

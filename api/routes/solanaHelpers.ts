@@ -200,7 +200,7 @@ export function registerSolanaHelperRoutes({ routes, services }: Platform): void
       summary:
         "The reservation price of a tier in lamports and SOL, from the program's own config and price account.",
       tag: TAG,
-      access: "optional-key",
+      access: "keyless",
       query: quoteQuery,
       responses: { 200: { description: "The quote.", schema: quoteSchema } },
       errors: ["price_unavailable", "service_unavailable", "sandbox_deployment_missing"],
@@ -231,7 +231,7 @@ export function registerSolanaHelperRoutes({ routes, services }: Platform): void
       summary:
         "Everything a wallet needs to build commit and reserve (or renew) itself: program id, every account (PDAs), the folded arguments, the commitment rules, tier prices, whether renewal applies.",
       tag: TAG,
-      access: "optional-key",
+      access: "keyless",
       query: contextQuery,
       responses: { 200: { description: "The reserve context.", schema: contextSchema } },
       errors: ["service_unavailable", "sandbox_deployment_missing"],
@@ -327,7 +327,7 @@ export function registerSolanaHelperRoutes({ routes, services }: Platform): void
       summary:
         "A recent blockhash (confirmed) and the last block height at which a transaction using it can land.",
       tag: TAG,
-      access: "optional-key",
+      access: "keyless",
       query: chainQuery,
       responses: { 200: { description: "The blockhash.", schema: blockhashSchema } },
       errors: ["service_unavailable", "sandbox_deployment_missing"],
@@ -348,7 +348,7 @@ export function registerSolanaHelperRoutes({ routes, services }: Platform): void
       summary:
         "A transaction's status: succeeded or failed once confirmed, pending while only processed, not_found when no node knows it.",
       tag: TAG,
-      access: "optional-key",
+      access: "keyless",
       query: statusQuery,
       responses: { 200: { description: "The transaction's status.", schema: statusSchema } },
       errors: ["service_unavailable", "sandbox_deployment_missing"],

@@ -327,7 +327,7 @@ describe("e2e: the identity check indexes a reservation transaction it is given 
           masterKey: e2e.api.masterKey,
           registries: e2e.registries,
           decisions: { chains: manifestChains(e2e.localnet.manifest) },
-          anonymousRateLimitPerMinute: 100,
+          keylessRateLimitPerMinute: 100,
           publicWriteRateLimitPerMinute: 3,
         },
       });

@@ -56,10 +56,10 @@ describe("sdk: the typed client", function () {
       .catch((thrown: unknown) => thrown);
     expect(error).to.be.instanceOf(ServiceApiError);
     expect(error).to.include({ status: 400, code: "invalid_request" });
-    const anonymous = await createServiceClient({ baseUrl: fx.api.url })
+    const keyless = await createServiceClient({ baseUrl: fx.api.url })
       .get("/v1/webhooks")
       .catch((thrown: unknown) => thrown);
-    expect(anonymous).to.include({ status: 401, code: "unauthorized" });
+    expect(keyless).to.include({ status: 401, code: "unauthorized" });
     const down = await createServiceClient({ baseUrl: "http://127.0.0.1:1", timeoutMs: 300 })
       .get("/v1/keys")
       .catch((thrown: unknown) => thrown);

@@ -76,7 +76,7 @@ function headerParameters(headers: Record<string, string> | undefined): JsonSche
 
 function security(access: RouteAccess): JsonSchema[] {
   if (access === "public" || access === "public-write") return [];
-  if (access === "optional-key") return [{}, { apiKey: [] }];
+  if (access === "keyless") return [{}, { apiKey: [] }];
   return [{ apiKey: access === "partner" ? [] : [access.scope] }];
 }
 
@@ -86,7 +86,7 @@ function errorCodesOf(spec: RouteSpec<ZodType, ZodType>): ErrorCode[] {
       ? []
       : spec.access === "public-write"
         ? ["rate_limited" as const]
-        : spec.access === "optional-key"
+        : spec.access === "keyless"
           ? [...KEYED_ERRORS]
           : [...KEYED_ERRORS, "scope_missing" as const];
   return [...new Set([...COMMON_ERRORS, ...keyed, ...(spec.errors ?? [])])];

@@ -12,10 +12,10 @@ import { type CorsClass, type CorsLayer, corsClassOf, type PathCors } from "../c
 
 /**
  * Who may call a route: anyone ("public"); anyone, counted per client address unless a key is sent
- * ("optional-key"); anyone, counted per client address with the stricter limit of keyless writes
+ * ("keyless"); anyone, counted per client address with the stricter limit of keyless writes
  * ("public-write"); or a partner key (with a scope).
  */
-export type RouteAccess = "public" | "optional-key" | "public-write" | { scope: PartnerScope } | "partner";
+export type RouteAccess = "public" | "keyless" | "public-write" | { scope: PartnerScope } | "partner";
 
 export interface RouteResponse {
   description: string;
@@ -82,7 +82,7 @@ export type DirectReadSpec<Q extends ZodType> = Omit<
   "method" | "access" | "body" | "cors"
 > & {
   method: "get";
-  access: "optional-key";
+  access: "keyless";
   query: Q;
 };
 
@@ -192,7 +192,7 @@ export function parsed<T extends ZodType>(
 export function routeCorsClass(
   spec: Pick<RouteSpec<ZodType, ZodType>, "access" | "cors" | "method" | "path">,
 ): CorsClass {
-  const keyed = spec.access !== "public" && spec.access !== "optional-key" && spec.access !== "public-write";
+  const keyed = spec.access !== "public" && spec.access !== "keyless" && spec.access !== "public-write";
   return corsClassOf(keyed, spec.cors, `${spec.method.toUpperCase()} ${spec.path}`);
 }
 

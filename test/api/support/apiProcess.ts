@@ -18,7 +18,7 @@ async function main(): Promise<void> {
       startedAt: new Date(),
       log: createLogger({ level: "warn" }),
       hosts: TEST_HOSTS,
-      anonymousRateLimitPerMinute: 0,
+      keylessRateLimitPerMinute: 0,
       decisions: { chains: [] },
       now: fixedNow === undefined ? Date.now : () => fixedNow,
     },

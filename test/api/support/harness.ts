@@ -75,7 +75,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
         hosts: TEST_HOSTS,
         masterKey,
         now: clock.now,
-        anonymousRateLimitPerMinute: 0,
+        keylessRateLimitPerMinute: 0,
         publicWriteRateLimitPerMinute: 0,
         // Chains come from the test's checkpoints, not from a deployment manifest on this machine.
         decisions: { chains: [] },

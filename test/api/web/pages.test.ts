@@ -238,7 +238,7 @@ describe("api: public web pages over HTTP", () => {
           startedAt: new Date(),
           log: silentLogger(),
           hosts: TEST_HOSTS,
-          anonymousRateLimitPerMinute: 3,
+          keylessRateLimitPerMinute: 3,
           decisions: { chains: [] },
         }),
         "127.0.0.1",

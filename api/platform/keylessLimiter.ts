@@ -5,10 +5,10 @@
 import { type RateState, rateWindowAt } from "../../services/partners/rateWindow";
 
 /** Distinct clients tracked per minute; beyond it new clients share one bucket, so memory stays bounded. */
-export const ANONYMOUS_CLIENTS_MAX = 100_000;
+export const KEYLESS_CLIENTS_MAX = 100_000;
 const OVERFLOW_SUBJECT = "overflow";
 
-export class AnonymousLimiter {
+export class KeylessLimiter {
   private windowStartMs = -1;
   private readonly counts = new Map<string, number>();
 
@@ -21,7 +21,7 @@ export class AnonymousLimiter {
       this.counts.clear();
     }
     const key =
-      this.counts.has(subject) || this.counts.size < ANONYMOUS_CLIENTS_MAX ? subject : OVERFLOW_SUBJECT;
+      this.counts.has(subject) || this.counts.size < KEYLESS_CLIENTS_MAX ? subject : OVERFLOW_SUBJECT;
     const count = (this.counts.get(key) ?? 0) + 1;
     this.counts.set(key, count);
     return { limit: this.limitPerMinute, count, window };
