@@ -24,7 +24,7 @@ import { envelopeBody, signedHeaders } from "../services/webhooks/envelope";
 import { fanOutEvents } from "../services/webhooks/fanOut";
 import { checkedReceiver } from "../services/webhooks/receiverUrl";
 import { createTransport, postToReceiver } from "../services/webhooks/send";
-import { appendDomainEvents, type DomainEvent } from "../storage/outbox";
+import { appendDomainEvents, type DomainEvent } from "../storage/domainEvents";
 import { withTransaction } from "../storage/transaction";
 import { createTestDatabase, stopSharedEmbeddedServer } from "../test/support/testDatabase";
 import { startWebhookJob } from "../worker/webhooks";

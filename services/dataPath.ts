@@ -30,7 +30,7 @@ export interface DataPath {
   /** The evaluation context of a request in `environment`, with the clock read now. */
   context(environment: Environment): EvaluationContext;
   /** Whether statements may be named (a Postgres server), known once start-up has run. */
-  prepared(): boolean;
+  named(): boolean;
   /**
    * Start-up work, run once on the first decision request (run waits for it): signing keys exist for both
    * environments. Retried after a failure. Not started at creation: on
@@ -78,11 +78,11 @@ export function createDataPath(
   const timeoutMs = options.dataPathTimeoutMs ?? DEFAULT_DATA_PATH_TIMEOUT_MS;
   let started: Promise<void> | undefined;
   let startUpDone = false;
-  let prepared = false;
+  let named = false;
 
   const start = async () => {
     await prepare(pool, box);
-    prepared = await isPostgresServer(pool);
+    named = await isPostgresServer(pool);
     startUpDone = true;
   };
 
@@ -118,7 +118,7 @@ export function createDataPath(
       freshnessBoundSeconds,
       now: new Date(now()),
     }),
-    prepared: () => prepared,
+    named: () => named,
     ready,
     run,
     bounded: (work) => withinDataPathBound(work, timeoutMs),

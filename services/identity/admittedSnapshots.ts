@@ -53,16 +53,16 @@ SELECT
   ${SHARED_COLUMNS}`;
 
 /**
- * Concurrent validations' key checks and snapshot reads, batched into one statement. `prepared` (named
+ * Concurrent validations' key checks and snapshot reads, batched into one statement. `named` (named
  * statements, see storage/namedStatements) is read per batch: it is known once the data path has started.
  */
-export function admittedSnapshotLoader(pool: Pool, prepared: () => boolean): AdmittedSnapshotLoader {
+export function admittedSnapshotLoader(pool: Pool, named: () => boolean): AdmittedSnapshotLoader {
   return batcher(
     async (requests) => {
       const authentication = authenticationBatch(requests.map((request) => request.attempt));
       const snapshotRequests = requests.map((request) => request.snapshot);
       const { rows } = await pool.query<SnapshotsRow & { authentications: AuthenticationRow[] | null }>({
-        ...(prepared() ? { name: "decisions.admitted_snapshots" } : {}),
+        ...(named() ? { name: "decisions.admitted_snapshots" } : {}),
         text: ADMITTED_SNAPSHOTS_SQL,
         values: [authentication.parameter, snapshotParameter(snapshotRequests, authentication.positions)],
       });
@@ -73,7 +73,7 @@ export function admittedSnapshotLoader(pool: Pool, prepared: () => boolean): Adm
         snapshot,
       }));
     },
-    { maxBatch: 256, maxInFlight: () => batchesInFlight(prepared()) },
+    { maxBatch: 256, maxInFlight: () => batchesInFlight(named()) },
   );
 }
 

@@ -7,7 +7,7 @@ import type { Pool } from "pg";
 import type { SignedDecision } from "../../core/decision";
 import { batcher } from "../../storage/batcher";
 import { batchesInFlight } from "../../storage/namedStatements";
-import type { DomainEvent } from "../../storage/outbox";
+import type { DomainEvent } from "../../storage/domainEvents";
 
 export interface DecisionRecord {
   decision: SignedDecision;
@@ -53,20 +53,20 @@ export interface DecisionRecorder {
 }
 
 /**
- * `prepared` (named statements, see storage/namedStatements) is read per batch: it is known once the
+ * `named` (whether statements may be named: storage/namedStatements) is read per batch: it is known once the
  * decision data path (services/dataPath.ts) has started.
  */
-export function decisionRecorder(pool: Pool, prepared: () => boolean = () => false): DecisionRecorder {
+export function decisionRecorder(pool: Pool, named: () => boolean = () => false): DecisionRecorder {
   const write = batcher<Record<string, unknown>, void>(
     async (rows) => {
       await pool.query({
-        ...(prepared() ? { name: "decisions.record" } : {}),
+        ...(named() ? { name: "decisions.record" } : {}),
         text: RECORD_SQL,
         values: [JSON.stringify(rows)],
       });
       return rows.map(() => undefined);
     },
-    { maxBatch: MAX_BATCH, maxInFlight: () => batchesInFlight(prepared()) },
+    { maxBatch: MAX_BATCH, maxInFlight: () => batchesInFlight(named()) },
   );
   return { record: (record) => write(rowOf(record)) };
 }

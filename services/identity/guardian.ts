@@ -7,7 +7,7 @@ import { ServiceError } from "../../core/errors/serviceError";
 import { parseIdentityKey } from "../../core/fold";
 import { guardianBlockInForce } from "../../core/status";
 import { type Actor, appendAudit } from "../../storage/audit";
-import { appendDomainEvents } from "../../storage/outbox";
+import { appendDomainEvents } from "../../storage/domainEvents";
 import { withTransaction } from "../../storage/transaction";
 
 export class GuardianError extends ServiceError {

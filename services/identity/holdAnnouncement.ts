@@ -6,7 +6,7 @@
 // The event is a public fact of production (partnerId null: every partner could launch a copycat) and carries only
 // what GET /v1/reservations?wallet already shows of the hold: no reservation id, partner or revenue share.
 import type { PoolClient } from "pg";
-import { appendDomainEvents } from "../../storage/outbox";
+import { appendDomainEvents } from "../../storage/domainEvents";
 
 /** A mirror row of chain_reservations, as far as an announcement needs it. */
 export interface MirrorHold {

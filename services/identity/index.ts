@@ -140,13 +140,13 @@ export function identityService(
   registries?: RegistryCatalogue,
 ): IdentityService {
   const { pool } = data;
-  const admittedSnapshots = admittedSnapshotLoader(pool, data.prepared);
-  const snapshots = snapshotLoader(pool, data.prepared);
+  const admittedSnapshots = admittedSnapshotLoader(pool, data.named);
+  const snapshots = snapshotLoader(pool, data.named);
   const load = (request: SnapshotRequest) => data.bounded(snapshots(request));
   const validation: ValidationDeps = {
     pool,
     signers,
-    recorder: decisionRecorder(pool, data.prepared),
+    recorder: decisionRecorder(pool, data.named),
     readChains,
     context: data.context,
     guardTarget: (environment, chain) => registries?.[environment].get(chain)?.guardTarget ?? null,

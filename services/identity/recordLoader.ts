@@ -318,16 +318,16 @@ export async function loadDecisionSnapshots(
 
 /**
  * Concurrent checks' snapshot reads, batched into one statement as validations' are (admittedSnapshots): the
- * keyless check is the call everyone makes, and a statement costs far more than a row. `prepared` is read per
+ * keyless check is the call everyone makes, and a statement costs far more than a row. `named` is read per
  * batch: it is known once the data path has started.
  */
 export function snapshotLoader(
   pool: Pool,
-  prepared: () => boolean,
+  named: () => boolean,
 ): (request: SnapshotRequest) => Promise<DecisionSnapshot> {
-  return batcher((requests) => loadDecisionSnapshots(pool, requests, prepared()), {
+  return batcher((requests) => loadDecisionSnapshots(pool, requests, named()), {
     maxBatch: 256,
-    maxInFlight: () => batchesInFlight(prepared()),
+    maxInFlight: () => batchesInFlight(named()),
   });
 }
 

@@ -17,12 +17,12 @@ import {
   lockBasis,
   type ReportedLaunch,
 } from "../../core/status";
-import { appendDomainEvents } from "../../storage/outbox";
+import { appendDomainEvents } from "../../storage/domainEvents";
 import { withTransaction } from "../../storage/transaction";
 import { assertOwnLaunchpad } from "../partners/launchpads";
 import { pendingPrepares } from "../reservations/store";
 import { chainFreshness, chainsInScope, type EvaluationContext } from "./evaluation";
-import { serializeIdentityChanges } from "./identityLock";
+import { serializeIdentityChanges } from "./identityChanges";
 import { auditRefusal, type RefusedLock } from "./lockRefusals";
 import { loadDecisionSnapshot } from "./recordLoader";
 import type { Caller } from "./validation";

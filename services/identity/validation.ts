@@ -11,7 +11,7 @@ import { ApiError } from "../../core/errors/catalogue";
 import type { NormalizedIdentity } from "../../core/fold";
 import { lookalikeKey } from "../../core/lookalike";
 import type { ChainStatus } from "../../core/status";
-import type { DomainEvent } from "../../storage/outbox";
+import type { DomainEvent } from "../../storage/domainEvents";
 import { assertLaunchpadContract } from "../partners/launchpadContracts";
 import { assertLaunchpadOf, assertLaunchpadShape } from "../partners/launchpads";
 import type { ActiveSigners } from "../signing/activeSigner";

@@ -5,7 +5,7 @@
 import type { Pool, PoolClient } from "pg";
 import { ENVIRONMENTS } from "../../core/environment";
 import { INDEXER_RESTART_ACTION } from "../../storage/audit";
-import { appendDomainEvents, type DomainEvent } from "../../storage/outbox";
+import { appendDomainEvents, type DomainEvent } from "../../storage/domainEvents";
 import { withTransaction } from "../../storage/transaction";
 import { CHECKPOINT_COLUMNS, type ChainHealth, type CheckpointRow, chainHealthOf } from "./chainHealth";
 

@@ -3,7 +3,7 @@
 // An on-chain confirmation announces the mirror's hold to every partner through the same call as the worker's pass
 // over the mirror (identity/holdAnnouncement.ts), so a hold is announced once whichever path sees it first.
 import type { PoolClient } from "pg";
-import { appendDomainEvents } from "../../storage/outbox";
+import { appendDomainEvents } from "../../storage/domainEvents";
 import { announceHold } from "../identity/holdAnnouncement";
 import { createdEvents, revenueAccruedEvents, sandboxProtectionEvents } from "./events";
 import { accrueLedgerEntry } from "./ledger";

@@ -3,7 +3,7 @@
 // a partner reaches every endpoint of the environment, and a reservation's wallet and window are nobody else's.
 // The protection a production reservation gives is not one of these: it is the chain's hold, announced to every
 // partner once (identity/holdAnnouncement.ts).
-import type { DomainEvent } from "../../storage/outbox";
+import type { DomainEvent } from "../../storage/domainEvents";
 import { holdProtectionData } from "../identity/holdAnnouncement";
 import type { LedgerEntry } from "./ledger";
 import { type Reservation, reservationView } from "./record";

@@ -22,7 +22,7 @@ import {
 import { assertNotSandboxScenario } from "../../core/status";
 import { withTransaction } from "../../storage/transaction";
 import { type EvaluationContext, evaluate } from "../identity/evaluation";
-import { lockedForAnother, serializeIdentityChanges } from "../identity/identityLock";
+import { lockedForAnother, serializeIdentityChanges } from "../identity/identityChanges";
 import { loadDecisionSnapshot } from "../identity/recordLoader";
 import { findPartner, shareTermsOf } from "../partners/partnerStore";
 import { activeSandboxHolds } from "../sandbox/sandbox";

@@ -2,7 +2,7 @@
 // domain events together, so a crash or a competing replica never leaves one without the others.
 import type { PoolClient } from "pg";
 import { sameOnChainSql } from "../../core/address/equality";
-import { appendDomainEvents } from "../../storage/outbox";
+import { appendDomainEvents } from "../../storage/domainEvents";
 import { confirmReservation } from "./confirmation";
 import { expiredEvents, expiringEvents } from "./events";
 import { reopenLedgerEntry, voidLedgerEntry } from "./ledger";

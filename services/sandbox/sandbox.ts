@@ -11,7 +11,7 @@ import { assertNotSandboxScenario } from "../../core/status";
 import { withTransaction } from "../../storage/transaction";
 import type { EvaluationContext } from "../identity/evaluation";
 import { evaluate } from "../identity/evaluation";
-import { serializeIdentityChanges } from "../identity/identityLock";
+import { serializeIdentityChanges } from "../identity/identityChanges";
 import { loadDecisionSnapshot } from "../identity/recordLoader";
 
 export interface SandboxHoldRequest {
@@ -86,7 +86,7 @@ export async function insertSandboxHold(
   request: SandboxHoldRequest,
 ): Promise<SandboxHold> {
   assertNotSandboxScenario("sandbox", identity.identityKey);
-  // The same serialisation as lock reports and prepares on the identity (services/identity/identityLock.ts).
+  // The same serialisation as lock reports and prepares on the identity (services/identity/identityChanges.ts).
   await serializeIdentityChanges(client, "sandbox", identity.identityKey, request.chain);
   const snapshot = await loadDecisionSnapshot(client, "sandbox", identity, request.chain, partnerId);
   // evaluate() refuses a launcher that is not an address of the chain's family (400 naming field and chain).

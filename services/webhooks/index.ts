@@ -5,7 +5,7 @@ import type { Pool } from "pg";
 import { ApiError } from "../../core/errors/catalogue";
 import type { SecretBox } from "../../core/secrets/secretBox";
 import { generateWebhookSecret } from "../../core/webhook/signature";
-import { DOMAIN_EVENT_TYPES } from "../../storage/outbox";
+import { DOMAIN_EVENT_TYPES } from "../../storage/domainEvents";
 import {
   type DeliveryRecord,
   type DeliveryStatus,
@@ -30,7 +30,7 @@ import {
 import { checkedReceiver, type HostLookup, ReceiverRefusedError, systemLookup } from "./receiverUrl";
 
 export { WEBHOOK_ATTEMPT_TIMEOUT_MS, WEBHOOK_RETRY_DELAYS_SECONDS } from "../../core/webhook/deliveryPolicy";
-export { DOMAIN_EVENT_TYPES, type DomainEventType } from "../../storage/outbox";
+export { DOMAIN_EVENT_TYPES, type DomainEventType } from "../../storage/domainEvents";
 export { type OutboxBacklog, readOutboxBacklog } from "./backlog";
 export { DELIVERY_STATUSES, type DeliveryStatus, TEST_EVENT_TYPE } from "./deliveryStore";
 export { type DispatcherOptions, type WebhookDispatcher, webhookDispatcher } from "./dispatcher";

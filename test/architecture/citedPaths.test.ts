@@ -11,11 +11,11 @@ describe("architecture: cited repository paths exist", () => {
     const root = mkdtempSync(join(tmpdir(), "cited-"));
     try {
       mkdirSync(join(root, "storage", "migrations"), { recursive: true });
-      writeFileSync(join(root, "storage", "outbox.ts"), "");
+      writeFileSync(join(root, "storage", "domainEvents.ts"), "");
       writeFileSync(join(root, "storage", "migrations", "0019_lists.sql"), "");
-      expect(exists(root, "storage/outbox")).to.equal(true);
+      expect(exists(root, "storage/domainEvents")).to.equal(true);
       expect(exists(root, "storage/migrations/0019")).to.equal(true);
-      expect(exists(root, "storage/outbox.ts")).to.equal(true);
+      expect(exists(root, "storage/domainEvents.ts")).to.equal(true);
       expect(exists(root, "storage/inbox.ts")).to.equal(false);
       expect(exists(root, "storage/migrations/0020")).to.equal(false);
     } finally {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { createSecretBox, generateMasterKey, parseMasterKey } from "../../core/secrets/secretBox";
 import { webhooksService } from "../../services/webhooks";
-import { appendDomainEvents } from "../../storage/outbox";
+import { appendDomainEvents } from "../../storage/domainEvents";
 import { withTransaction } from "../../storage/transaction";
 import { waitFor } from "../indexer/support/readModel";
 import { type RoleProcess, roleDatabaseUrl, startRoleProcess } from "../support/roleProcess";

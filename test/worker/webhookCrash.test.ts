@@ -18,7 +18,7 @@ import { expect } from "chai";
 import { createSecretBox, generateMasterKey, parseMasterKey } from "../../core/secrets/secretBox";
 import { webhooksService } from "../../services/webhooks";
 import { DEFAULT_MAX_IN_FLIGHT, UNRECORDED_PER_SLOT } from "../../services/webhooks/dispatcher";
-import { appendDomainEvents, type DomainEvent } from "../../storage/outbox";
+import { appendDomainEvents, type DomainEvent } from "../../storage/domainEvents";
 import { withTransaction } from "../../storage/transaction";
 import { type RoleProcess, roleDatabaseUrl, startRoleProcess } from "../support/roleProcess";
 import { createTestDatabase, type TestDatabase } from "../support/testDatabase";

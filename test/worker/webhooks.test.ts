@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import { createSecretBox } from "../../core/secrets/secretBox";
 import { webhooksService } from "../../services/webhooks";
-import { appendDomainEvents } from "../../storage/outbox";
+import { appendDomainEvents } from "../../storage/domainEvents";
 import { withTransaction } from "../../storage/transaction";
 import { startWebhookJob } from "../../worker/webhooks";
 import { Receiver, tableLookup } from "../services/webhooks/support";

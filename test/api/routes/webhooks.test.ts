@@ -2,7 +2,7 @@
 // (toggle, rotate, re-subscribe), DELETE, the 404 rule for unknown and foreign ids, partner and environment
 // isolation, delivery history paging, test events and replays.
 import { expect } from "chai";
-import { DOMAIN_EVENT_TYPES } from "../../../storage/outbox";
+import { DOMAIN_EVENT_TYPES } from "../../../storage/domainEvents";
 import { tableLookup } from "../../services/webhooks/support";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../support/harness";
 

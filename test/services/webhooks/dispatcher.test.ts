@@ -22,7 +22,7 @@ import {
   releaseLeases,
 } from "../../../services/webhooks/claims";
 import { fanOutEvents } from "../../../services/webhooks/fanOut";
-import { appendDomainEvents, type DomainEvent } from "../../../storage/outbox";
+import { appendDomainEvents, type DomainEvent } from "../../../storage/domainEvents";
 import { withTransaction } from "../../../storage/transaction";
 import { metricsRegistry } from "../../../telemetry/metrics";
 import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";

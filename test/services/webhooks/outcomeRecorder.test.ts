@@ -13,7 +13,7 @@ import {
 } from "../../../services/webhooks/claims";
 import { fanOutEvents } from "../../../services/webhooks/fanOut";
 import { outcomeRecorder } from "../../../services/webhooks/outcomeRecorder";
-import { appendDomainEvents } from "../../../storage/outbox";
+import { appendDomainEvents } from "../../../storage/domainEvents";
 import { withTransaction } from "../../../storage/transaction";
 import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
 import { tableLookup } from "./support";

@@ -1,6 +1,6 @@
-// Changes to one identity on one chain that decide who holds it (a lock report, a prepare) run one at a time:
-// each takes this transaction-scoped advisory lock, so a lock report and a prepare never both pass their checks
-// on a state the other is about to change.
+// Changes to one identity on one chain that decide who holds it (a lock report, a prepare, a sandbox hold) run
+// one at a time: each takes a transaction-scoped advisory lock on the identity (serializeIdentityChanges), so
+// none passes its checks on a state another is about to change; and what such a change reads under it.
 import type { PoolClient } from "pg";
 import { sameAddress } from "../../core/address/equality";
 import type { Environment } from "../../core/environment";

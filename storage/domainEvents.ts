@@ -1,5 +1,5 @@
-// The outbox: domain events written in the same transaction as the change that caused them. The webhook
-// worker reads undispatched rows in id order and marks them dispatched.
+// The domain events (table `domain_events`), the outbox of the webhooks: written in the same transaction as the
+// change that caused them; the webhook worker reads undispatched rows in id order and marks them dispatched.
 import type { PoolClient } from "pg";
 import type { Environment } from "../core/environment";
 
