@@ -6,8 +6,8 @@
 import type { Pool } from "pg";
 import type { SignedDecision } from "../../core/decision";
 import { batcher } from "../../storage/batcher";
-import { batchesInFlight } from "../../storage/namedStatements";
 import type { DomainEvent } from "../../storage/domainEvents";
+import { batchesInFlight } from "../../storage/namedStatements";
 
 export interface DecisionRecord {
   decision: SignedDecision;
