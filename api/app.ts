@@ -25,16 +25,20 @@ import { assignRequestId, requestLogging } from "./platform/requestLog";
 import { responseVersion } from "./platform/responseVersionMiddleware";
 import { securityHeaders } from "./platform/securityHeaders";
 import { registerChainRoutes } from "./routes/chains";
-import { registerDecisionRoutes } from "./routes/decisions";
 import { registerDisputeRoutes } from "./routes/disputes";
 import { registerHealthRoutes } from "./routes/health";
+import { registerIdentityRoutes } from "./routes/identity";
 import { registerOpenApiRoute } from "./routes/openapi";
-import { registerPartnerRevenueRoutes } from "./routes/partnerRevenue";
 import { registerPartnerRoutes } from "./routes/partners";
 import { registerProtectedIdentityRoutes } from "./routes/protectedIdentities";
 import { registerReservationListRoutes } from "./routes/reservationList";
 import { registerReservationRoutes } from "./routes/reservations";
-import { registerDiagnosticsRoutes, registerSandboxKeyRoutes } from "./routes/sandboxKeys";
+import { registerRevenueRoutes } from "./routes/revenue";
+import {
+  registerDiagnosticsRoutes,
+  registerSandboxHoldRoutes,
+  registerSandboxKeyRoutes,
+} from "./routes/sandbox";
 import { registerSigningKeyRoutes, WELL_KNOWN_SIGNING_KEYS_PATH } from "./routes/signingKeys";
 import { registerSolanaHelperRoutes } from "./routes/solanaHelpers";
 import { registerVerifyRoutes } from "./routes/verify";
@@ -178,10 +182,11 @@ const ROUTE_MODULES: readonly RouteModule[] = [
   registerDiagnosticsRoutes,
   registerPartnerRoutes,
   registerSolanaHelperRoutes,
-  registerDecisionRoutes,
+  registerIdentityRoutes,
+  registerSandboxHoldRoutes,
   registerReservationRoutes,
   registerWebhookRoutes,
-  registerPartnerRevenueRoutes,
+  registerRevenueRoutes,
   registerDisputeRoutes,
 ];
 

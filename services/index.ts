@@ -11,7 +11,7 @@ import { chainReader, type IdentityService, identityService } from "./identity";
 import { type MirrorService, mirrorService } from "./mirror";
 import { type PartnerMailOptions, type PartnersService, partnersService } from "./partners";
 import { type ReservationService, reservationService } from "./reservations";
-import { type PartnerRevenueService, partnerRevenueService } from "./revenue";
+import { type RevenueService, revenueService } from "./revenue";
 import { type SandboxService, sandboxService } from "./sandbox";
 import { type SigningService, signingService } from "./signing";
 import { activeSigners } from "./signing/activeSigner";
@@ -43,7 +43,7 @@ export interface Services {
   mirror: MirrorService;
   reservations: ReservationService;
   partners: PartnersService;
-  partnerRevenue: PartnerRevenueService;
+  revenue: RevenueService;
   sandbox: SandboxService;
   webhooks: WebhooksService;
   disputes: DisputesService;
@@ -69,7 +69,7 @@ export function createServices(options: ServiceOptions): Services {
     mirror: mirrorService(pool, now, options.decisions?.dataPathTimeoutMs),
     reservations: reservationService(data, options.registries, now),
     partners: partnersService({ pool, box, mail: options.mail, now, log: options.log ?? (() => undefined) }),
-    partnerRevenue: partnerRevenueService(pool, options.registries, now),
+    revenue: revenueService(pool, options.registries, now),
     sandbox: sandboxService(data),
     webhooks: webhooksService(pool, box, now, options.webhooks ?? { allowLocalReceivers: false }),
     disputes: disputesService(pool, options.registries, now),

@@ -1,8 +1,7 @@
 // Partner onboarding: the public access request and email verification, and with a key the verification
 // resend and the production request. Operators list and answer requests with the operator CLI (partners:*).
 import { z } from "zod";
-import { ApiError } from "../../core/errors/catalogue";
-import type { PartnerContext } from "../../services/partners";
+import { partnerOf } from "../platform/partnerAuth";
 import type { Platform } from "../platform/platform";
 
 const requestBody = z.strictObject({
@@ -37,11 +36,6 @@ const productionSchema = z.object({
   status: z.enum(["open", "granted", "declined"]),
   createdAt: z.string(),
 });
-
-function callerOf(partner: PartnerContext | undefined): PartnerContext {
-  if (partner === undefined) throw new ApiError("unauthorized");
-  return partner;
-}
 
 export function registerPartnerRoutes({ routes, services }: Platform): void {
   routes.route(
@@ -107,7 +101,7 @@ export function registerPartnerRoutes({ routes, services }: Platform): void {
       errors: ["mail_unavailable"],
     },
     async ({ res }) => {
-      const { expiresAt } = await services.partners.resendVerification(callerOf(res.locals.partner));
+      const { expiresAt } = await services.partners.resendVerification(partnerOf(res));
       res.status(202).json({ sent: true, expiresAt: expiresAt.toISOString() });
     },
   );
@@ -128,7 +122,7 @@ export function registerPartnerRoutes({ routes, services }: Platform): void {
       errors: ["email_not_verified", "forbidden"],
     },
     async ({ body, res }) => {
-      const caller = callerOf(res.locals.partner);
+      const caller = partnerOf(res);
       const { request, created } = await services.partners.requestProduction(caller, body.message ?? "");
       res.status(created ? 201 : 200).json({
         requestId: request.requestId,

@@ -1,7 +1,3 @@
-// The reservation routes: quote, prepare, status (read and submit a transaction hash), sandbox-confirm, and the
-// embed pair for browsers (attribution from an allowlisted launchpad, no key). Handlers gather input, call the
-// reservation service (services/reservations) once and format its answer.
-import type { Response } from "express";
 import {
   type PreparedReservation,
   quoteAmountView,
@@ -9,6 +5,7 @@ import {
   reservationView,
   type SubmittedReservation,
 } from "../../services/reservations";
+import { partnerOf } from "../platform/partnerAuth";
 import type { Platform } from "../platform/platform";
 import {
   embedPrepareBody,
@@ -25,12 +22,6 @@ import {
 } from "./reservationSchemas";
 
 const TAG = "Reservations";
-
-function partnerOf(res: Response) {
-  const partner = res.locals.partner;
-  if (partner === undefined) throw new Error("Reservation partner routes must run behind requirePartner.");
-  return partner;
-}
 
 const NO_SANDBOX_TRANSACTION =
   "This chain has no sandbox registry deployment, so the sandbox returns no transaction (a simulated one would land on the production registry). Confirm the rehearsal with POST /v1/reservations/sandbox-confirm.";

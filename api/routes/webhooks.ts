@@ -1,16 +1,12 @@
-// Webhooks (Partner, any scope): endpoints, delivery history, replay and test events. Each partner sees only
-// its own endpoints of the calling key's environment; another partner's id answers 404 like an unknown one.
-import type { Response } from "express";
 import { z } from "zod";
-import { ApiError } from "../../core/errors/catalogue";
 import {
   DELIVERY_STATUSES,
   DOMAIN_EVENT_TYPES,
   MAX_RECEIVER_URL_LENGTH,
   type WebhookDelivery,
   type WebhookEndpoint,
-  type WebhookOwner,
 } from "../../services/webhooks";
+import { partnerOf } from "../platform/partnerAuth";
 import type { Platform } from "../platform/platform";
 
 const PAGE_SIZE_MAX = 50;
@@ -88,12 +84,6 @@ const deliveriesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
 });
 
-function ownerOf(res: Response): WebhookOwner {
-  const partner = res.locals.partner;
-  if (partner === undefined) throw new ApiError("unauthorized");
-  return { partnerId: partner.partnerId, environment: partner.environment };
-}
-
 function endpointJson(endpoint: WebhookEndpoint) {
   return {
     id: endpoint.id,
@@ -140,7 +130,7 @@ export function registerWebhookRoutes({ routes, services }: Platform): void {
       },
     },
     async ({ query, res }) => {
-      const page = await services.webhooks.deliveries(ownerOf(res), query);
+      const page = await services.webhooks.deliveries(partnerOf(res), query);
       res.json({ rows: page.rows.map(deliveryJson), nextCursor: page.nextCursor });
     },
   );
@@ -156,7 +146,7 @@ export function registerWebhookRoutes({ routes, services }: Platform): void {
       errors: ["delivery_not_found"],
     },
     async ({ req, res }) => {
-      const delivery = await services.webhooks.replay(ownerOf(res), String(req.params.id));
+      const delivery = await services.webhooks.replay(partnerOf(res), String(req.params.id));
       res.status(202).json(deliveryJson(delivery));
     },
   );
@@ -173,7 +163,7 @@ export function registerWebhookRoutes({ routes, services }: Platform): void {
       errors: ["webhook_not_found"],
     },
     async ({ body, res }) => {
-      const delivery = await services.webhooks.sendTest(ownerOf(res), body.endpointId);
+      const delivery = await services.webhooks.sendTest(partnerOf(res), body.endpointId);
       res.status(202).json(deliveryJson(delivery));
     },
   );
@@ -190,7 +180,7 @@ export function registerWebhookRoutes({ routes, services }: Platform): void {
       },
     },
     async ({ res }) => {
-      const endpoints = await services.webhooks.list(ownerOf(res));
+      const endpoints = await services.webhooks.list(partnerOf(res));
       res.json({ endpoints: endpoints.map(endpointJson) });
     },
   );
@@ -207,7 +197,7 @@ export function registerWebhookRoutes({ routes, services }: Platform): void {
       errors: ["service_unavailable"],
     },
     async ({ body, res }) => {
-      const { endpoint, signingSecret } = await services.webhooks.create(ownerOf(res), body);
+      const { endpoint, signingSecret } = await services.webhooks.create(partnerOf(res), body);
       res.status(201).json({ ...endpointJson(endpoint), signingSecret });
     },
   );
@@ -230,7 +220,7 @@ export function registerWebhookRoutes({ routes, services }: Platform): void {
     },
     async ({ req, body, res }) => {
       const { endpoint, signingSecret } = await services.webhooks.update(
-        ownerOf(res),
+        partnerOf(res),
         String(req.params.id),
         body,
       );
@@ -255,7 +245,7 @@ export function registerWebhookRoutes({ routes, services }: Platform): void {
     },
     async ({ req, res }) => {
       const id = String(req.params.id);
-      await services.webhooks.remove(ownerOf(res), id);
+      await services.webhooks.remove(partnerOf(res), id);
       res.json({ id, deleted: true });
     },
   );

@@ -8,7 +8,7 @@ import { ApiError } from "../../core/errors/catalogue";
 import { errorResponseOf } from "../platform/errors";
 import { parsed } from "../platform/openapi/routeTable";
 import type { Platform } from "../platform/platform";
-import { checkQuery, statusQuery } from "../routes/decisionSchemas";
+import { checkQuery, statusQuery } from "../routes/identitySchemas";
 import {
   PROTECTION_STATUS_FILTERS,
   protectedIdentitiesPage,

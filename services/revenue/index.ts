@@ -46,7 +46,7 @@ interface Page<T> {
   nextCursor: string | null;
 }
 
-export interface PartnerRevenueService {
+export interface RevenueService {
   profile(owner: ReservationOwner): Promise<RevenueProfile>;
   /** A page of the ledger, and the accrued totals per chain and asset. */
   revenue(
@@ -66,11 +66,11 @@ export interface PartnerRevenueService {
   rotateWallet(caller: WalletCaller, request: WalletChallengeRequest): ReturnType<typeof rotateWallet>;
 }
 
-export function partnerRevenueService(
+export function revenueService(
   pool: Pool,
   registries: RegistryCatalogue | undefined,
   now: () => number,
-): PartnerRevenueService {
+): RevenueService {
   const clock = () => new Date(now());
   const proofs = walletProofs(registries?.production);
   return {

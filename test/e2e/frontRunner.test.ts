@@ -26,7 +26,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { EvmTransactionRequest, SolanaTransactionRequest } from "../../chains/registryClient";
 import { normalizeIdentity } from "../../core/fold";
-import { independentlyVerified, publishedKeys } from "../api/routes/decisions/support";
+import { independentlyVerified, publishedKeys } from "../api/routes/identity/support";
 import { type E2e, partnerApi, prepared, startE2e, uniquePair, waitUntil } from "./support";
 
 /** The program's errors as a preflight refusal names them (hex) or a landed transaction's status (decimal). */

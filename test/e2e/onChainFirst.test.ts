@@ -6,7 +6,7 @@ import { expect } from "chai";
 import { registryCatalogue } from "../../chains/catalogue";
 import { DEFAULT_FRESHNESS_BOUND_SECONDS } from "../../core/status";
 import { manifestChains } from "../../services/mirror/chainCatalogue";
-import { independentlyVerified, publishedKeys } from "../api/routes/decisions/support";
+import { independentlyVerified, publishedKeys } from "../api/routes/identity/support";
 import { bearer, startTestApi, type TestApi } from "../api/support/harness";
 import { type FaultProxy, startFaultProxy } from "../support/faultProxy";
 import {

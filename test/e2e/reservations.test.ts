@@ -11,7 +11,7 @@ import type { PreparedTransaction } from "../../chains/registryClient";
 import { RENEWAL_WINDOW_SECONDS } from "../../core/reservation";
 import { createServiceClient, payReservation } from "../../sdk/src";
 import { allowEmbedLaunchpad } from "../../services/reservations/embedLaunchpads";
-import { independentlyVerified, publishedKeys } from "../api/routes/decisions/support";
+import { independentlyVerified, publishedKeys } from "../api/routes/identity/support";
 import { Conformance } from "../api/support/conformance";
 import { bearer, expectEnvelope } from "../api/support/harness";
 import { eventsOf, ledgerOf } from "../services/reservations/support";

@@ -10,7 +10,7 @@ import { expect } from "chai";
 import { type BrowserContext, chromium } from "playwright-core";
 import { browserBundle } from "../../scripts/sdk/build";
 import type { SignedDecision } from "../../sdk/src";
-import { EVM_OTHER } from "../api/routes/decisions/support";
+import { EVM_OTHER } from "../api/routes/identity/support";
 import { LAUNCHPAD, type SdkFixture, startSdkFixture } from "./support";
 
 const CHROMIUM = "/usr/bin/chromium";

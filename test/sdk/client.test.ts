@@ -5,7 +5,7 @@ import { expect } from "chai";
 import { GENERATED_CLIENT, generatedClient } from "../../scripts/sdk/generate-client";
 import { createServiceClient, ServiceApiError, ServiceNetworkError } from "../../sdk/src";
 import { setLaunchReporting } from "../../services/identity/keeperCredentials";
-import { EVM_OTHER } from "../api/routes/decisions/support";
+import { EVM_OTHER } from "../api/routes/identity/support";
 import { LAUNCHPAD, OPERATOR, type SdkFixture, startSdkFixture } from "./support";
 
 describe("sdk: the typed client", function () {

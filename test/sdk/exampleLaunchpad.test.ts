@@ -23,7 +23,7 @@ import { manifestChains } from "../../services/mirror/chainCatalogue";
 import { ensureSigningKeys } from "../../services/signing/signingKeyStore";
 import { syncRegistrySigners } from "../../services/signing/syncRegistrySigners";
 import { webhookDispatcher } from "../../services/webhooks";
-import { setCheckpoints } from "../api/routes/decisions/support";
+import { setCheckpoints } from "../api/routes/identity/support";
 import { startTestApi, type TestApi } from "../api/support/harness";
 import { tableLookup } from "../services/webhooks/support";
 

@@ -11,7 +11,7 @@ import {
   mirrorReservation,
   SOL_OTHER,
   setCheckpoints,
-} from "../api/routes/decisions/support";
+} from "../api/routes/identity/support";
 import { issueKey, startTestApi } from "../api/support/harness";
 import {
   editedJson,

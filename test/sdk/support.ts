@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createLaunchGuard, type Fetch, type LaunchGuardOptions } from "../../sdk/src";
 import { bindLaunchpad } from "../../services/partners/launchpads";
-import { CHAINS, setCheckpoints } from "../api/routes/decisions/support";
+import { CHAINS, setCheckpoints } from "../api/routes/identity/support";
 import { issueKey, startTestApi, type TestApi, type TestApiOptions } from "../api/support/harness";
 
 export const LAUNCHPAD = "pad-sdk";

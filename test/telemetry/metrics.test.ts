@@ -5,7 +5,7 @@ import { expect } from "chai";
 import { silentLogger } from "../../telemetry/log";
 import { type ProbeServer, Readiness, startProbeServer } from "../../telemetry/probes";
 import { databaseGauges } from "../../worker/databaseGauges";
-import { CHAINS, EVM_OTHER, setCheckpoints } from "../api/routes/decisions/support";
+import { CHAINS, EVM_OTHER, setCheckpoints } from "../api/routes/identity/support";
 import { bearer, issueKey, startTestApi, type TestApi } from "../api/support/harness";
 import { send } from "../api/support/http";
 import { get, sampleValue } from "./support";

@@ -5,7 +5,7 @@ import { parseConfig } from "../../../config";
 import type { OperatorContext } from "../../../scripts/operator/command";
 import { commands } from "../../../scripts/operator/commands/embed";
 import { allowEmbedLaunchpad, disableEmbedLaunchpad } from "../../../services/reservations/embedLaunchpads";
-import { CHAINS, setCheckpoints } from "../routes/decisions/support";
+import { CHAINS, setCheckpoints } from "../routes/identity/support";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../support/harness";
 import { type HttpResponse, send } from "../support/http";
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { RouteModule } from "../../../api/app";
 import { RESPONSE_VERSION } from "../../../api/platform/responseVersion";
 import { SECURITY_HEADERS } from "../../../api/platform/securityHeaders";
-import { CHAINS, EVM_OTHER, setCheckpoints } from "../routes/decisions/support";
+import { CHAINS, EVM_OTHER, setCheckpoints } from "../routes/identity/support";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../support/harness";
 import { type HttpRequest, send } from "../support/http";
 

@@ -2,7 +2,7 @@
 // listens for 'checkExpectation'. The API server (api/server.ts, which the harness uses) answers with the
 // envelope like every other non-2xx answer.
 import { expect } from "chai";
-import { CHAINS, EVM_OTHER, setCheckpoints } from "../routes/decisions/support";
+import { CHAINS, EVM_OTHER, setCheckpoints } from "../routes/identity/support";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../support/harness";
 import { sendRaw } from "../support/rawHttp";
 

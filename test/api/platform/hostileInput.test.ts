@@ -17,7 +17,7 @@ import { type SolanaRpc, startSolanaRpc } from "../../../scripts/localnet/solana
 import { deployIdentityRegistry } from "../../../scripts/solana/deploy";
 import { PARTNER_SCOPES, type PartnerScope } from "../../../services/partners/scopes";
 import { allowEmbedLaunchpad } from "../../../services/reservations/embedLaunchpads";
-import { CHAINS, EVM_OTHER, setCheckpoints } from "../routes/decisions/support";
+import { CHAINS, EVM_OTHER, setCheckpoints } from "../routes/identity/support";
 import { issueKey, startTestApi, type TestApi } from "../support/harness";
 import type { HttpResponse } from "../support/http";
 import { type RawRequest, sendRaw } from "../support/rawHttp";

@@ -11,7 +11,7 @@ import { createApp } from "../../../api/app";
 import { MAX_NESTING_DEPTH } from "../../../api/platform/inputRule";
 import { silentLogger } from "../../../telemetry/log";
 import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
-import { CHAINS, EVM_OTHER, setCheckpoints } from "../routes/decisions/support";
+import { CHAINS, EVM_OTHER, setCheckpoints } from "../routes/identity/support";
 import { bearer, expectEnvelope, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../support/harness";
 import type { HttpResponse } from "../support/http";
 import { sendRaw } from "../support/rawHttp";

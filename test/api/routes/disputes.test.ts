@@ -15,7 +15,7 @@ import { commands } from "../../../scripts/operator/commands/disputes";
 import { blockIdentity } from "../../../services/identity/guardian";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../support/harness";
 import type { HttpResponse } from "../support/http";
-import { independentlyVerified, publishedKeys, setCheckpoints } from "./decisions/support";
+import { independentlyVerified, publishedKeys, setCheckpoints } from "./identity/support";
 
 const PRODUCTION = "api.test";
 const SANDBOX = "sandbox.test";

@@ -16,7 +16,7 @@ import { Receiver, tableLookup } from "../../services/webhooks/support";
 import { Conformance } from "../support/conformance";
 import { bearer, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../support/harness";
 import { offlineManifest } from "../support/offlineManifest";
-import { CHAINS, EVM_OTHER, EVM_OWNER, mirrorReservation, setCheckpoints } from "./decisions/support";
+import { CHAINS, EVM_OTHER, EVM_OWNER, mirrorReservation, setCheckpoints } from "./identity/support";
 
 const OPERATOR = { actor: "test-operator", reason: "test" };
 const SANDBOX = TEST_HOSTS.sandbox[0];

@@ -11,7 +11,7 @@ import { parseConfig } from "../../../config";
 import { type OperatorContext, UsageError } from "../../../scripts/operator/command";
 import { commands } from "../../../scripts/operator/commands/partners";
 import { setIntroductoryPeriodDays, setPartnerBps } from "../../../services/partners/shareTerms";
-import { CHAINS } from "../../api/routes/decisions/support";
+import { CHAINS } from "../../api/routes/identity/support";
 import { bearer, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../../api/support/harness";
 import { offlineManifest } from "../../api/support/offlineManifest";
 

@@ -14,7 +14,7 @@ import {
   EVM_OWNER,
   mirrorReservation,
   setCheckpoints,
-} from "../../api/routes/decisions/support";
+} from "../../api/routes/identity/support";
 import { bearer, issueKey, startTestApi } from "../../api/support/harness";
 import { startFaultProxy } from "../../support/faultProxy";
 import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";

@@ -17,7 +17,7 @@ import {
   mirrorReservation,
   publishedKeys,
   setCheckpoints,
-} from "../../api/routes/decisions/support";
+} from "../../api/routes/identity/support";
 import { bearer, issueKey, startTestApi, type TestApi } from "../../api/support/harness";
 
 type Decision = Record<string, string | undefined>;

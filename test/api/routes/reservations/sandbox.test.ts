@@ -22,7 +22,7 @@ import {
   type TestApi,
 } from "../../support/harness";
 import { OFFLINE_REGISTRY, OFFLINE_SANDBOX_REGISTRY, offlineManifest } from "../../support/offlineManifest";
-import { CHAINS } from "../decisions/support";
+import { CHAINS } from "../identity/support";
 
 const SANDBOX = TEST_HOSTS.sandbox[0];
 const PRODUCTION = TEST_HOSTS.production[0];

@@ -1,10 +1,10 @@
 // Partner revenue (scope partner:revenue) and payout wallets (scope partner:payout). Each answer is the calling
 // partner's, in its key's environment only; handlers call the revenue service (services/revenue) once.
 import { z } from "zod";
+import { partnerOf } from "../platform/partnerAuth";
 import type { Platform } from "../platform/platform";
 import {
   attributedJson,
-  callerOf,
   PARTNER_ERRORS,
   PAYOUTS_GATED,
   planJson,
@@ -21,7 +21,7 @@ import {
   syncSchema,
   walletJson,
   walletSchema,
-} from "./partnerRevenueSchemas";
+} from "./revenueSchemas";
 import {
   challengeJson,
   challengeSchema,
@@ -35,8 +35,8 @@ const TAG = "Partner revenue";
 const REVENUE = { scope: "partner:revenue" } as const;
 const PAYOUT = { scope: "partner:payout" } as const;
 
-export function registerPartnerRevenueRoutes({ routes, services }: Platform): void {
-  const revenue = services.partnerRevenue;
+export function registerRevenueRoutes({ routes, services }: Platform): void {
+  const revenue = services.revenue;
 
   routes.route(
     {
@@ -50,7 +50,7 @@ export function registerPartnerRevenueRoutes({ routes, services }: Platform): vo
       errors: PARTNER_ERRORS,
     },
     async ({ res }) => {
-      res.json(profileJson(await revenue.profile(callerOf(res))));
+      res.json(profileJson(await revenue.profile(partnerOf(res))));
     },
   );
 
@@ -69,7 +69,7 @@ export function registerPartnerRevenueRoutes({ routes, services }: Platform): vo
       errors: PARTNER_ERRORS,
     },
     async ({ query, res }) => {
-      res.json(revenueJson(await revenue.revenue(callerOf(res), query)));
+      res.json(revenueJson(await revenue.revenue(partnerOf(res), query)));
     },
   );
 
@@ -87,7 +87,7 @@ export function registerPartnerRevenueRoutes({ routes, services }: Platform): vo
       errors: PARTNER_ERRORS,
     },
     async ({ res }) => {
-      res.json(await revenue.reconcile(callerOf(res)));
+      res.json(await revenue.reconcile(partnerOf(res)));
     },
   );
 
@@ -103,7 +103,7 @@ export function registerPartnerRevenueRoutes({ routes, services }: Platform): vo
       errors: PARTNER_ERRORS,
     },
     async ({ query, res }) => {
-      const page = await revenue.reservations(callerOf(res), query);
+      const page = await revenue.reservations(partnerOf(res), query);
       res.json({ rows: page.rows.map(attributedJson), nextCursor: page.nextCursor });
     },
   );
@@ -121,7 +121,7 @@ export function registerPartnerRevenueRoutes({ routes, services }: Platform): vo
       errors: [...PARTNER_ERRORS, "service_unavailable"],
     },
     async ({ query, res }) => {
-      const page = await revenue.syncReservations(callerOf(res), query);
+      const page = await revenue.syncReservations(partnerOf(res), query);
       res.json({ rows: page.rows.map(attributedJson), nextCursor: page.nextCursor, sync: page.sync });
     },
   );
@@ -139,7 +139,7 @@ export function registerPartnerRevenueRoutes({ routes, services }: Platform): vo
       errors: PARTNER_ERRORS,
     },
     async ({ query, res }) => {
-      const page = await revenue.payoutPlans(callerOf(res), query);
+      const page = await revenue.payoutPlans(partnerOf(res), query);
       res.json({
         rows: page.rows.map(planJson),
         nextCursor: page.nextCursor,
@@ -166,7 +166,7 @@ export function registerPartnerRevenueRoutes({ routes, services }: Platform): vo
       ],
     },
     async ({ body, req, res }) => {
-      const challenge = await revenue.challengeWallet(callerOf(res), {
+      const challenge = await revenue.challengeWallet(partnerOf(res), {
         ...body,
         domain: domainOf(req.headers.host),
       });
@@ -187,7 +187,7 @@ export function registerPartnerRevenueRoutes({ routes, services }: Platform): vo
       errors: [...PARTNER_ERRORS, ...PROOF_ERRORS, "payout_wallet_already_verified", "service_unavailable"],
     },
     async ({ body, res }) => {
-      const wallet = await revenue.verifyWallet(callerOf(res), body);
+      const wallet = await revenue.verifyWallet(partnerOf(res), body);
       res.json({ wallet: walletJson(wallet) });
     },
   );
@@ -215,7 +215,7 @@ export function registerPartnerRevenueRoutes({ routes, services }: Platform): vo
       ],
     },
     async ({ body, req, res }) => {
-      const { archived, challenge } = await revenue.rotateWallet(callerOf(res), {
+      const { archived, challenge } = await revenue.rotateWallet(partnerOf(res), {
         ...body,
         domain: domainOf(req.headers.host),
       });

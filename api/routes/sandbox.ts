@@ -1,5 +1,6 @@
-// Self-serve sandbox keys: create (raw key and signing secret shown once), rotate (X-Service-Rotate: 1),
-// introspect and revoke the calling key, and its diagnostics: recent request logs and usage per day and route.
+// The sandbox's own routes: self-serve sandbox keys (create, with the raw key and signing secret shown once;
+// rotate with X-Service-Rotate: 1; introspect and revoke the calling key), the calling key's diagnostics (recent
+// request logs, usage per day and route) under /v1/sandbox/, and the sandbox hold (POST /v1/reservations).
 import { z } from "zod";
 import { ApiError } from "../../core/errors/catalogue";
 import {
@@ -9,7 +10,9 @@ import {
   remainingOf,
   shareStatusOf,
 } from "../../services/partners";
+import { partnerOf } from "../platform/partnerAuth";
 import type { Platform } from "../platform/platform";
+import { sandboxHoldBody, sandboxHoldSchema } from "./identitySchemas";
 import { shareStatusJson, shareStatusSchema } from "./shareStatusSchema";
 
 const ROTATE_HEADER = "x-service-rotate";
@@ -245,7 +248,7 @@ export function registerDiagnosticsRoutes({ routes, services }: Platform): void 
       responses: { 200: { description: "The calling key's recent requests.", schema: logsSchema } },
     },
     async ({ query, res }) => {
-      const partner = callerOf(res.locals.partner);
+      const partner = partnerOf(res);
       const lines = await services.partners.recentRequests(partner, query.limit);
       res.json({
         keyId: partner.keyId,
@@ -265,7 +268,7 @@ export function registerDiagnosticsRoutes({ routes, services }: Platform): void 
       responses: { 200: { description: "The calling key's usage.", schema: usageSchema } },
     },
     async ({ query, res }) => {
-      const partner = callerOf(res.locals.partner);
+      const partner = partnerOf(res);
       const usage = await services.partners.usage(partner, query.days);
       res.json({
         keyId: partner.keyId,
@@ -278,11 +281,6 @@ export function registerDiagnosticsRoutes({ routes, services }: Platform): void 
       });
     },
   );
-}
-
-function callerOf(partner: PartnerContext | undefined): PartnerContext {
-  if (partner === undefined) throw new ApiError("unauthorized");
-  return partner;
 }
 
 /**
@@ -324,4 +322,30 @@ function sandboxPartner(partner: PartnerContext | undefined): PartnerContext {
     );
   }
   return partner;
+}
+
+/** POST /v1/reservations: a sandbox hold, seeded for the calling sandbox partner (sandbox only). */
+export function registerSandboxHoldRoutes({ routes, services }: Platform): void {
+  routes.route(
+    {
+      method: "post",
+      path: "/v1/reservations",
+      summary: "Sandbox only: seed a confirmed sandbox hold for a pair (never a production hold).",
+      tag: "Decisions",
+      access: { scope: "reservation:prepare" },
+      body: sandboxHoldBody,
+      responses: { 201: { description: "The seeded sandbox hold.", schema: sandboxHoldSchema } },
+      errors: [
+        "unauthorized",
+        "scope_missing",
+        "sandbox_only",
+        "identity_held",
+        "rate_limited",
+        "service_unavailable",
+      ],
+    },
+    async ({ body, res }) => {
+      res.status(201).json(await services.sandbox.hold(partnerOf(res), body));
+    },
+  );
 }

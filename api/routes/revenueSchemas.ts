@@ -1,8 +1,4 @@
-// Request and response schemas of the partner revenue routes, and the views that turn the service's records into
-// those responses (amounts as decimal strings: they exceed 2^53; instants as ISO strings).
-import type { Response } from "express";
 import { z } from "zod";
-import { ApiError } from "../../core/errors/catalogue";
 import { reservationView } from "../../services/reservations";
 import {
   type AttributedReservation,
@@ -25,13 +21,6 @@ export const PARTNER_ERRORS = ["unauthorized", "key_revoked", "scope_missing", "
 
 export const PAYOUTS_GATED =
   "Payouts are gated off: revenue accrues on the ledger and daily payout plans are built from it, but nothing is paid out yet.";
-
-/** The caller as the revenue service takes it. */
-export function callerOf(res: Response) {
-  const partner = res.locals.partner;
-  if (partner === undefined) throw new ApiError("unauthorized");
-  return { partnerId: partner.partnerId, environment: partner.environment, keyId: partner.keyId };
-}
 
 const page = {
   cursor: z.string().max(128).optional().describe("The nextCursor of the previous page."),

@@ -1,5 +1,5 @@
-// The decision routes: identity check and status (public, dataset by host), launch validation, reporting
-// and sandbox holds (partners). Handlers only gather input and format answers.
+// The identity routes: the identity check and status (public, dataset by host), launch validation and the
+// launch, bond and milestone reports (partners). Handlers only gather input and format answers.
 import type { Request, Response } from "express";
 import type { SignedDecision } from "../../core/decision";
 import {
@@ -9,10 +9,9 @@ import {
   type ValidationIdentity,
   validationIdentity,
 } from "../../services/identity";
-import type { PartnerContext } from "../../services/partners";
-import type { SandboxService } from "../../services/sandbox";
 import { countDecision } from "../../telemetry/metrics";
 import type { IdempotentResult } from "../platform/idempotency";
+import { partnerOf } from "../platform/partnerAuth";
 import type { Platform } from "../platform/platform";
 import {
   checkBody,
@@ -22,21 +21,14 @@ import {
   launchReportSchema,
   lockEventBody,
   lockResultSchema,
-  sandboxHoldBody,
-  sandboxHoldSchema,
   statusQuery,
   statusSchema,
   validateBody,
   validationAnswerSchema,
-} from "./decisionSchemas";
+} from "./identitySchemas";
 
 const KEEPER_HEADER = "x-service-keeper";
 const TAG = "Decisions";
-
-function callerOf(partner: PartnerContext | undefined): Caller {
-  if (partner === undefined) throw new Error("Decision partner routes must run behind requirePartner.");
-  return { partnerId: partner.partnerId, keyId: partner.keyId, environment: partner.environment };
-}
 
 function registerCheckRoutes({ routes, countPublicWrite }: Platform, identity: IdentityService): void {
   const check = async (
@@ -172,7 +164,7 @@ function registerValidateRoute({ routes, idempotent }: Platform, identity: Ident
         throw error;
       }
       const { partner, snapshot } = await identity.admitValidation(admit, folded, body);
-      const caller = callerOf(partner);
+      const caller: Caller = partner;
       const call = { keyId: partner.keyId, route, headers, body: rawBody, replayUntil: decisionExpiry };
       return idempotent(call, async () => {
         const decision = await identity.validate(caller, body, folded, snapshot);
@@ -205,7 +197,7 @@ function registerReportRoutes({ routes }: Platform, identity: IdentityService): 
       ],
     },
     async ({ body, res }) => {
-      const result = await identity.reportLaunch(callerOf(res.locals.partner), body);
+      const result = await identity.reportLaunch(partnerOf(res), body);
       res.json({ recorded: true, ...result });
     },
   );
@@ -243,7 +235,7 @@ function registerReportRoutes({ routes }: Platform, identity: IdentityService): 
       async ({ body, req, res }) => {
         const keeper = req.headers[KEEPER_HEADER];
         const result = await identity.reportLock(
-          callerOf(res.locals.partner),
+          partnerOf(res),
           kind,
           typeof keeper === "string" ? keeper : undefined,
           body,
@@ -254,36 +246,10 @@ function registerReportRoutes({ routes }: Platform, identity: IdentityService): 
   }
 }
 
-function registerSandboxRoutes({ routes }: Platform, sandbox: SandboxService): void {
-  routes.route(
-    {
-      method: "post",
-      path: "/v1/reservations",
-      summary: "Sandbox only: seed a confirmed sandbox hold for a pair (never a production hold).",
-      tag: TAG,
-      access: { scope: "reservation:prepare" },
-      body: sandboxHoldBody,
-      responses: { 201: { description: "The seeded sandbox hold.", schema: sandboxHoldSchema } },
-      errors: [
-        "unauthorized",
-        "scope_missing",
-        "sandbox_only",
-        "identity_held",
-        "rate_limited",
-        "service_unavailable",
-      ],
-    },
-    async ({ body, res }) => {
-      res.status(201).json(await sandbox.hold(callerOf(res.locals.partner), body));
-    },
-  );
-}
-
-/** Mounts every decision route on the platform's route table. */
-export function registerDecisionRoutes(platform: Platform): void {
-  const { identity, sandbox } = platform.services;
+/** Mounts the identity routes (/v1/identity/*, /v1/launches/*, /v1/events/*) on the platform's route table. */
+export function registerIdentityRoutes(platform: Platform): void {
+  const { identity } = platform.services;
   registerCheckRoutes(platform, identity);
   registerValidateRoute(platform, identity);
   registerReportRoutes(platform, identity);
-  registerSandboxRoutes(platform, sandbox);
 }

@@ -10,7 +10,7 @@ import { PREPARE_TTL_SECONDS } from "../../../core/reservation";
 import { buildPayoutPlans, lastCompleteDay } from "../../../services/revenue";
 import { bearer, expectEnvelope, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../support/harness";
 import { offlineManifest } from "../support/offlineManifest";
-import { CHAINS } from "./decisions/support";
+import { CHAINS } from "./identity/support";
 
 const SANDBOX = TEST_HOSTS.sandbox[0];
 const DAY_MS = 86_400_000;
