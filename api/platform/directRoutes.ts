@@ -102,14 +102,14 @@ async function serve(
     if (isDirectRead(direct)) {
       Object.assign(headers, ANY_ORIGIN_HEADERS);
       const admit = async (authenticator?: Authenticator) => {
-        const { partner } = await options.admitKeyless(
-          req.headers.authorization,
+        const { partner } = await options.admitKeyless({
+          authorization: req.headers.authorization,
           hostClass,
-          req.socket.remoteAddress,
+          clientAddress: req.socket.remoteAddress,
           setHeader,
           authenticator,
           seen,
-        );
+        });
         admitted = true;
         return partner;
       };
@@ -126,14 +126,14 @@ async function serve(
     } else {
       const { scope } = direct.spec.access;
       const admit = async (authenticator?: Authenticator) => {
-        const { partner } = await options.admitPartner(
-          req.headers.authorization,
+        const { partner } = await options.admitPartner({
+          authorization: req.headers.authorization,
           hostClass,
           scope,
           setHeader,
           authenticator,
           seen,
-        );
+        });
         admitted = true;
         return partner;
       };

@@ -115,13 +115,20 @@ function callerOnResponse(res: Response): CallerSink {
  * `authenticator` replaces the batched key statement, for a route that reads its own data in the same
  * statement (decisions/admittedSnapshots).
  */
+/** What an admission reads of a request, and where it reports. */
+export interface AdmissionRequest {
+  authorization: string | undefined;
+  hostClass: HostClass;
+  /** Where the call's rate headers go. */
+  setHeader: HeaderSink;
+  /** The route's own key authenticator (batched with its data statement); the shared one otherwise. */
+  authenticator?: Authenticator | undefined;
+  /** Told the caller once its key is known (the request log). */
+  seen?: CallerSink | undefined;
+}
+
 export type PartnerAdmission = (
-  authorization: string | undefined,
-  hostClass: HostClass,
-  scope: PartnerScope | undefined,
-  setHeader: HeaderSink,
-  authenticator?: Authenticator,
-  seen?: CallerSink,
+  request: AdmissionRequest & { scope: PartnerScope | undefined },
 ) => Promise<KeyedCall>;
 
 /**
@@ -146,12 +153,7 @@ export function partnerOf(res: Response): PartnerContext {
  * rate window whenever one was counted.
  */
 export type KeylessAdmission = (
-  authorization: string | undefined,
-  hostClass: HostClass,
-  clientAddress: string | undefined,
-  setHeader: HeaderSink,
-  authenticator?: Authenticator,
-  seen?: CallerSink,
+  request: AdmissionRequest & { clientAddress: string | undefined },
 ) => Promise<Partial<KeyedCall>>;
 
 /**
@@ -186,14 +188,14 @@ function clientCounter(limitPerMinute: number, now: () => number) {
 /** `requirePartner(scope)`: the middleware for partner routes; without a scope any valid key passes. */
 export function partnerGuard(options: PartnerAuthOptions) {
   const authenticator = batchedAuthenticator(options.pool);
-  const admitPartner: PartnerAdmission = async (
+  const admitPartner: PartnerAdmission = async ({
     authorization,
     hostClass,
     scope,
     setHeader,
-    routeAuthenticator,
+    authenticator: routeAuthenticator,
     seen,
-  ) => {
+  }) => {
     const raw = bearerKey(authorization);
     if (raw === undefined) {
       throw new ApiError(
@@ -215,14 +217,13 @@ export function partnerGuard(options: PartnerAuthOptions) {
   const requirePartner =
     (scope?: PartnerScope): RequestHandler =>
     async (req: Request, res: Response, next: NextFunction) => {
-      const call = await admitPartner(
-        req.headers.authorization,
-        res.locals.hostClass,
+      const call = await admitPartner({
+        authorization: req.headers.authorization,
+        hostClass: res.locals.hostClass,
         scope,
-        (name, value) => res.setHeader(name, value),
-        undefined,
-        callerOnResponse(res),
-      );
+        setHeader: (name, value) => res.setHeader(name, value),
+        seen: callerOnResponse(res),
+      });
       res.locals.partner = call.partner;
       res.locals.rateLimit = call.rate;
       next();
@@ -240,14 +241,14 @@ export function partnerGuard(options: PartnerAuthOptions) {
       res.setHeader(name, value),
     );
   };
-  const admitKeyless: KeylessAdmission = async (
+  const admitKeyless: KeylessAdmission = async ({
     authorization,
     hostClass,
     clientAddress,
     setHeader,
-    routeAuthenticator,
+    authenticator: routeAuthenticator,
     seen,
-  ) => {
+  }) => {
     const raw = bearerKey(authorization);
     if (raw !== undefined) {
       const call = await authenticate(
@@ -268,14 +269,13 @@ export function partnerGuard(options: PartnerAuthOptions) {
     return rate === undefined ? {} : { rate };
   };
   const keylessAccess: RequestHandler = async (req, res, next) => {
-    const call = await admitKeyless(
-      req.headers.authorization,
-      res.locals.hostClass,
-      req.socket.remoteAddress,
-      (name, value) => res.setHeader(name, value),
-      undefined,
-      callerOnResponse(res),
-    );
+    const call = await admitKeyless({
+      authorization: req.headers.authorization,
+      hostClass: res.locals.hostClass,
+      clientAddress: req.socket.remoteAddress,
+      setHeader: (name, value) => res.setHeader(name, value),
+      seen: callerOnResponse(res),
+    });
     res.locals.partner = call.partner;
     res.locals.rateLimit = call.rate;
     next();
