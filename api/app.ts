@@ -139,7 +139,7 @@ export function createPlatform(deps: ApiDependencies): Platform {
     keylessLimitPerMinute: deps.keylessRateLimitPerMinute ?? DEFAULT_KEYLESS_RATE_LIMIT,
     publicWriteLimitPerMinute: deps.publicWriteRateLimitPerMinute ?? DEFAULT_PUBLIC_WRITE_RATE_LIMIT,
   });
-  const { idempotent, runIdempotent } = idempotency(deps.pool, now);
+  const { idempotent } = idempotency(deps.pool, now);
   const services = createServices({
     pool: deps.pool,
     masterKey: deps.masterKey,
@@ -154,7 +154,7 @@ export function createPlatform(deps: ApiDependencies): Platform {
     embedOriginAllowed: (origin) => services.reservations.embedOriginAllowed(origin),
   });
   return {
-    routes: new RouteTable(auth.guard, cors),
+    routes: new RouteTable(auth.guard, cors, auth.countPublicWrite),
     services,
     startedAt: deps.startedAt,
     admitPartner: auth.admitPartner,
@@ -163,7 +163,6 @@ export function createPlatform(deps: ApiDependencies): Platform {
     countKeyless: auth.countKeyless,
     countPublicWrite: auth.countPublicWrite,
     idempotent,
-    runIdempotent,
     now,
   };
 }

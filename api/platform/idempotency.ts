@@ -7,7 +7,6 @@
 // decisions' own lifetimes do.
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import type { Request, Response } from "express";
 import type { Pool } from "pg";
 import { ApiError } from "../../core/errors/catalogue";
 import { countIdempotency } from "../../telemetry/metrics";
@@ -187,33 +186,12 @@ export function idempotency(pool: Pool, now: () => number) {
     return executedAnswer(result);
   }
 
-  /** `idempotent` for an Express route behind requirePartner; sends the result. */
-  async function runIdempotent(
-    req: Request,
-    res: Response,
-    execute: () => Promise<IdempotentResult>,
-  ): Promise<void> {
-    const partner = res.locals.partner;
-    if (partner === undefined)
-      throw new Error("runIdempotent needs an authenticated partner (requirePartner).");
-    const answer = await idempotent(
-      {
-        keyId: partner.keyId,
-        route: `${req.method} ${req.baseUrl}${req.route?.path ?? req.path}`,
-        headers: req.headers,
-        body: req.body,
-      },
-      execute,
-    );
-    res.set(answer.headers).status(answer.status).json(answer.body);
-  }
-
   /** Deletes records past their retention. */
   async function pruneExpired(): Promise<void> {
     await pool.query("DELETE FROM idempotency_records WHERE expires_at <= $1", [new Date(now())]);
   }
 
-  return { idempotent, runIdempotent, pruneExpired };
+  return { idempotent, pruneExpired };
 }
 
 export type Idempotency = ReturnType<typeof idempotency>;

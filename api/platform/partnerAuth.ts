@@ -138,16 +138,6 @@ export type PartnerAdmission = (
 export type KeylessCounter = (req: Request, res: Response) => void;
 
 /**
- * The partner a keyed call was admitted as (the route's guard ran before its handler); 401 when there is none,
- * as on a keyless route's branch that needs a key.
- */
-export function partnerOf(res: Response): PartnerContext {
-  const partner = res.locals.partner;
-  if (partner === undefined) throw new ApiError("unauthorized");
-  return partner;
-}
-
-/**
  * Admits a call to a keyless route: a sent key as PartnerAdmission does (no scope needed), or without one the client
  * address's keyless count in the host's environment. The answer carries the partner only for a key, and the
  * rate window whenever one was counted.

@@ -22,7 +22,6 @@ export interface Platform {
   countKeyless: KeylessCounter;
   /** Counts a call in its client address's keyless-write window ("public-write"), whatever its route's class. */
   countPublicWrite: PublicWriteCounter;
-  runIdempotent: Idempotency["runIdempotent"];
   /** Idempotent execution without Express objects, for direct routes. */
   idempotent: Idempotency["idempotent"];
   /** Milliseconds since the epoch (injectable for tests at minute boundaries). */

@@ -19,8 +19,8 @@ export function registerChainRoutes({ routes, services }: Platform): void {
       },
       errors: [],
     },
-    async ({ res }) => {
-      res.json({ chains: await services.mirror.chainHealth() });
+    async () => {
+      return { status: 200, body: { chains: await services.mirror.chainHealth() } };
     },
   );
 }

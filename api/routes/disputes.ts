@@ -118,12 +118,12 @@ export function registerDisputeRoutes({ routes, services }: Platform): void {
       responses: { 201: { description: "The challenge; sign its message.", schema: challengeSchema } },
       errors: ["wallet_family_mismatch", "service_unavailable"],
     },
-    async ({ body, req, res }) => {
-      const challenge = await disputes.challenge(res.locals.hostEnvironment, {
+    async ({ body, environment, headers }) => {
+      const challenge = await disputes.challenge(environment, {
         ...body,
-        domain: domainOf(req.headers.host),
+        domain: domainOf(headers.host),
       });
-      res.status(201).json(challengeJson(challenge));
+      return { status: 201, body: challengeJson(challenge) };
     },
   );
 
@@ -139,12 +139,15 @@ export function registerDisputeRoutes({ routes, services }: Platform): void {
       responses: { 201: { description: "The dispute, open.", schema: filedSchema } },
       errors: [...PROOF_ERRORS, "dispute_already_open", "service_unavailable"],
     },
-    async ({ body, res }) => {
-      const dispute = await disputes.file(res.locals.hostEnvironment, body);
-      res.status(201).json({
-        dispute: disputeJson(dispute),
-        claimant: { chain: dispute.claimant.chain, address: dispute.claimant.address },
-      });
+    async ({ body, environment }) => {
+      const dispute = await disputes.file(environment, body);
+      return {
+        status: 201,
+        body: {
+          dispute: disputeJson(dispute),
+          claimant: { chain: dispute.claimant.chain, address: dispute.claimant.address },
+        },
+      };
     },
   );
 
@@ -164,9 +167,9 @@ export function registerDisputeRoutes({ routes, services }: Platform): void {
         },
       },
     },
-    async ({ query, res }) => {
-      const page = await disputes.list(res.locals.hostEnvironment, query);
-      res.json({ rows: page.rows.map(disputeJson), nextCursor: page.nextCursor });
+    async ({ query, environment }) => {
+      const page = await disputes.list(environment, query);
+      return { status: 200, body: { rows: page.rows.map(disputeJson), nextCursor: page.nextCursor } };
     },
   );
 
@@ -180,8 +183,8 @@ export function registerDisputeRoutes({ routes, services }: Platform): void {
       responses: { 200: { description: "The dispute.", schema: disputeSchema } },
       errors: ["dispute_not_found"],
     },
-    async ({ req, res }) => {
-      res.json(disputeJson(await disputes.show(res.locals.hostEnvironment, disputeIdOf(req.params.id))));
+    async ({ environment, params }) => {
+      return { status: 200, body: disputeJson(await disputes.show(environment, disputeIdOf(params.id))) };
     },
   );
 
@@ -202,9 +205,9 @@ export function registerDisputeRoutes({ routes, services }: Platform): void {
         "service_unavailable",
       ],
     },
-    async ({ body, req, res }) => {
-      const dispute = await disputes.withdraw(res.locals.hostEnvironment, disputeIdOf(req.params.id), body);
-      res.json(disputeJson(dispute));
+    async ({ body, environment, params }) => {
+      const dispute = await disputes.withdraw(environment, disputeIdOf(params.id), body);
+      return { status: 200, body: disputeJson(dispute) };
     },
   );
 }

@@ -52,18 +52,21 @@ export function registerHealthRoutes({ routes, services, startedAt, now }: Platf
       },
       errors: ["service_unavailable"],
     },
-    async ({ res }) => {
+    async () => {
       const probe = await services.mirror.health();
       if (!probe.ok) throw databaseDown(probe.reason, probe.boundMs);
       const { chains, watchdog, latencyMs } = probe;
-      res.json({
-        status: chains.every((chain) => chain.status === "ok") ? "ok" : "degraded",
-        database: { ok: true, latencyMs },
-        chains,
-        watchdog,
-        startedAt: startedAt.toISOString(),
-        uptimeSeconds: Math.floor((now() - startedAt.getTime()) / 1000),
-      });
+      return {
+        status: 200,
+        body: {
+          status: chains.every((chain) => chain.status === "ok") ? "ok" : "degraded",
+          database: { ok: true, latencyMs },
+          chains,
+          watchdog,
+          startedAt: startedAt.toISOString(),
+          uptimeSeconds: Math.floor((now() - startedAt.getTime()) / 1000),
+        },
+      };
     },
   );
 }

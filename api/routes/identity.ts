@@ -1,17 +1,16 @@
 // The identity routes: the identity check and status (public, dataset by host), launch validation and the
 // launch, bond and milestone reports (partners). Handlers only gather input and format answers.
-import type { Request, Response } from "express";
+
 import type { SignedDecision } from "../../core/decision";
 import {
   type Caller,
-  type CheckRequest,
   type IdentityService,
   type ValidationIdentity,
   validationIdentity,
 } from "../../services/identity";
 import { countDecision } from "../../telemetry/metrics";
 import type { IdempotentResult } from "../platform/idempotency";
-import { partnerOf } from "../platform/partnerAuth";
+import type { RouteInput, RouteResult } from "../platform/openapi/routeTable";
 import type { Platform } from "../platform/platform";
 import {
   checkBody,
@@ -30,25 +29,22 @@ import {
 const KEEPER_HEADER = "x-service-keeper";
 const TAG = "Decisions";
 
-function registerCheckRoutes({ routes, countPublicWrite }: Platform, identity: IdentityService): void {
-  const check = async (
-    req: Request,
-    res: Response,
-    input: CheckRequest & { reservationTx?: string | undefined },
-  ) => {
+function registerCheckRoutes({ routes }: Platform, identity: IdentityService): void {
+  const check = async ({
+    body,
+    environment,
+    partner,
+    countPublicWrite,
+  }: RouteInput<typeof checkBody, typeof checkBody, "keyless">): Promise<RouteResult> => {
     // A sandbox key on the sandbox host also sees its partner's own sandbox records; keyless, the scenarios only.
-    const partnerId = res.locals.partner?.partnerId ?? null;
-    const environment = res.locals.hostEnvironment;
-    if (input.reservationTx === undefined) {
-      res.json(await identity.check(environment, input, partnerId));
-      return;
+    const partnerId = partner?.partnerId ?? null;
+    if (body.reservationTx === undefined) {
+      return { status: 200, body: await identity.check(environment, body, partnerId) };
     }
     // Asking a chain and writing the mirror: counted as a keyless write, whatever the key.
-    countPublicWrite(res.locals.hostClass, req.socket.remoteAddress, (name, value) =>
-      res.setHeader(name, value),
-    );
-    const transaction = { field: "reservationTx" as const, hash: input.reservationTx };
-    res.json(await identity.checkTransaction(environment, input, transaction, partnerId));
+    countPublicWrite();
+    const transaction = { field: "reservationTx" as const, hash: body.reservationTx };
+    return { status: 200, body: await identity.checkTransaction(environment, body, transaction, partnerId) };
   };
   const responses = {
     200: {
@@ -94,7 +90,7 @@ function registerCheckRoutes({ routes, countPublicWrite }: Platform, identity: I
       responses,
       errors: ["service_unavailable", "rate_limited"],
     },
-    ({ body, req, res }) => check(req, res, body),
+    check,
   );
   routes.route(
     {
@@ -107,8 +103,8 @@ function registerCheckRoutes({ routes, countPublicWrite }: Platform, identity: I
       responses: { 200: { description: "The identity record with its timeline.", schema: statusSchema } },
       errors: ["identity_not_found", "service_unavailable"],
     },
-    async ({ query, res }) => {
-      res.json(await identity.status(res.locals.hostEnvironment, query.key));
+    async ({ query, environment }) => {
+      return { status: 200, body: await identity.status(environment, query.key) };
     },
   );
 }
@@ -196,9 +192,9 @@ function registerReportRoutes({ routes }: Platform, identity: IdentityService): 
         "service_unavailable",
       ],
     },
-    async ({ body, res }) => {
-      const result = await identity.reportLaunch(partnerOf(res), body);
-      res.json({ recorded: true, ...result });
+    async ({ body, partner }) => {
+      const result = await identity.reportLaunch(partner, body);
+      return { status: 200, body: { recorded: true, ...result } };
     },
   );
   for (const kind of ["bonded", "milestone"] as const) {
@@ -232,15 +228,15 @@ function registerReportRoutes({ routes }: Platform, identity: IdentityService): 
           "service_unavailable",
         ],
       },
-      async ({ body, req, res }) => {
-        const keeper = req.headers[KEEPER_HEADER];
+      async ({ body, partner, headers }) => {
+        const keeper = headers[KEEPER_HEADER];
         const result = await identity.reportLock(
-          partnerOf(res),
+          partner,
           kind,
           typeof keeper === "string" ? keeper : undefined,
           body,
         );
-        res.json({ recorded: true, ...result });
+        return { status: 200, body: { recorded: true, ...result } };
       },
     );
   }

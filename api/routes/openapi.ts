@@ -21,9 +21,7 @@ export function registerOpenApiRoute({ routes }: Platform): void {
         },
       },
     },
-    ({ res }) => {
-      // Sent as-is: an OpenAPI document may not carry an extra root field such as responseVersion.
-      res.type("application/json").send(JSON.stringify(openApiDocument(routes.specs(), DELIVERED_EVENTS)));
-    },
+    // Sent as-is (`versioned: false`): an OpenAPI document may not carry an extra root field such as responseVersion.
+    () => ({ status: 200, body: openApiDocument(routes.specs(), DELIVERED_EVENTS) }),
   );
 }

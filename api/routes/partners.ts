@@ -1,7 +1,6 @@
 // Partner onboarding: the public access request and email verification, and with a key the verification
 // resend and the production request. Operators list and answer requests with the operator CLI (partners:*).
 import { z } from "zod";
-import { partnerOf } from "../platform/partnerAuth";
 import type { Platform } from "../platform/platform";
 
 const requestBody = z.strictObject({
@@ -49,14 +48,17 @@ export function registerPartnerRoutes({ routes, services }: Platform): void {
       body: requestBody,
       responses: { 201: { description: "The request is recorded.", schema: requestedSchema } },
     },
-    async ({ body, res }) => {
+    async ({ body }) => {
       const request = await services.partners.requestAccess(body);
-      res.status(201).json({
-        requestId: request.requestId,
-        status: "open",
-        createdAt: request.createdAt.toISOString(),
-        next: "Operators review requests and answer by email. Meanwhile, create a sandbox key: POST /v1/sandbox/keys.",
-      });
+      return {
+        status: 201,
+        body: {
+          requestId: request.requestId,
+          status: "open",
+          createdAt: request.createdAt.toISOString(),
+          next: "Operators review requests and answer by email. Meanwhile, create a sandbox key: POST /v1/sandbox/keys.",
+        },
+      };
     },
   );
 
@@ -79,9 +81,9 @@ export function registerPartnerRoutes({ routes, services }: Platform): void {
       },
       errors: ["verification_token_invalid"],
     },
-    async ({ body, res }) => {
+    async ({ body }) => {
       const { partnerId } = await services.partners.verifyEmail(body.token);
-      res.json({ partnerId, emailVerified: true });
+      return { status: 200, body: { partnerId, emailVerified: true } };
     },
   );
 
@@ -100,9 +102,9 @@ export function registerPartnerRoutes({ routes, services }: Platform): void {
       },
       errors: ["mail_unavailable"],
     },
-    async ({ res }) => {
-      const { expiresAt } = await services.partners.resendVerification(partnerOf(res));
-      res.status(202).json({ sent: true, expiresAt: expiresAt.toISOString() });
+    async ({ partner }) => {
+      const { expiresAt } = await services.partners.resendVerification(partner);
+      return { status: 202, body: { sent: true, expiresAt: expiresAt.toISOString() } };
     },
   );
 
@@ -121,15 +123,18 @@ export function registerPartnerRoutes({ routes, services }: Platform): void {
       },
       errors: ["email_not_verified", "forbidden"],
     },
-    async ({ body, res }) => {
-      const caller = partnerOf(res);
+    async ({ body, partner }) => {
+      const caller = partner;
       const { request, created } = await services.partners.requestProduction(caller, body.message ?? "");
-      res.status(created ? 201 : 200).json({
-        requestId: request.requestId,
-        partnerId: request.partnerId,
-        status: request.status,
-        createdAt: request.createdAt.toISOString(),
-      });
+      return {
+        status: created ? 201 : 200,
+        body: {
+          requestId: request.requestId,
+          partnerId: request.partnerId,
+          status: request.status,
+          createdAt: request.createdAt.toISOString(),
+        },
+      };
     },
   );
 }

@@ -158,8 +158,8 @@ export function registerProtectedIdentityRoutes({ routes, services }: Platform):
         },
       },
     },
-    async ({ query: input, res }) => {
-      res.json(await protectedIdentitiesPage(services.mirror, input));
+    async ({ query: input }) => {
+      return { status: 200, body: await protectedIdentitiesPage(services.mirror, input) };
     },
   );
 }

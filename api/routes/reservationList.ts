@@ -53,7 +53,7 @@ export function registerReservationListRoutes({ routes, services, now }: Platfor
           : new ApiError("invalid_wallet");
       },
     },
-    async ({ query: input, res }) => {
+    async ({ query: input }) => {
       const at = new Date(now());
       const rows = await services.mirror.walletReservations(input.wallet);
       const records = rows.map((row) => ({
@@ -70,13 +70,16 @@ export function registerReservationListRoutes({ routes, services, now }: Platfor
         blockNumber: Number(row.block_number),
       }));
       const active = records.filter((record) => record.status === "confirmed").length;
-      res.json({
-        adapter: "index",
-        scope: "production",
-        wallet: input.wallet,
-        summary: { total: records.length, active, expired: records.length - active },
-        records,
-      });
+      return {
+        status: 200,
+        body: {
+          adapter: "index",
+          scope: "production",
+          wallet: input.wallet,
+          summary: { total: records.length, active, expired: records.length - active },
+          records,
+        },
+      };
     },
   );
 }

@@ -5,7 +5,6 @@ import {
   reservationView,
   type SubmittedReservation,
 } from "../../services/reservations";
-import { partnerOf } from "../platform/partnerAuth";
 import type { Platform } from "../platform/platform";
 import {
   embedPrepareBody,
@@ -68,7 +67,7 @@ function submittedAnswer({ reservation, step, commitment }: SubmittedReservation
 
 const PARTNER_ERRORS = ["unauthorized", "key_revoked", "scope_missing", "rate_limited"] as const;
 
-export function registerReservationRoutes({ routes, runIdempotent, services }: Platform): void {
+export function registerReservationRoutes({ routes, idempotent, services }: Platform): void {
   const { reservations } = services;
 
   routes.route(
@@ -85,9 +84,9 @@ export function registerReservationRoutes({ routes, runIdempotent, services }: P
       },
       errors: [...PARTNER_ERRORS, "price_unavailable", "service_unavailable"],
     },
-    async ({ query, res }) => {
-      const quote = await reservations.quote(partnerOf(res).environment, query.chain, query.durationSeconds);
-      res.json(quoteView(quote));
+    async ({ query, partner }) => {
+      const quote = await reservations.quote(partner.environment, query.chain, query.durationSeconds);
+      return { status: 200, body: quoteView(quote) };
     },
   );
 
@@ -115,15 +114,15 @@ export function registerReservationRoutes({ routes, runIdempotent, services }: P
         "idempotency_in_progress",
       ],
     },
-    async ({ body, req, res }) => {
-      const partner = partnerOf(res);
+    async ({ body, rawBody, route, headers, partner }) => {
       const attribution = {
         partnerId: partner.partnerId,
         apiKeyId: partner.keyId,
         launchpad: null,
         source: "partner",
       } as const;
-      await runIdempotent(req, res, async () =>
+      const call = { keyId: partner.keyId, route, headers, body: rawBody };
+      return idempotent(call, async () =>
         preparedAnswer(await reservations.prepare(partner.environment, attribution, body)),
       );
     },
@@ -140,8 +139,8 @@ export function registerReservationRoutes({ routes, runIdempotent, services }: P
       responses: { 200: { description: "The reservation.", schema: reservationSchema } },
       errors: [...PARTNER_ERRORS, "reservation_not_found", "service_unavailable"],
     },
-    async ({ query, res }) => {
-      res.json(reservationView(await reservations.own(partnerOf(res), query.reservationId)));
+    async ({ query, partner }) => {
+      return { status: 200, body: reservationView(await reservations.own(partner, query.reservationId)) };
     },
   );
 
@@ -165,10 +164,11 @@ export function registerReservationRoutes({ routes, runIdempotent, services }: P
         "service_unavailable",
       ],
     },
-    async ({ body, res }) => {
-      res.json(
-        submittedAnswer(await reservations.submit(partnerOf(res), body.reservationId, body.transactionHash)),
-      );
+    async ({ body, partner }) => {
+      return {
+        status: 200,
+        body: submittedAnswer(await reservations.submit(partner, body.reservationId, body.transactionHash)),
+      };
     },
   );
 
@@ -191,8 +191,11 @@ export function registerReservationRoutes({ routes, runIdempotent, services }: P
         "service_unavailable",
       ],
     },
-    async ({ body, res }) => {
-      res.json(reservationView(await reservations.confirmSandbox(partnerOf(res), body.reservationId)));
+    async ({ body, partner }) => {
+      return {
+        status: 200,
+        body: reservationView(await reservations.confirmSandbox(partner, body.reservationId)),
+      };
     },
   );
 
@@ -220,10 +223,10 @@ export function registerReservationRoutes({ routes, runIdempotent, services }: P
         "service_unavailable",
       ],
     },
-    async ({ body, res }) => {
-      const prepared = await reservations.prepareEmbedded(res.locals.hostEnvironment, body.launchpad, body);
+    async ({ body, environment }) => {
+      const prepared = await reservations.prepareEmbedded(environment, body.launchpad, body);
       const { status, body: answer } = preparedAnswer(prepared);
-      res.status(status).json(answer);
+      return { status: status, body: answer };
     },
   );
 
@@ -248,13 +251,13 @@ export function registerReservationRoutes({ routes, runIdempotent, services }: P
         "service_unavailable",
       ],
     },
-    async ({ body, res }) => {
+    async ({ body, environment }) => {
       const settled = await reservations.settleEmbedded(
-        res.locals.hostEnvironment,
+        environment,
         body.reservationId,
         body.transactionHash,
       );
-      res.json(reservationView(settled));
+      return { status: 200, body: reservationView(settled) };
     },
   );
 }

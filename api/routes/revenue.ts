@@ -1,7 +1,6 @@
 // Partner revenue (scope partner:revenue) and payout wallets (scope partner:payout). Each answer is the calling
 // partner's, in its key's environment only; handlers call the revenue service (services/revenue) once.
 import { z } from "zod";
-import { partnerOf } from "../platform/partnerAuth";
 import type { Platform } from "../platform/platform";
 import {
   attributedJson,
@@ -49,8 +48,8 @@ export function registerRevenueRoutes({ routes, services }: Platform): void {
       responses: { 200: { description: "The profile in this key's environment.", schema: profileSchema } },
       errors: PARTNER_ERRORS,
     },
-    async ({ res }) => {
-      res.json(profileJson(await revenue.profile(partnerOf(res))));
+    async ({ partner }) => {
+      return { status: 200, body: profileJson(await revenue.profile(partner)) };
     },
   );
 
@@ -68,8 +67,8 @@ export function registerRevenueRoutes({ routes, services }: Platform): void {
       },
       errors: PARTNER_ERRORS,
     },
-    async ({ query, res }) => {
-      res.json(revenueJson(await revenue.revenue(partnerOf(res), query)));
+    async ({ query, partner }) => {
+      return { status: 200, body: revenueJson(await revenue.revenue(partner, query)) };
     },
   );
 
@@ -86,8 +85,8 @@ export function registerRevenueRoutes({ routes, services }: Platform): void {
       },
       errors: PARTNER_ERRORS,
     },
-    async ({ res }) => {
-      res.json(await revenue.reconcile(partnerOf(res)));
+    async ({ partner }) => {
+      return { status: 200, body: await revenue.reconcile(partner) };
     },
   );
 
@@ -102,9 +101,9 @@ export function registerRevenueRoutes({ routes, services }: Platform): void {
       responses: { 200: { description: "One page of reservations.", schema: reservationsSchema } },
       errors: PARTNER_ERRORS,
     },
-    async ({ query, res }) => {
-      const page = await revenue.reservations(partnerOf(res), query);
-      res.json({ rows: page.rows.map(attributedJson), nextCursor: page.nextCursor });
+    async ({ query, partner }) => {
+      const page = await revenue.reservations(partner, query);
+      return { status: 200, body: { rows: page.rows.map(attributedJson), nextCursor: page.nextCursor } };
     },
   );
 
@@ -120,9 +119,12 @@ export function registerRevenueRoutes({ routes, services }: Platform): void {
       responses: { 200: { description: "What the sync changed and the first page.", schema: syncSchema } },
       errors: [...PARTNER_ERRORS, "service_unavailable"],
     },
-    async ({ query, res }) => {
-      const page = await revenue.syncReservations(partnerOf(res), query);
-      res.json({ rows: page.rows.map(attributedJson), nextCursor: page.nextCursor, sync: page.sync });
+    async ({ query, partner }) => {
+      const page = await revenue.syncReservations(partner, query);
+      return {
+        status: 200,
+        body: { rows: page.rows.map(attributedJson), nextCursor: page.nextCursor, sync: page.sync },
+      };
     },
   );
 
@@ -138,13 +140,16 @@ export function registerRevenueRoutes({ routes, services }: Platform): void {
       responses: { 200: { description: "One page of plans.", schema: plansSchema } },
       errors: PARTNER_ERRORS,
     },
-    async ({ query, res }) => {
-      const page = await revenue.payoutPlans(partnerOf(res), query);
-      res.json({
-        rows: page.rows.map(planJson),
-        nextCursor: page.nextCursor,
-        payouts: { enabled: false, message: PAYOUTS_GATED },
-      });
+    async ({ query, partner }) => {
+      const page = await revenue.payoutPlans(partner, query);
+      return {
+        status: 200,
+        body: {
+          rows: page.rows.map(planJson),
+          nextCursor: page.nextCursor,
+          payouts: { enabled: false, message: PAYOUTS_GATED },
+        },
+      };
     },
   );
 
@@ -165,12 +170,12 @@ export function registerRevenueRoutes({ routes, services }: Platform): void {
         "service_unavailable",
       ],
     },
-    async ({ body, req, res }) => {
-      const challenge = await revenue.challengeWallet(partnerOf(res), {
+    async ({ body, partner, headers }) => {
+      const challenge = await revenue.challengeWallet(partner, {
         ...body,
-        domain: domainOf(req.headers.host),
+        domain: domainOf(headers.host),
       });
-      res.status(201).json(challengeJson(challenge));
+      return { status: 201, body: challengeJson(challenge) };
     },
   );
 
@@ -186,9 +191,9 @@ export function registerRevenueRoutes({ routes, services }: Platform): void {
       responses: { 200: { description: "The verified wallet.", schema: z.object({ wallet: walletSchema }) } },
       errors: [...PARTNER_ERRORS, ...PROOF_ERRORS, "payout_wallet_already_verified", "service_unavailable"],
     },
-    async ({ body, res }) => {
-      const wallet = await revenue.verifyWallet(partnerOf(res), body);
-      res.json({ wallet: walletJson(wallet) });
+    async ({ body, partner }) => {
+      const wallet = await revenue.verifyWallet(partner, body);
+      return { status: 200, body: { wallet: walletJson(wallet) } };
     },
   );
 
@@ -214,12 +219,12 @@ export function registerRevenueRoutes({ routes, services }: Platform): void {
         "service_unavailable",
       ],
     },
-    async ({ body, req, res }) => {
-      const { archived, challenge } = await revenue.rotateWallet(partnerOf(res), {
+    async ({ body, partner, headers }) => {
+      const { archived, challenge } = await revenue.rotateWallet(partner, {
         ...body,
-        domain: domainOf(req.headers.host),
+        domain: domainOf(headers.host),
       });
-      res.status(201).json({ archived: walletJson(archived), challenge: challengeJson(challenge) });
+      return { status: 201, body: { archived: walletJson(archived), challenge: challengeJson(challenge) } };
     },
   );
 }

@@ -10,7 +10,6 @@ import {
   remainingOf,
   shareStatusOf,
 } from "../../services/partners";
-import { partnerOf } from "../platform/partnerAuth";
 import type { Platform } from "../platform/platform";
 import { sandboxHoldBody, sandboxHoldSchema } from "./identitySchemas";
 import { shareStatusJson, shareStatusSchema } from "./shareStatusSchema";
@@ -129,27 +128,29 @@ export function registerSandboxKeyRoutes({ routes, services, now }: Platform): v
         "rotation_not_allowed",
       ],
     },
-    async ({ body, req, res }) => {
-      if (res.locals.hostClass === "production") {
+    async ({ body, hostClass, partner: caller, headers }) => {
+      if (hostClass === "production") {
         throw new ApiError("sandbox_only", "Create sandbox keys on the sandbox or canonical host.");
       }
-      const partner = rotatingCaller(req.headers[ROTATE_HEADER], res.locals.partner, body);
+      const partner = rotatingCaller(headers[ROTATE_HEADER], caller, body);
       if (partner !== undefined) {
         const rotated = await services.partners.rotateSandboxKey(partner, {
           email: body.email,
           label: body.label,
         });
-        res.status(201).json({
-          apiKey: rotated.apiKey,
-          signingSecret: rotated.signingSecret,
-          environment: "sandbox",
-          keyId: rotated.record.keyId,
-          partnerId: rotated.record.partnerId,
-          scopes: rotated.record.scopes,
-          rateLimitPerMinute: rotated.record.rateLimitPerMinute,
-          revokedKeyId: rotated.revokedKeyId,
-        });
-        return;
+        return {
+          status: 201,
+          body: {
+            apiKey: rotated.apiKey,
+            signingSecret: rotated.signingSecret,
+            environment: "sandbox",
+            keyId: rotated.record.keyId,
+            partnerId: rotated.record.partnerId,
+            scopes: rotated.record.scopes,
+            rateLimitPerMinute: rotated.record.rateLimitPerMinute,
+            revokedKeyId: rotated.revokedKeyId,
+          },
+        };
       }
       if (body.organization === undefined) {
         throw new ApiError(
@@ -166,15 +167,18 @@ export function registerSandboxKeyRoutes({ routes, services, now }: Platform): v
         email: body.email,
         label: body.label,
       });
-      res.status(201).json({
-        apiKey,
-        signingSecret,
-        environment: "sandbox",
-        keyId: record.keyId,
-        partnerId: record.partnerId,
-        scopes: record.scopes,
-        rateLimitPerMinute: record.rateLimitPerMinute,
-      });
+      return {
+        status: 201,
+        body: {
+          apiKey,
+          signingSecret,
+          environment: "sandbox",
+          keyId: record.keyId,
+          partnerId: record.partnerId,
+          scopes: record.scopes,
+          rateLimitPerMinute: record.rateLimitPerMinute,
+        },
+      };
     },
   );
 
@@ -189,28 +193,30 @@ export function registerSandboxKeyRoutes({ routes, services, now }: Platform): v
       responses: { 200: { description: "The calling key.", schema: introspectionSchema } },
       errors: ["sandbox_only"],
     },
-    async ({ res }) => {
-      const partner = sandboxPartner(res.locals.partner);
+    async ({ partner: caller, rate }) => {
+      const partner = sandboxPartner(caller);
       const [key, profile] = await Promise.all([
         services.partners.key(partner.keyId),
         services.partners.partner(partner.partnerId),
       ]);
-      const rate = res.locals.rateLimit;
       if (key === undefined || profile === undefined || rate === undefined)
         throw new ApiError("unauthorized");
-      res.json({
-        keyId: key.keyId,
-        partnerId: key.partnerId,
-        environment: "sandbox",
-        label: key.label,
-        organization: profile.organization,
-        emailVerified: profile.emailVerified,
-        scopes: key.scopes,
-        limits: { requestsPerMinute: key.rateLimitPerMinute },
-        usage: { requestsThisMinute: rate.count, remainingThisMinute: remainingOf(rate) },
-        revenueShare: shareStatusJson(shareStatusOf(profile, "sandbox", new Date(now()))),
-        createdAt: key.createdAt.toISOString(),
-      });
+      return {
+        status: 200,
+        body: {
+          keyId: key.keyId,
+          partnerId: key.partnerId,
+          environment: "sandbox",
+          label: key.label,
+          organization: profile.organization,
+          emailVerified: profile.emailVerified,
+          scopes: key.scopes,
+          limits: { requestsPerMinute: key.rateLimitPerMinute },
+          usage: { requestsThisMinute: rate.count, remainingThisMinute: remainingOf(rate) },
+          revenueShare: shareStatusJson(shareStatusOf(profile, "sandbox", new Date(now()))),
+          createdAt: key.createdAt.toISOString(),
+        },
+      };
     },
   );
   routes.route(
@@ -228,10 +234,13 @@ export function registerSandboxKeyRoutes({ routes, services, now }: Platform): v
       },
       errors: ["sandbox_only"],
     },
-    async ({ res }) => {
-      const partner = sandboxPartner(res.locals.partner);
+    async ({ partner: caller }) => {
+      const partner = sandboxPartner(caller);
       const key = await services.partners.revokeByHolder(partner.keyId);
-      res.json({ keyId: key.keyId, revoked: true, revokedAt: (key.revokedAt ?? new Date()).toISOString() });
+      return {
+        status: 200,
+        body: { keyId: key.keyId, revoked: true, revokedAt: (key.revokedAt ?? new Date()).toISOString() },
+      };
     },
   );
 }
@@ -247,14 +256,16 @@ export function registerDiagnosticsRoutes({ routes, services }: Platform): void 
       query: logsQuery,
       responses: { 200: { description: "The calling key's recent requests.", schema: logsSchema } },
     },
-    async ({ query, res }) => {
-      const partner = partnerOf(res);
+    async ({ query, partner }) => {
       const lines = await services.partners.recentRequests(partner, query.limit);
-      res.json({
-        keyId: partner.keyId,
-        retention: REQUEST_LOG_RETENTION,
-        requests: lines.map((line) => ({ ...line, at: line.at.toISOString() })),
-      });
+      return {
+        status: 200,
+        body: {
+          keyId: partner.keyId,
+          retention: REQUEST_LOG_RETENTION,
+          requests: lines.map((line) => ({ ...line, at: line.at.toISOString() })),
+        },
+      };
     },
   );
   routes.route(
@@ -267,18 +278,20 @@ export function registerDiagnosticsRoutes({ routes, services }: Platform): void 
       query: usageQuery,
       responses: { 200: { description: "The calling key's usage.", schema: usageSchema } },
     },
-    async ({ query, res }) => {
-      const partner = partnerOf(res);
+    async ({ query, partner }) => {
       const usage = await services.partners.usage(partner, query.days);
-      res.json({
-        keyId: partner.keyId,
-        days: query.days,
-        totals: {
-          requests: usage.reduce((sum, row) => sum + row.requests, 0),
-          rateLimited: usage.reduce((sum, row) => sum + row.rateLimited, 0),
+      return {
+        status: 200,
+        body: {
+          keyId: partner.keyId,
+          days: query.days,
+          totals: {
+            requests: usage.reduce((sum, row) => sum + row.requests, 0),
+            rateLimited: usage.reduce((sum, row) => sum + row.rateLimited, 0),
+          },
+          usage,
         },
-        usage,
-      });
+      };
     },
   );
 }
@@ -344,8 +357,8 @@ export function registerSandboxHoldRoutes({ routes, services }: Platform): void 
         "service_unavailable",
       ],
     },
-    async ({ body, res }) => {
-      res.status(201).json(await services.sandbox.hold(partnerOf(res), body));
+    async ({ body, partner }) => {
+      return { status: 201, body: await services.sandbox.hold(partner, body) };
     },
   );
 }

@@ -6,7 +6,7 @@ import type { Platform } from "../platform/platform";
 
 export const WELL_KNOWN_SIGNING_KEYS_PATH = "/.well-known/service-signing-keys.json";
 /** Verifiers cache keys for about 5 minutes (spec: Limits). */
-const KEYS_CACHE_CONTROL = "public, max-age=300";
+const CACHED = Object.freeze({ "Cache-Control": "public, max-age=300" });
 
 const keysSchema = z.object({
   environment: environmentSchema,
@@ -49,10 +49,10 @@ export function registerSigningKeyRoutes({ routes, services }: Platform): void {
       query: keysQuery,
       responses: { 200: { description, schema: keysSchema } },
     },
-    async ({ query, res }) => {
-      const environment = query.environment ?? res.locals.hostEnvironment;
-      res.setHeader("Cache-Control", KEYS_CACHE_CONTROL);
-      res.json({ environment, keys: await services.signing.publicKeys(environment) });
+    async ({ query, environment: hostEnvironment }) => {
+      const environment = query.environment ?? hostEnvironment;
+      const keys = await services.signing.publicKeys(environment);
+      return { status: 200, body: { environment, keys }, headers: CACHED };
     },
   );
   routes.route(
@@ -64,10 +64,9 @@ export function registerSigningKeyRoutes({ routes, services }: Platform): void {
       access: "public",
       responses: { 200: { description, schema: keysSchema } },
     },
-    async ({ res }) => {
-      const environment = res.locals.hostEnvironment;
-      res.setHeader("Cache-Control", KEYS_CACHE_CONTROL);
-      res.json({ environment, keys: await services.signing.publicKeys(environment) });
+    async ({ environment }) => {
+      const keys = await services.signing.publicKeys(environment);
+      return { status: 200, body: { environment, keys }, headers: CACHED };
     },
   );
 }

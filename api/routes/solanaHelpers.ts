@@ -205,22 +205,21 @@ export function registerSolanaHelperRoutes({ routes, services }: Platform): void
       responses: { 200: { description: "The quote.", schema: quoteSchema } },
       errors: ["price_unavailable", "service_unavailable", "sandbox_deployment_missing"],
     },
-    async ({ query, res }) => {
-      const quote = await reservations.solanaQuote(
-        res.locals.hostEnvironment,
-        query.chain,
-        query.durationSeconds,
-      );
-      res.json({
-        chain: quote.chain,
-        durationSeconds: quote.durationSeconds,
-        usd: usdText(quote.usdMicros),
-        lamports: quote.amount.toString(),
-        sol: formatUnits(quote.amount, LAMPORTS_DECIMALS),
-        priceUsd: quote.priceUsd,
-        priceUpdatedAt: quote.priceUpdatedAt.toISOString(),
-        expiresAt: quote.expiresAt.toISOString(),
-      });
+    async ({ query, environment }) => {
+      const quote = await reservations.solanaQuote(environment, query.chain, query.durationSeconds);
+      return {
+        status: 200,
+        body: {
+          chain: quote.chain,
+          durationSeconds: quote.durationSeconds,
+          usd: usdText(quote.usdMicros),
+          lamports: quote.amount.toString(),
+          sol: formatUnits(quote.amount, LAMPORTS_DECIMALS),
+          priceUsd: quote.priceUsd,
+          priceUpdatedAt: quote.priceUpdatedAt.toISOString(),
+          expiresAt: quote.expiresAt.toISOString(),
+        },
+      };
     },
   );
 
@@ -236,11 +235,11 @@ export function registerSolanaHelperRoutes({ routes, services }: Platform): void
       responses: { 200: { description: "The reserve context.", schema: contextSchema } },
       errors: ["service_unavailable", "sandbox_deployment_missing"],
     },
-    async ({ query, res }) => {
+    async ({ query, environment }) => {
       const identity = normalizedOrReject(query.name, query.ticker);
       const launcher = walletKey(query.launcher);
       const { chain, context } = await reservations.solanaReserveContext(
-        res.locals.hostEnvironment,
+        environment,
         query.chain,
         identity,
         launcher,
@@ -249,74 +248,80 @@ export function registerSolanaHelperRoutes({ routes, services }: Platform): void
       const addresses = Object.fromEntries(
         Object.entries(context.accounts).map(([name, key]) => [name, key.toBase58()]),
       );
-      res.json({
-        chain,
-        programId: context.programId.toBase58(),
-        chainTime: context.chainTime.toISOString(),
-        identity: {
-          normalizedName: identity.normalizedName,
-          normalizedTicker: identity.normalizedTicker,
-          identityKey: identity.identityKey,
-          nameHash: identity.nameHash,
-          tickerHash: identity.tickerHash,
-        },
-        instruction: context.instruction,
-        args: {
-          commit: { commitment: "keccak256 of the reserve arguments and secret (see the schema)" },
-          reserve: {
-            name: identity.normalizedName,
-            ticker: identity.normalizedTicker,
-            durationSeconds: [...RESERVATION_DURATIONS],
-            partnerRef: `0x${"00".repeat(32)}`,
-            secret: "32 random bytes of the wallet's own",
+      return {
+        status: 200,
+        body: {
+          chain,
+          programId: context.programId.toBase58(),
+          chainTime: context.chainTime.toISOString(),
+          identity: {
+            normalizedName: identity.normalizedName,
+            normalizedTicker: identity.normalizedTicker,
+            identityKey: identity.identityKey,
+            nameHash: identity.nameHash,
+            tickerHash: identity.tickerHash,
           },
-          renew: { durationSeconds: [...RESERVATION_DURATIONS] },
-        },
-        accounts: addresses,
-        commitment: {
-          seeds: ["commitment", launcher.toBase58(), "<commitment>"],
-          minCommitmentSlots: context.minCommitmentSlots,
-          maxCommitmentAgeSeconds: MAX_COMMITMENT_AGE_SECONDS,
-        },
-        computeUnitLimit: REGISTRY_COMPUTE_UNIT_LIMIT,
-        tiers: context.tiers.map((tier) => ({
-          durationSeconds: tier.durationSeconds,
-          usd: usdText(tier.usdMicros),
-          lamports: tier.lamports?.toString() ?? null,
-        })),
-        price: price.ok
-          ? {
-              usable: true,
-              priceUsd: priceUsdOf(price.price, price.exponent),
-              publishedAt: new Date(Number(price.publishTime) * 1000).toISOString(),
-              expiresAt: new Date(Number(price.expiresAt) * 1000).toISOString(),
-              problem: null,
-              message: null,
-            }
-          : {
-              usable: false,
-              priceUsd: null,
-              publishedAt: null,
-              expiresAt: null,
-              problem: price.error,
-              message: price.detail,
+          instruction: context.instruction,
+          args: {
+            commit: { commitment: "keccak256 of the reserve arguments and secret (see the schema)" },
+            reserve: {
+              name: identity.normalizedName,
+              ticker: identity.normalizedTicker,
+              durationSeconds: [...RESERVATION_DURATIONS],
+              partnerRef: `0x${"00".repeat(32)}`,
+              secret: "32 random bytes of the wallet's own",
             },
-        reservation: reservation && {
-          holder: reservation.launcher.toBase58(),
-          expiresAt: new Date(Number(reservation.expiresAt) * 1000).toISOString(),
-          active: reservation.active,
-          renewalOpensAt: reservation.renewalOpensAt.toISOString(),
-          partnerRef: reservation.partnerRef,
+            renew: { durationSeconds: [...RESERVATION_DURATIONS] },
+          },
+          accounts: addresses,
+          commitment: {
+            seeds: ["commitment", launcher.toBase58(), "<commitment>"],
+            minCommitmentSlots: context.minCommitmentSlots,
+            maxCommitmentAgeSeconds: MAX_COMMITMENT_AGE_SECONDS,
+          },
+          computeUnitLimit: REGISTRY_COMPUTE_UNIT_LIMIT,
+          tiers: context.tiers.map((tier) => ({
+            durationSeconds: tier.durationSeconds,
+            usd: usdText(tier.usdMicros),
+            lamports: tier.lamports?.toString() ?? null,
+          })),
+          price: price.ok
+            ? {
+                usable: true,
+                priceUsd: priceUsdOf(price.price, price.exponent),
+                publishedAt: new Date(Number(price.publishTime) * 1000).toISOString(),
+                expiresAt: new Date(Number(price.expiresAt) * 1000).toISOString(),
+                problem: null,
+                message: null,
+              }
+            : {
+                usable: false,
+                priceUsd: null,
+                publishedAt: null,
+                expiresAt: null,
+                problem: price.error,
+                message: price.detail,
+              },
+          reservation: reservation && {
+            holder: reservation.launcher.toBase58(),
+            expiresAt: new Date(Number(reservation.expiresAt) * 1000).toISOString(),
+            active: reservation.active,
+            renewalOpensAt: reservation.renewalOpensAt.toISOString(),
+            partnerRef: reservation.partnerRef,
+          },
+          renewal: {
+            applies: context.instruction === "renew",
+            opensAt:
+              reservation?.active && reservation.launcher.equals(launcher)
+                ? reservation.renewalOpensAt.toISOString()
+                : null,
+          },
+          wallet: {
+            activeReservations: context.activeReservations,
+            maxActivePerWallet: MAX_ACTIVE_PER_WALLET,
+          },
         },
-        renewal: {
-          applies: context.instruction === "renew",
-          opensAt:
-            reservation?.active && reservation.launcher.equals(launcher)
-              ? reservation.renewalOpensAt.toISOString()
-              : null,
-        },
-        wallet: { activeReservations: context.activeReservations, maxActivePerWallet: MAX_ACTIVE_PER_WALLET },
-      });
+      };
     },
   );
 
@@ -332,12 +337,9 @@ export function registerSolanaHelperRoutes({ routes, services }: Platform): void
       responses: { 200: { description: "The blockhash.", schema: blockhashSchema } },
       errors: ["service_unavailable", "sandbox_deployment_missing"],
     },
-    async ({ query, res }) => {
-      const { chain, blockhash } = await reservations.solanaBlockhash(
-        res.locals.hostEnvironment,
-        query.chain,
-      );
-      res.json({ chain, ...blockhash, commitment: "confirmed" });
+    async ({ query, environment }) => {
+      const { chain, blockhash } = await reservations.solanaBlockhash(environment, query.chain);
+      return { status: 200, body: { chain, ...blockhash, commitment: "confirmed" } };
     },
   );
 
@@ -353,19 +355,22 @@ export function registerSolanaHelperRoutes({ routes, services }: Platform): void
       responses: { 200: { description: "The transaction's status.", schema: statusSchema } },
       errors: ["service_unavailable", "sandbox_deployment_missing"],
     },
-    async ({ query, res }) => {
+    async ({ query, environment }) => {
       const { chain, outcome } = await reservations.solanaTransaction(
-        res.locals.hostEnvironment,
+        environment,
         query.chain,
         query.signature,
       );
-      res.json({
-        chain,
-        signature: query.signature,
-        state: outcome.state,
-        slot: outcome.state === "succeeded" || outcome.state === "failed" ? outcome.blockNumber : null,
-        error: outcome.state === "failed" ? outcome.error : null,
-      });
+      return {
+        status: 200,
+        body: {
+          chain,
+          signature: query.signature,
+          state: outcome.state,
+          slot: outcome.state === "succeeded" || outcome.state === "failed" ? outcome.blockNumber : null,
+          error: outcome.state === "failed" ? outcome.error : null,
+        },
+      };
     },
   );
 }

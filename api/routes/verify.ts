@@ -56,9 +56,9 @@ export function registerVerifyRoutes({ routes, services }: Platform): void {
       responses: { 200: { description: "The verification result.", schema: verifyResult } },
       errors: ["service_unavailable"],
     },
-    async ({ body, res }) => {
-      const environment = verifyingEnvironment(res.locals.hostClass, body.environment);
-      res.json(await services.signing.verify(body, environment));
+    async ({ body, hostClass }) => {
+      const environment = verifyingEnvironment(hostClass, body.environment);
+      return { status: 200, body: await services.signing.verify(body, environment) };
     },
   );
 }

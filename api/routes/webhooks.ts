@@ -6,7 +6,6 @@ import {
   type WebhookDelivery,
   type WebhookEndpoint,
 } from "../../services/webhooks";
-import { partnerOf } from "../platform/partnerAuth";
 import type { Platform } from "../platform/platform";
 
 const PAGE_SIZE_MAX = 50;
@@ -129,9 +128,9 @@ export function registerWebhookRoutes({ routes, services }: Platform): void {
         },
       },
     },
-    async ({ query, res }) => {
-      const page = await services.webhooks.deliveries(partnerOf(res), query);
-      res.json({ rows: page.rows.map(deliveryJson), nextCursor: page.nextCursor });
+    async ({ query, partner }) => {
+      const page = await services.webhooks.deliveries(partner, query);
+      return { status: 200, body: { rows: page.rows.map(deliveryJson), nextCursor: page.nextCursor } };
     },
   );
 
@@ -145,9 +144,9 @@ export function registerWebhookRoutes({ routes, services }: Platform): void {
       responses: { 202: { description: "The delivery, due now.", schema: deliverySchema } },
       errors: ["delivery_not_found"],
     },
-    async ({ req, res }) => {
-      const delivery = await services.webhooks.replay(partnerOf(res), String(req.params.id));
-      res.status(202).json(deliveryJson(delivery));
+    async ({ partner, params }) => {
+      const delivery = await services.webhooks.replay(partner, String(params.id));
+      return { status: 202, body: deliveryJson(delivery) };
     },
   );
 
@@ -162,9 +161,9 @@ export function registerWebhookRoutes({ routes, services }: Platform): void {
       responses: { 202: { description: "The test delivery, due now.", schema: deliverySchema } },
       errors: ["webhook_not_found"],
     },
-    async ({ body, res }) => {
-      const delivery = await services.webhooks.sendTest(partnerOf(res), body.endpointId);
-      res.status(202).json(deliveryJson(delivery));
+    async ({ body, partner }) => {
+      const delivery = await services.webhooks.sendTest(partner, body.endpointId);
+      return { status: 202, body: deliveryJson(delivery) };
     },
   );
 
@@ -179,9 +178,9 @@ export function registerWebhookRoutes({ routes, services }: Platform): void {
         200: { description: "The endpoints.", schema: z.object({ endpoints: z.array(endpointSchema) }) },
       },
     },
-    async ({ res }) => {
-      const endpoints = await services.webhooks.list(partnerOf(res));
-      res.json({ endpoints: endpoints.map(endpointJson) });
+    async ({ partner }) => {
+      const endpoints = await services.webhooks.list(partner);
+      return { status: 200, body: { endpoints: endpoints.map(endpointJson) } };
     },
   );
 
@@ -196,9 +195,9 @@ export function registerWebhookRoutes({ routes, services }: Platform): void {
       responses: { 201: { description: "The endpoint and its signing secret.", schema: withSecret } },
       errors: ["service_unavailable"],
     },
-    async ({ body, res }) => {
-      const { endpoint, signingSecret } = await services.webhooks.create(partnerOf(res), body);
-      res.status(201).json({ ...endpointJson(endpoint), signingSecret });
+    async ({ body, partner }) => {
+      const { endpoint, signingSecret } = await services.webhooks.create(partner, body);
+      return { status: 201, body: { ...endpointJson(endpoint), signingSecret } };
     },
   );
 
@@ -218,13 +217,12 @@ export function registerWebhookRoutes({ routes, services }: Platform): void {
       },
       errors: ["webhook_not_found", "service_unavailable"],
     },
-    async ({ req, body, res }) => {
-      const { endpoint, signingSecret } = await services.webhooks.update(
-        partnerOf(res),
-        String(req.params.id),
-        body,
-      );
-      res.json({ ...endpointJson(endpoint), ...(signingSecret === null ? {} : { signingSecret }) });
+    async ({ body, partner, params }) => {
+      const { endpoint, signingSecret } = await services.webhooks.update(partner, String(params.id), body);
+      return {
+        status: 200,
+        body: { ...endpointJson(endpoint), ...(signingSecret === null ? {} : { signingSecret }) },
+      };
     },
   );
 
@@ -243,10 +241,10 @@ export function registerWebhookRoutes({ routes, services }: Platform): void {
       },
       errors: ["webhook_not_found"],
     },
-    async ({ req, res }) => {
-      const id = String(req.params.id);
-      await services.webhooks.remove(partnerOf(res), id);
-      res.json({ id, deleted: true });
+    async ({ partner, params }) => {
+      const id = String(params.id);
+      await services.webhooks.remove(partner, id);
+      return { status: 200, body: { id, deleted: true } };
     },
   );
 }

@@ -1,14 +1,18 @@
-// Route registration: one declaration per route gives the Express handler its validated input AND its entry in
-// the OpenAPI 3.1 document, so the published document can never drift from what the server accepts.
+// Route registration: one declaration per route gives its handler the validated input AND its entry in the
+// OpenAPI 3.1 document, so the published document can never drift from what the server accepts. Every handler
+// has one shape, whichever transport serves it: it takes its input (the partner typed by the route's access)
+// and returns its answer, `{ status, body, headers? }`; the transport writes it.
 import type { IncomingHttpHeaders } from "node:http";
-import { type Request, type RequestHandler, type Response, Router } from "express";
+import { type RequestHandler, Router } from "express";
 import { type ZodType, z } from "zod";
 import type { Environment } from "../../../core/environment";
 import { ApiError, type ErrorCode, errorStatus } from "../../../core/errors/catalogue";
 import type { PartnerContext } from "../../../services/partners/admission";
 import type { Authenticator } from "../../../services/partners/keyAuthentication";
+import type { RateState } from "../../../services/partners/rateWindow";
 import type { PartnerScope } from "../../../services/partners/scopes";
 import { type CorsClass, type CorsLayer, corsClassOf, type PathCors } from "../cors";
+import type { HostClass } from "../hosts";
 
 /**
  * Who may call a route: anyone ("public"); anyone, counted per client address unless a key is sent
@@ -55,16 +59,43 @@ export interface InputIssue {
   message: string;
 }
 
-export interface RouteInput<Q extends ZodType, B extends ZodType> {
+/** The caller a route's access admits: a partner on keyed routes, maybe one on keyless routes, none otherwise. */
+export type PartnerOfAccess<A extends RouteAccess> = A extends "public" | "public-write"
+  ? undefined
+  : A extends "keyless"
+    ? PartnerContext | undefined
+    : PartnerContext;
+
+export interface RouteInput<Q extends ZodType, B extends ZodType, A extends RouteAccess> {
   query: z.output<Q>;
   body: z.output<B>;
-  req: Request;
-  res: Response;
+  /** The body as parsed JSON, before validation (idempotency hashes it as sent). */
+  rawBody: unknown;
+  /** Method and route, e.g. `POST /api/v1/reservations/prepare` (idempotency records are per route). */
+  route: string;
+  /** The path's parameters (`:id`). */
+  params: Readonly<Record<string, string>>;
+  headers: IncomingHttpHeaders;
+  partner: PartnerOfAccess<A>;
+  /** The dataset the host serves (the sandbox host reads sandbox data). */
+  environment: Environment;
+  hostClass: HostClass;
+  /** Where the call stands in its rate window (a keyed call's key, or a keyless call's address). */
+  rate: RateState | undefined;
+  /** Counts the call in its client address's keyless-write window too (429 past it): a read that also writes. */
+  countPublicWrite: () => void;
 }
 
-export type RouteHandler<Q extends ZodType, B extends ZodType> = (
-  input: RouteInput<Q, B>,
-) => Promise<void> | void;
+/** What a route answers; the transport writes it (JSON, with `responseVersion` unless the response opts out). */
+export interface RouteResult {
+  status: number;
+  body: object;
+  headers?: Readonly<Record<string, string>>;
+}
+
+export type RouteHandler<Q extends ZodType, B extends ZodType, A extends RouteAccess> = (
+  input: RouteInput<Q, B, A>,
+) => Promise<RouteResult> | RouteResult;
 
 /** A partner route with a JSON body, served without Express (api/platform/directRoutes.ts). */
 export type DirectRouteSpec<B extends ZodType> = Omit<
@@ -119,11 +150,7 @@ export interface DirectInput<B extends ZodType> {
   route: string;
 }
 
-export interface DirectResult {
-  status: number;
-  body: object;
-  headers?: Readonly<Record<string, string>>;
-}
+export type DirectResult = RouteResult;
 
 export type DirectHandler<B extends ZodType> = (input: DirectInput<B>) => Promise<DirectResult>;
 
@@ -212,6 +239,12 @@ export class RouteTable {
   constructor(
     private readonly guard: AccessGuard,
     private readonly cors: CorsLayer,
+    /** The keyless-write window (partnerAuth's), for RouteInput.countPublicWrite. */
+    private readonly countPublicWrite: (
+      hostClass: HostClass,
+      clientAddress: string | undefined,
+      setHeader: (name: string, value: string) => void,
+    ) => void,
   ) {}
 
   /** Records `method` on `path` with its CORS class; the path's OPTIONS answer reads them at request time. */
@@ -227,18 +260,40 @@ export class RouteTable {
     if (actual !== undefined) this.corsRouter[method as RouteSpec<ZodType, ZodType>["method"]](path, actual);
   }
 
-  route<Q extends ZodType = typeof EMPTY, B extends ZodType = typeof EMPTY>(
-    spec: RouteSpec<Q, B>,
-    handler: RouteHandler<Q, B>,
-  ): void {
+  route<
+    Q extends ZodType = typeof EMPTY,
+    B extends ZodType = typeof EMPTY,
+    const A extends RouteAccess = RouteAccess,
+  >(spec: RouteSpec<Q, B> & { access: A }, handler: RouteHandler<Q, B, A>): void {
     this.operations.push({ spec: spec as unknown as RouteSpec<ZodType, ZodType> });
     this.serveCors(spec.path, spec.method, routeCorsClass(spec));
     const guard = this.guard(spec.access);
+    const route = `${spec.method.toUpperCase()} /api${spec.path}`;
     const run: RequestHandler = async (req, res) => {
       const generic = spec as unknown as RouteSpec<ZodType, ZodType>;
       const query = parsed(generic, spec.query ?? EMPTY, req.query, "query") as z.output<Q>;
       const body = (spec.body ? parsed(generic, spec.body, req.body ?? {}, "body") : {}) as z.output<B>;
-      await handler({ query, body, req, res });
+      const setHeader = (name: string, value: string) => res.setHeader(name, value);
+      const result = await handler({
+        query,
+        body,
+        rawBody: req.body,
+        route,
+        params: req.params as Record<string, string>,
+        headers: req.headers,
+        partner: res.locals.partner as PartnerOfAccess<A>,
+        environment: res.locals.hostEnvironment,
+        hostClass: res.locals.hostClass,
+        rate: res.locals.rateLimit,
+        countPublicWrite: () =>
+          this.countPublicWrite(res.locals.hostClass, req.socket.remoteAddress, setHeader),
+      });
+      if (result.headers !== undefined) res.set(result.headers);
+      if (spec.responses[result.status]?.versioned === false) {
+        res.status(result.status).type("application/json").send(JSON.stringify(result.body));
+      } else {
+        res.status(result.status).json(result.body);
+      }
     };
     this.router[spec.method](spec.path, ...(guard ? [guard] : []), run);
   }

@@ -21,7 +21,7 @@ export class ExecutionCounter {
 }
 
 export function fixtureRoutes(counter: ExecutionCounter): RouteModule {
-  return ({ routes, runIdempotent }) => {
+  return ({ routes, idempotent }) => {
     routes.route(
       {
         method: "get",
@@ -44,9 +44,7 @@ export function fixtureRoutes(counter: ExecutionCounter): RouteModule {
           },
         },
       },
-      ({ res }) => {
-        res.json({ partner: res.locals.partner, hostEnvironment: res.locals.hostEnvironment });
-      },
+      ({ partner, environment }) => ({ status: 200, body: { partner, hostEnvironment: environment } }),
     );
     routes.route(
       {
@@ -71,16 +69,15 @@ export function fixtureRoutes(counter: ExecutionCounter): RouteModule {
           "service_unavailable",
         ],
       },
-      async ({ body, req, res }) => {
-        await runIdempotent(req, res, async () => {
+      ({ body, rawBody, route, headers, partner }) =>
+        idempotent({ keyId: partner.keyId, route, headers, body: rawBody }, async () => {
           const execution = counter.add(body.value);
           if (body.delayMs) await sleep(body.delayMs);
           if (body.outcome === "throw") throw new Error("fixture failure");
           if (body.outcome === "unavailable")
             return { status: 503, body: errorEnvelope("service_unavailable") };
           return { status: 200, body: { value: body.value, execution } };
-        });
-      },
+        }),
     );
   };
 }

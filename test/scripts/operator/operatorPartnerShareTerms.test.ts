@@ -360,19 +360,24 @@ describe("operator CLI: partners:set-revenue-share, partners:set-introductory-pe
     expect(unknown?.message).to.contain("No partner has id ptn_nobody");
     // The use cases check bounds themselves, and the database's CHECK constraints hold whatever writes.
     const audit = { actor: "ops", reason: "test" };
-    for (const attempt of [
-      setPartnerBps(api.db.pool, key.partnerId, 10_001, audit),
-      setIntroductoryPeriodDays(api.db.pool, key.partnerId, 366, audit),
-      api.db.pool.query("UPDATE partners SET partner_bps = 10001 WHERE partner_id = $1", [key.partnerId]),
-      api.db.pool.query("UPDATE partners SET introductory_period_days = -1 WHERE partner_id = $1", [
-        key.partnerId,
-      ]),
-      api.db.pool.query("UPDATE partners SET introductory_period_days = 366 WHERE partner_id = $1", [
-        key.partnerId,
-      ]),
-    ]) {
+    // One at a time: a refused promise left waiting behind another is an unhandled rejection to mocha.
+    const refusable: Array<() => Promise<unknown>> = [
+      () => setPartnerBps(api.db.pool, key.partnerId, 10_001, audit),
+      () => setIntroductoryPeriodDays(api.db.pool, key.partnerId, 366, audit),
+      () =>
+        api.db.pool.query("UPDATE partners SET partner_bps = 10001 WHERE partner_id = $1", [key.partnerId]),
+      () =>
+        api.db.pool.query("UPDATE partners SET introductory_period_days = -1 WHERE partner_id = $1", [
+          key.partnerId,
+        ]),
+      () =>
+        api.db.pool.query("UPDATE partners SET introductory_period_days = 366 WHERE partner_id = $1", [
+          key.partnerId,
+        ]),
+    ];
+    for (const attempt of refusable) {
       expect(
-        await attempt.then(
+        await attempt().then(
           () => "changed",
           () => "refused",
         ),
