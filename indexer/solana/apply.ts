@@ -3,7 +3,7 @@
 // is, not a history of changes), so applying a batch again after a crash writes the same rows again.
 import type { PoolClient } from "pg";
 import type { ReservationAccount } from "../../chains/solana/accounts";
-import { type MirroredReservation, upsertChainReservation } from "../../storage/chainReservationUpsert";
+import { type MirroredReservation, upsertChainReservation } from "../../storage/chainReservations";
 import type { AppliedTransaction } from "./writtenAccounts";
 
 /** An account a batch wrote: its state read after the batch (null: it holds no reservation) and its writer. */

@@ -6,27 +6,30 @@
 // The event is a public fact of production (partnerId null: every partner could launch a copycat) and carries only
 // what GET /v1/reservations?wallet already shows of the hold: no reservation id, partner or revenue share.
 import type { PoolClient } from "pg";
+import {
+  CHAIN_RESERVATION_COLUMNS,
+  type ChainReservationRow,
+  chainReservationOf,
+  type MirroredReservation,
+} from "../../storage/chainReservations";
 import { appendDomainEvents } from "../../storage/domainEvents";
 
-/** A mirror row of chain_reservations, as far as an announcement needs it. */
-export interface MirrorHold {
-  chain: string;
-  nameHash: string;
-  tickerHash: string;
-  normalizedName: string;
-  normalizedTicker: string;
-  launcher: string;
-  reservedAt: Date;
-  expiresAt: Date;
-  durationSeconds: number;
-  transactionHash: string | null;
-  blockNumber: number | null;
-}
+/** What an announcement tells of a hold: a mirror row, or a sandbox confirmation's simulated hold (no block). */
+export type AnnouncedHold = Pick<
+  MirroredReservation,
+  | "chain"
+  | "normalizedName"
+  | "normalizedTicker"
+  | "launcher"
+  | "reservedAt"
+  | "expiresAt"
+  | "durationSeconds"
+> & { txHash: string | null; blockNumber: number | null };
 
 export type HoldAnnouncement = "identity.protected" | "identity.extended";
 
 /** `identity.protected` / `identity.extended` data of a hold (docs/webhooks.md, api/routes/webhookEventSchemas.ts). */
-export function holdProtectionData(hold: MirrorHold): Record<string, unknown> {
+export function holdProtectionData(hold: AnnouncedHold): Record<string, unknown> {
   return {
     source: "reservation",
     identityKey: `${hold.normalizedName}::${hold.normalizedTicker}`,
@@ -37,42 +40,9 @@ export function holdProtectionData(hold: MirrorHold): Record<string, unknown> {
       reservedAt: hold.reservedAt.toISOString(),
       expiresAt: hold.expiresAt.toISOString(),
       durationSeconds: hold.durationSeconds,
-      transactionHash: hold.transactionHash,
+      transactionHash: hold.txHash,
       blockNumber: hold.blockNumber,
     },
-  };
-}
-
-interface MirrorHoldRow {
-  chain: string;
-  name_hash: string;
-  ticker_hash: string;
-  normalized_name: string;
-  normalized_ticker: string;
-  launcher: string;
-  reserved_at: Date;
-  expires_at: Date;
-  duration_seconds: number;
-  tx_hash: string;
-  block_number: string;
-}
-
-const MIRROR_HOLD_COLUMNS = `m.chain, m.name_hash, m.ticker_hash, m.normalized_name, m.normalized_ticker,
-  m.launcher, m.reserved_at, m.expires_at, m.duration_seconds, m.tx_hash, m.block_number`;
-
-function mirrorHoldOf(row: MirrorHoldRow): MirrorHold {
-  return {
-    chain: row.chain,
-    nameHash: row.name_hash,
-    tickerHash: row.ticker_hash,
-    normalizedName: row.normalized_name,
-    normalizedTicker: row.normalized_ticker,
-    launcher: row.launcher,
-    reservedAt: row.reserved_at,
-    expiresAt: row.expires_at,
-    durationSeconds: row.duration_seconds,
-    transactionHash: row.tx_hash,
-    blockNumber: Number(row.block_number),
   };
 }
 
@@ -95,10 +65,10 @@ export async function announceHold(
   pair: MirrorPair,
   now: Date,
 ): Promise<HoldAnnouncement | undefined> {
-  const { rows } = await client.query<MirrorHoldRow & { type: HoldAnnouncement }>(
+  const { rows } = await client.query<ChainReservationRow & { type: HoldAnnouncement }>(
     `WITH hold AS (
-       SELECT ${MIRROR_HOLD_COLUMNS} FROM chain_reservations m
-        WHERE m.chain = $1 AND m.name_hash = $2 AND m.ticker_hash = $3 AND m.expires_at > $4
+       SELECT ${CHAIN_RESERVATION_COLUMNS} FROM chain_reservations
+        WHERE chain = $1 AND name_hash = $2 AND ticker_hash = $3 AND expires_at > $4
      ), inserted AS (
        INSERT INTO hold_announcements (chain, name_hash, ticker_hash, reserved_at, expires_at, announced_at, type)
        SELECT h.chain, h.name_hash, h.ticker_hash, h.reserved_at, h.expires_at, $4,
@@ -119,7 +89,7 @@ export async function announceHold(
       type: row.type,
       environment: "production",
       partnerId: null,
-      payload: holdProtectionData(mirrorHoldOf(row)),
+      payload: holdProtectionData(chainReservationOf(row)),
     },
   ]);
   return row.type;

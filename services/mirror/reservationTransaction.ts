@@ -9,7 +9,13 @@ import { SolanaRegistryClient } from "../../chains/solana/registryClient";
 import { addressUrl, transactionUrl } from "../../config/explorer";
 import type { Environment } from "../../core/environment";
 import type { NormalizedIdentity } from "../../core/fold";
-import { type MirroredReservation, upsertChainReservation } from "../../storage/chainReservationUpsert";
+import {
+  CHAIN_RESERVATION_COLUMNS,
+  type ChainReservationRow,
+  chainReservationOf,
+  type MirroredReservation,
+  upsertChainReservation,
+} from "../../storage/chainReservations";
 import { withTransaction } from "../../storage/transaction";
 import {
   alreadyMirrored,
@@ -94,53 +100,19 @@ async function readTransaction(
   return { outcome: "settled", blockNumber: outcome.blockNumber, settlement };
 }
 
-interface MirrorRow {
-  chain: string;
-  name_hash: string;
-  ticker_hash: string;
-  normalized_name: string;
-  normalized_ticker: string;
-  launcher: string;
-  reserved_at: Date;
-  expires_at: Date;
-  duration_seconds: number;
-  fee_paid: string;
-  partner_ref: string | null;
-  tx_hash: string;
-  block_number: string;
-  reservation_account: string | null;
-}
-
 /** The pair's mirror row, locked until the write (an EVM renewal extends it: two writers must not add twice). */
 async function lockedRow(
   client: PoolClient,
   chain: string,
   identity: NormalizedIdentity,
 ): Promise<MirroredReservation | undefined> {
-  const { rows } = await client.query<MirrorRow>(
-    `SELECT chain, name_hash, ticker_hash, normalized_name, normalized_ticker, launcher, reserved_at, expires_at,
-            duration_seconds, fee_paid::text, partner_ref, tx_hash, block_number::text, reservation_account
+  const { rows } = await client.query<ChainReservationRow>(
+    `SELECT ${CHAIN_RESERVATION_COLUMNS}
        FROM chain_reservations WHERE chain = $1 AND name_hash = $2 AND ticker_hash = $3 FOR UPDATE`,
     [chain, identity.nameHash.toLowerCase(), identity.tickerHash.toLowerCase()],
   );
   const row = rows[0];
-  if (row === undefined) return undefined;
-  return {
-    chain: row.chain,
-    nameHash: row.name_hash,
-    tickerHash: row.ticker_hash,
-    normalizedName: row.normalized_name,
-    normalizedTicker: row.normalized_ticker,
-    launcher: row.launcher,
-    reservedAt: row.reserved_at,
-    expiresAt: row.expires_at,
-    durationSeconds: Number(row.duration_seconds),
-    feePaid: BigInt(row.fee_paid),
-    partnerRef: row.partner_ref,
-    txHash: row.tx_hash,
-    blockNumber: Number(row.block_number),
-    reservationAccount: row.reservation_account,
-  };
+  return row === undefined ? undefined : chainReservationOf(row);
 }
 
 /** Writes the registry's record of the pair when this transaction produced it; answers what happened. */

@@ -5,7 +5,7 @@ import type { OnChainReservation, RegistrySettlement, TransactionOutcome } from 
 import { sameOnChain } from "../../core/address/equality";
 import type { NormalizedIdentity } from "../../core/fold";
 import type { ChainFamily } from "../../core/status";
-import type { MirroredReservation } from "../../storage/chainReservationUpsert";
+import type { MirroredReservation } from "../../storage/chainReservations";
 
 /** What became of a passed transaction; only `indexed` means the mirror holds the state it produced. */
 export const RESERVATION_TX_OUTCOMES = [

@@ -31,15 +31,13 @@ export function sandboxProtectionEvents(reservation: Reservation): DomainEvent[]
   const type = reservation.kind === "renew" ? "identity.extended" : "identity.protected";
   const hold = {
     chain: reservation.chain,
-    nameHash: reservation.nameHash,
-    tickerHash: reservation.tickerHash,
     normalizedName: reservation.normalizedName,
     normalizedTicker: reservation.normalizedTicker,
     launcher: reservation.launcher,
     reservedAt: reservation.startsAt ?? reservation.preparedAt,
     expiresAt: reservation.expiresAt ?? reservation.lapsesAt,
     durationSeconds: reservation.durationSeconds,
-    transactionHash: reservation.transactionHash,
+    txHash: reservation.transactionHash,
     blockNumber: null,
   };
   return events(type, reservation, holdProtectionData(hold));

@@ -10,7 +10,7 @@ import {
   recordIsSettlement,
   settlesIdentity,
 } from "../../../services/mirror/reservationTransactionRules";
-import type { MirroredReservation } from "../../../storage/chainReservationUpsert";
+import type { MirroredReservation } from "../../../storage/chainReservations";
 
 const identity = normalizeIdentity("Rule Coin", "RULE");
 const LAUNCHER = "0xAbCdEf0000000000000000000000000000000001";

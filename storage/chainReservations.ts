@@ -1,6 +1,7 @@
-// The one write of a pair's row in the read model (`chain_reservations`) from TypeScript: the Solana indexer
-// mirrors its accounts through it, and the identity check mirrors a reservation transaction a caller passed
-// (services/mirror/reservationTransaction.ts). It lives in storage/ because indexers may not import services/.
+// A pair's row in the read model (`chain_reservations`) as TypeScript reads and writes it: the one write (the
+// Solana indexer mirrors its accounts through it, and the identity check a reservation transaction a caller
+// passed: services/mirror/reservationTransaction.ts) and the one reading of a row (the hold announcements, the
+// transaction check). It lives in storage/ because indexers may not import services/.
 // The EVM indexer's trigger (indexer/evm/src/mirrorTrigger.ts) writes the same columns with the same conflict
 // rule in SQL, inside Ponder's transactions.
 import type { Pool, PoolClient } from "pg";
@@ -61,4 +62,45 @@ export async function upsertChainReservation(db: Pool | PoolClient, row: Mirrore
       row.reservationAccount,
     ],
   );
+}
+
+/** The row's columns as `chainReservationOf` reads them (numeric columns as text: bigint range). */
+export const CHAIN_RESERVATION_COLUMNS = `chain, name_hash, ticker_hash, normalized_name, normalized_ticker, launcher,
+  reserved_at, expires_at, duration_seconds, fee_paid::text AS fee_paid, partner_ref, tx_hash,
+  block_number::text AS block_number, reservation_account`;
+
+export interface ChainReservationRow {
+  chain: string;
+  name_hash: string;
+  ticker_hash: string;
+  normalized_name: string;
+  normalized_ticker: string;
+  launcher: string;
+  reserved_at: Date;
+  expires_at: Date;
+  duration_seconds: number;
+  fee_paid: string;
+  partner_ref: string | null;
+  tx_hash: string;
+  block_number: string;
+  reservation_account: string | null;
+}
+
+export function chainReservationOf(row: ChainReservationRow): MirroredReservation {
+  return {
+    chain: row.chain,
+    nameHash: row.name_hash,
+    tickerHash: row.ticker_hash,
+    normalizedName: row.normalized_name,
+    normalizedTicker: row.normalized_ticker,
+    launcher: row.launcher,
+    reservedAt: row.reserved_at,
+    expiresAt: row.expires_at,
+    durationSeconds: Number(row.duration_seconds),
+    feePaid: BigInt(row.fee_paid),
+    partnerRef: row.partner_ref,
+    txHash: row.tx_hash,
+    blockNumber: Number(row.block_number),
+    reservationAccount: row.reservation_account,
+  };
 }
