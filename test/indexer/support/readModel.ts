@@ -1,21 +1,9 @@
 // Reads of the API's read model, and waiting until it shows what a test expects.
 import type { Pool } from "pg";
+import type { ChainReservationRow } from "../../../storage/chainReservations";
 
-export interface MirrorRow {
-  chain: string;
-  name_hash: string;
-  ticker_hash: string;
-  normalized_name: string;
-  normalized_ticker: string;
-  launcher: string;
-  reserved_at: Date;
-  expires_at: Date;
-  duration_seconds: number;
-  fee_paid: string;
-  partner_ref: string | null;
-  tx_hash: string;
-  block_number: string;
-}
+/** A row of chain_reservations as the service reads it (storage/chainReservations.ts). */
+export type MirrorRow = ChainReservationRow;
 
 export async function mirrorRows(pool: Pool, chain: string): Promise<MirrorRow[]> {
   const { rows } = await pool.query<MirrorRow>(
