@@ -12,16 +12,16 @@ import { pruneRequestLog, REQUEST_LOG_PRUNE_MINUTES } from "../services/partners
 import type { WebhookSettings } from "../services/webhooks";
 import { sharedInFlight } from "../storage/sharedInFlight";
 import { type Logger, lineSink } from "../telemetry/log";
-import { corsLayer } from "./platform/cors";
-import { directRouteListener } from "./platform/directRoutes";
+import { type CorsLayer, corsLayer } from "./platform/cors";
 import { errorHandler, notFound } from "./platform/errors";
 import { type HostLists, hostClassOf, hostEnvironmentOf } from "./platform/hosts";
 import { idempotency } from "./platform/idempotency";
 import { readRequestInput } from "./platform/inputRule";
 import { RouteTable } from "./platform/openapi/routeTable";
-import { partnerGuard } from "./platform/partnerAuth";
+import { type AccessAdmission, partnerGuard } from "./platform/partnerAuth";
 import type { Platform } from "./platform/platform";
 import { assignRequestId, requestLogging } from "./platform/requestLog";
+import { apiListener } from "./platform/requestSequence";
 import { responseVersion } from "./platform/responseVersionMiddleware";
 import { securityHeaders } from "./platform/securityHeaders";
 import { registerChainRoutes } from "./routes/chains";
@@ -39,7 +39,7 @@ import {
   registerSandboxHoldRoutes,
   registerSandboxKeyRoutes,
 } from "./routes/sandbox";
-import { registerSigningKeyRoutes, WELL_KNOWN_SIGNING_KEYS_PATH } from "./routes/signingKeys";
+import { registerSigningKeyRoutes } from "./routes/signingKeys";
 import { registerSolanaHelperRoutes } from "./routes/solanaHelpers";
 import { registerVerifyRoutes } from "./routes/verify";
 import { registerWebhookRoutes } from "./routes/webhooks";
@@ -48,7 +48,7 @@ import { webPages } from "./web/pages";
 export interface ApiDependencies {
   pool: Pool;
   startedAt: Date;
-  /** The API's logger: failures, and at debug level a line per request of the Express routes. */
+  /** The API's logger: failures, and at debug level a line per request. */
   log: Logger;
   /** Host lists of the three environments; defaults to the configuration defaults. */
   hosts?: HostLists;
@@ -75,19 +75,13 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 export const DEFAULT_KEYLESS_RATE_LIMIT = 120;
 export const DEFAULT_PUBLIC_WRITE_RATE_LIMIT = 10;
 
-/** Sets `res.locals.hostClass` and `res.locals.hostEnvironment` from the Host header. */
+/** Sets `res.locals.hostClass` and `res.locals.hostEnvironment` from the Host header, for the web pages. */
 function hostEnvironment(hosts: HostLists) {
   return (req: Request, res: Response, next: NextFunction): void => {
     res.locals.hostClass = hostClassOf(req.headers.host, hosts);
     res.locals.hostEnvironment = hostEnvironmentOf(res.locals.hostClass);
     next();
   };
-}
-
-/** Well-known URIs are looked up at the host root; serve the signing keys there as under /api. */
-function wellKnownAlias(req: Request, _res: Response, next: NextFunction): void {
-  if (req.path === WELL_KNOWN_SIGNING_KEYS_PATH) req.url = `/api${req.url}`;
-  next();
 }
 
 /**
@@ -125,13 +119,20 @@ function housekeeping(
   };
 }
 
-/** The shared body and input rule (platform/inputRule) as Express middleware. */
+/** The one input rule (platform/inputRule) for what Express answers too: a page, or an unknown path's 404. */
 async function requestInput(req: Request, _res: Response, next: NextFunction): Promise<void> {
   req.body = await readRequestInput(req, BODY_LIMIT_BYTES);
   next();
 }
 
-export function createPlatform(deps: ApiDependencies): Platform {
+/** The platform the route modules register on, with what serves their routes. */
+interface ServedPlatform {
+  platform: Platform;
+  admit: AccessAdmission;
+  cors: CorsLayer;
+}
+
+function createPlatform(deps: ApiDependencies): ServedPlatform {
   const now = deps.now ?? Date.now;
   const auth = partnerGuard({
     pool: deps.pool,
@@ -153,18 +154,16 @@ export function createPlatform(deps: ApiDependencies): Platform {
   const cors = corsLayer({
     embedOriginAllowed: (origin) => services.reservations.embedOriginAllowed(origin),
   });
-  return {
-    routes: new RouteTable(auth.guard, cors, auth.countPublicWrite),
+  const platform: Platform = {
+    routes: new RouteTable(),
     services,
     startedAt: deps.startedAt,
-    admitPartner: auth.admitPartner,
-    admitKeyless: auth.admitKeyless,
-    requirePartner: auth.requirePartner,
     countKeyless: auth.countKeyless,
     countPublicWrite: auth.countPublicWrite,
     idempotent,
     now,
   };
+  return { platform, admit: auth.admit, cors };
 }
 
 /** Registers one area's routes on the platform (see docs/api.md). */
@@ -189,7 +188,7 @@ const ROUTE_MODULES: readonly RouteModule[] = [
   registerDisputeRoutes,
 ];
 
-/** The service's request listener: direct routes first, then the Express app. */
+/** The service's request listener: the API routes' one request sequence, then Express for the pages. */
 export interface ApiHandler {
   (req: IncomingMessage, res: ServerResponse): void;
   /**
@@ -201,13 +200,31 @@ export interface ApiHandler {
 
 /** The app; `extraRoutes` lets tests mount fixture routes through the same platform. */
 export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModule[] = []): ApiHandler {
-  const platform = createPlatform(deps);
+  const { platform, admit, cors } = createPlatform(deps);
   const failures = lineSink(deps.log.child({ component: "http" }), "error");
   const hosts = deps.hosts ?? parseConfig({}).hosts;
   const tick = housekeeping(deps, platform.now, idempotency(deps.pool, platform.now).pruneExpired);
+  const reporter = {
+    record: platform.services.partners.recordRequest,
+    now: platform.now,
+    log: deps.log.child({ component: "http" }),
+  };
+  for (const register of [...ROUTE_MODULES, ...extraRoutes, registerOpenApiRoute]) register(platform);
+  const api = apiListener({
+    routes: platform.routes,
+    cors,
+    admit,
+    countPublicWrite: platform.countPublicWrite,
+    hosts,
+    bodyLimitBytes: BODY_LIMIT_BYTES,
+    housekeeping: tick,
+    log: failures,
+    reporter,
+  });
+
+  // The web pages, and the 404 of any other path.
   const app = express();
   app.disable("x-powered-by");
-  // Responses are per-request JSON; hashing every body for an ETag costs time and no client revalidates.
   app.set("etag", false);
   app.set("query parser", "simple");
   app.use(securityHeaders);
@@ -217,38 +234,14 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
     tick();
     next();
   });
-  app.use(
-    requestLogging(
-      platform.services.partners.recordRequest,
-      platform.now,
-      deps.log.child({ component: "http" }),
-    ),
-  );
-  app.use(wellKnownAlias);
-  app.use("/api", platform.routes.corsRouter);
+  app.use(requestLogging(reporter));
   app.use(requestInput);
-
-  for (const register of [...ROUTE_MODULES, ...extraRoutes, registerOpenApiRoute]) register(platform);
-  app.use("/api", platform.routes.router);
   app.use(webPages(platform, failures));
-
   app.use(notFound);
   app.use(errorHandler(failures));
-  const direct = directRouteListener({
-    routes: platform.routes,
-    admitPartner: platform.admitPartner,
-    admitKeyless: platform.admitKeyless,
-    countPublicWrite: platform.countPublicWrite,
-    hosts,
-    bodyLimitBytes: BODY_LIMIT_BYTES,
-    housekeeping: tick,
-    log: failures,
-    recordRequest: platform.services.partners.recordRequest,
-    now: platform.now,
-  });
-  // A direct route sends its own Request-Id with the rest of its headers.
+
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    if (direct(req, res)) return;
+    if (api(req, res)) return;
     assignRequestId(res);
     app(req, res);
   };

@@ -1,4 +1,4 @@
-// API throughput and latency: GET /api/v1/identity/check through the full Express app (host routing, keyless
+// API throughput and latency: GET /api/v1/identity/check through the full app (host routing, keyless
 // rate counting in Postgres, validation, fold, read model, status function), beside two bare node:http
 // servers measured in the same run: one doing the same identity check work without the framework, and one
 // answering a static JSON object (the ceiling of node:http itself). Each server runs in its own process;

@@ -5,8 +5,8 @@
 //   none           keyed routes (an API key never belongs in a web page) and sandbox key creation
 // Written here rather than with the `cors` package: the policy is per path and method, the embed origins are a
 // database lookup, and a refused preflight must be a 4xx with the error envelope, where the package answers every
-// preflight 204 and only leaves its headers out.
-import type { Request, RequestHandler, Response } from "express";
+// preflight 204 and only leaves its headers out. The request sequence (api/platform/requestSequence.ts) applies it.
+import type { IncomingHttpHeaders } from "node:http";
 import { ApiError } from "../../core/errors/catalogue";
 import { isWebOrigin, MAX_ORIGIN_LENGTH } from "../../core/web/origin";
 
@@ -42,31 +42,32 @@ export interface CorsOptions {
   embedOriginAllowed(origin: string): Promise<boolean>;
 }
 
+/** Where an answer's headers go. */
+type HeaderSink = (name: string, value: string) => void;
+
 export interface CorsLayer {
-  /** The middleware an actual request of this class passes through; undefined for `none`. */
-  actual(corsClass: CorsClass): RequestHandler | undefined;
-  /** Answers OPTIONS on `path` (as shown to callers) from the methods served there. */
-  preflight(path: string, methods: PathCors): RequestHandler;
+  /**
+   * Puts an actual request's CORS headers on its answer, or refuses its page (origin_not_allowed); nothing for
+   * `none`. Before the body is read, so that a page also reads the envelope of a refused body.
+   */
+  actual(
+    corsClass: CorsClass,
+    headers: IncomingHttpHeaders,
+    setHeader: HeaderSink,
+  ): Promise<void> | undefined;
+  /** The headers of the answer to OPTIONS on `path` (as shown to callers), from the methods served there; 204. */
+  preflight(path: string, methods: PathCors, headers: IncomingHttpHeaders): Promise<Record<string, string>>;
 }
 
-/** What an any-origin answer carries, for answers given outside Express too (direct reads). */
+/** What an any-origin answer carries. */
 export const ANY_ORIGIN_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Allow-Origin": "*",
   "Cross-Origin-Resource-Policy": "cross-origin",
   "Access-Control-Expose-Headers": EXPOSED_HEADERS,
 };
 
-function allowAnyOrigin(res: Response): void {
-  res.setHeader("Access-Control-Allow-Origin", "*");
-  res.setHeader("Cross-Origin-Resource-Policy", "cross-origin");
-}
-
-function allowOrigin(res: Response, origin: string): void {
-  res.setHeader("Access-Control-Allow-Origin", origin);
-}
-
-function requestedHeaders(req: Request): string[] {
-  const header = req.headers["access-control-request-headers"];
+function requestedHeaders(headers: IncomingHttpHeaders): string[] {
+  const header = headers["access-control-request-headers"];
   return (header ?? "")
     .split(",")
     .map((name) => name.trim().toLowerCase())
@@ -81,84 +82,85 @@ export function corsLayer(options: CorsOptions): CorsLayer {
     }
   }
 
-  const anyOrigin: RequestHandler = (_req, res, next) => {
-    for (const [name, value] of Object.entries(ANY_ORIGIN_HEADERS)) res.setHeader(name, value);
-    next();
-  };
-
   // A request without Origin comes from a server (browsers always send it on a POST): no origin check applies.
-  const embedOrigins: RequestHandler = async (req, res, next) => {
-    res.vary("Origin");
-    const origin = req.headers.origin;
+  async function embedOrigins(headers: IncomingHttpHeaders, setHeader: HeaderSink): Promise<void> {
+    setHeader("Vary", "Origin");
+    const origin = headers.origin;
     if (origin !== undefined) {
       await assertRegistered(origin);
-      allowOrigin(res, origin);
-      res.setHeader("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+      setHeader("Access-Control-Allow-Origin", origin);
+      setHeader("Access-Control-Expose-Headers", EXPOSED_HEADERS);
     }
-    next();
-  };
+  }
 
-  function preflight(path: string, methods: PathCors): RequestHandler {
-    return async (req, res) => {
-      const served = [...methods.keys()].map((method) => method.toUpperCase());
-      const requested = req.headers["access-control-request-method"];
-      if (requested === undefined) {
-        // A plain OPTIONS (not a preflight): the methods served here.
-        res.setHeader("Allow", [...served, "OPTIONS"].join(", "));
-        res.status(204).end();
-        return;
-      }
-      const origin = req.headers.origin;
-      if (origin === undefined) {
-        throw new ApiError(
-          "invalid_request",
-          "A CORS preflight needs the Origin header of the page that asks; browsers send it themselves.",
-          {
-            in: "header",
-            issues: [{ path: "Origin", message: "required with Access-Control-Request-Method" }],
-          },
-        );
-      }
-      const method = requested.toLowerCase() === "head" ? "get" : requested.toLowerCase();
-      const corsClass = methods.get(method);
-      if (corsClass === undefined) {
-        throw new ApiError(
-          "cors_not_allowed",
-          `${requested.slice(0, 16)} is not served on ${path}; it serves ${served.join(", ")}.`,
-          { method: requested.slice(0, 16) },
-        );
-      }
-      if (corsClass === "none") {
-        throw new ApiError(
-          "cors_not_allowed",
-          `${method.toUpperCase()} ${path} takes an API key and is not open to browsers: call it from your server (an API key never belongs in a web page).`,
-          { method: method.toUpperCase() },
-        );
-      }
-      const refused = requestedHeaders(req).filter((name) => !ALLOWED_REQUEST_HEADERS.has(name));
-      if (refused.length > 0) {
-        throw new ApiError(
-          "cors_not_allowed",
-          `A page may send only Content-Type to this API; refused: ${refused.join(", ").slice(0, 200)}. Public endpoints need no key, and an API key never belongs in a web page.`,
-          { headers: refused.slice(0, 20) },
-        );
-      }
-      if (corsClass === "embed-origins") {
-        res.vary("Origin");
-        await assertRegistered(origin);
-        allowOrigin(res, origin);
-      } else allowAnyOrigin(res);
-      const sameClass = [...methods].filter(([, other]) => other === corsClass).map(([name]) => name);
-      res.setHeader("Access-Control-Allow-Methods", sameClass.map((name) => name.toUpperCase()).join(", "));
-      res.setHeader("Access-Control-Allow-Headers", "Content-Type");
-      res.setHeader("Access-Control-Max-Age", String(MAX_AGE_SECONDS[corsClass]));
-      res.status(204).end();
-    };
+  async function preflight(
+    path: string,
+    methods: PathCors,
+    headers: IncomingHttpHeaders,
+  ): Promise<Record<string, string>> {
+    const served = [...methods.keys()].map((method) => method.toUpperCase());
+    const requested = headers["access-control-request-method"];
+    // A plain OPTIONS (not a preflight): the methods served here.
+    if (requested === undefined) return { Allow: [...served, "OPTIONS"].join(", ") };
+    const origin = headers.origin;
+    if (origin === undefined) {
+      throw new ApiError(
+        "invalid_request",
+        "A CORS preflight needs the Origin header of the page that asks; browsers send it themselves.",
+        {
+          in: "header",
+          issues: [{ path: "Origin", message: "required with Access-Control-Request-Method" }],
+        },
+      );
+    }
+    const method = requested.toLowerCase() === "head" ? "get" : requested.toLowerCase();
+    const corsClass = methods.get(method);
+    if (corsClass === undefined) {
+      throw new ApiError(
+        "cors_not_allowed",
+        `${requested.slice(0, 16)} is not served on ${path}; it serves ${served.join(", ")}.`,
+        { method: requested.slice(0, 16) },
+      );
+    }
+    if (corsClass === "none") {
+      throw new ApiError(
+        "cors_not_allowed",
+        `${method.toUpperCase()} ${path} takes an API key and is not open to browsers: call it from your server (an API key never belongs in a web page).`,
+        { method: method.toUpperCase() },
+      );
+    }
+    const refused = requestedHeaders(headers).filter((name) => !ALLOWED_REQUEST_HEADERS.has(name));
+    if (refused.length > 0) {
+      throw new ApiError(
+        "cors_not_allowed",
+        `A page may send only Content-Type to this API; refused: ${refused.join(", ").slice(0, 200)}. Public endpoints need no key, and an API key never belongs in a web page.`,
+        { headers: refused.slice(0, 20) },
+      );
+    }
+    const answer: Record<string, string> = {};
+    if (corsClass === "embed-origins") {
+      answer.Vary = "Origin";
+      await assertRegistered(origin);
+      answer["Access-Control-Allow-Origin"] = origin;
+    } else {
+      answer["Access-Control-Allow-Origin"] = "*";
+      answer["Cross-Origin-Resource-Policy"] = "cross-origin";
+    }
+    const sameClass = [...methods].filter(([, other]) => other === corsClass).map(([name]) => name);
+    answer["Access-Control-Allow-Methods"] = sameClass.map((name) => name.toUpperCase()).join(", ");
+    answer["Access-Control-Allow-Headers"] = "Content-Type";
+    answer["Access-Control-Max-Age"] = String(MAX_AGE_SECONDS[corsClass]);
+    return answer;
   }
 
   return {
-    actual: (corsClass) =>
-      corsClass === "any-origin" ? anyOrigin : corsClass === "embed-origins" ? embedOrigins : undefined,
+    actual(corsClass, headers, setHeader) {
+      if (corsClass === "any-origin") {
+        for (const name in ANY_ORIGIN_HEADERS) setHeader(name, ANY_ORIGIN_HEADERS[name] as string);
+        return undefined;
+      }
+      return corsClass === "embed-origins" ? embedOrigins(headers, setHeader) : undefined;
+    },
     preflight,
   };
 }

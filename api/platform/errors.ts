@@ -18,7 +18,7 @@ export interface ErrorResponse {
 }
 
 /**
- * The status and envelope answering a failed request, for the Express routes and the direct routes alike,
+ * The status and envelope answering a failed request, in the request sequence and on Express (pages, 404s),
  * with the request's id in `details.requestId` (details that are not an object go under `details.value`).
  * Framework errors with a 4xx status (a malformed URI, say) are the client's; unexpected failures are
  * logged by name and message only (and the request id), since request data may hold secrets.

@@ -1,6 +1,6 @@
-// The input rule every route shares, checked once per request as it is read (Express and direct routes
-// alike): no text in the body (values and keys, at any depth), the query or the headers may hold a NUL
-// or an unpaired UTF-16 surrogate, and a body may nest at most MAX_NESTING_DEPTH objects/arrays deep.
+// The input rule every route and page shares, checked once per request as it is read: no text in the body
+// (values and keys, at any depth), the query or the headers may hold a NUL or an unpaired UTF-16 surrogate,
+// and a body may nest at most MAX_NESTING_DEPTH objects/arrays deep.
 // Postgres text cannot hold NUL and its JSON input refuses lone surrogates, so such text would fail a
 // statement (shared with concurrent requests by the batchers) instead of answering 400; unbounded nesting
 // would overflow the stack of any recursive reader downstream (idempotency's canonical hash, say).
@@ -111,7 +111,7 @@ function assertInputRule(req: IncomingMessage, body: unknown): void {
 
 /**
  * The request's JSON body (readJsonBody) once the whole request passes the input rule; the one way every
- * route, Express or direct, reads its input.
+ * route and page reads its input.
  */
 export async function readRequestInput(req: IncomingMessage, limitBytes: number): Promise<unknown> {
   const body = await readJsonBody(req, limitBytes);

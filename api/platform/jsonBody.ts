@@ -1,5 +1,5 @@
-// Reads a request's JSON body: the one body rule of the API, applied to the Express routes and the direct
-// routes alike through readRequestInput (platform/inputRule), which adds the text and nesting rule. UTF-8
+// Reads a request's JSON body: the one body rule of the API, applied to every route and page through
+// readRequestInput (platform/inputRule), which adds the text and nesting rule. UTF-8
 // JSON objects or arrays only, bounded in size, never compressed. A body that is not declared as JSON is
 // not read (undefined), so the route's own validation names the missing fields.
 import { isUtf8 } from "node:buffer";

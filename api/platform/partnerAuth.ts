@@ -1,7 +1,8 @@
-// Authentication of partner keys: Bearer key -> host/environment rule -> key lookup and rate count (one query
-// per batch of concurrent requests) -> revocation -> rate limit -> scope. This is the HTTP side (header, host
-// rule, rate-limit headers, `res.locals.partner`); the key rules are services/partners (admission, keyAuthentication).
-import type { NextFunction, Request, RequestHandler, Response } from "express";
+// Admission by a route's access: partner keys (Bearer key -> host/environment rule -> key lookup and rate count,
+// one query per batch of concurrent requests -> revocation -> rate limit -> scope) and the keyless windows per
+// client address. This is the HTTP side (header, host rule, rate-limit headers); the key rules are
+// services/partners (admission, keyAuthentication).
+import type { Request, Response } from "express";
 import type { Pool } from "pg";
 import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
@@ -22,17 +23,15 @@ import {
 import type { PartnerScope } from "../../services/partners/scopes";
 import { type HostClass, hostEnvironmentOf } from "./hosts";
 import { KeylessLimiter } from "./keylessLimiter";
-import type { AccessGuard, RouteAccess } from "./openapi/routeTable";
-import { assignRequestId, KEYED_REQUEST_ID_HEADER, requestIdOf } from "./requestLog";
+import type { RouteAccess } from "./openapi/routeTable";
 
 declare global {
   namespace Express {
     interface Locals {
-      partner?: PartnerContext;
+      /** The web pages' host class (api/app.ts). */
       hostClass: HostClass;
-      /** The dataset public routes answer from: "sandbox" on sandbox hosts, else "production". */
+      /** The dataset the pages show: "sandbox" on sandbox hosts, else "production". */
       hostEnvironment: Environment;
-      rateLimit?: RateState;
     }
   }
 }
@@ -71,7 +70,7 @@ function assertHostAccepts(hostClass: HostClass, keyEnvironment: Environment): v
   }
 }
 
-/** Where the rate-limit headers of a request go: the Express response, or a direct route's header list. */
+/** Where the rate-limit headers of a request go. */
 export type HeaderSink = (name: string, value: string) => void;
 
 /** Applies the rate state: headers on every answer, a 429 once the window's count passes the limit. */
@@ -99,41 +98,32 @@ async function authenticate(
   return call;
 }
 
-/** Puts the caller on the response and sends the request's id as X-Request-Id too (and keeps it for its log line). */
-function callerOnResponse(res: Response): CallerSink {
-  return (partner) => {
-    res.locals.partner = partner;
-    const requestId = requestIdOf(res) ?? assignRequestId(res);
-    res.locals.requestId = requestId;
-    res.setHeader(KEYED_REQUEST_ID_HEADER, requestId);
-  };
-}
-
-/**
- * Admits a partner call: the Authorization header's key, valid on this host, within its rate limit and
- * holding `scope` (any key when omitted). Rate-limit headers go to `setHeader`, on refusals too.
- * `authenticator` replaces the batched key statement, for a route that reads its own data in the same
- * statement (decisions/admittedSnapshots).
- */
 /** What an admission reads of a request, and where it reports. */
 export interface AdmissionRequest {
   authorization: string | undefined;
   hostClass: HostClass;
   /** Where the call's rate headers go. */
   setHeader: HeaderSink;
-  /** The route's own key authenticator (batched with its data statement); the shared one otherwise. */
+  /**
+   * Replaces the batched key statement, for a route that reads its own data in the same statement
+   * (RouteDeclaration.readWithKey).
+   */
   authenticator?: Authenticator | undefined;
   /** Told the caller once its key is known (the request log). */
   seen?: CallerSink | undefined;
 }
 
-export type PartnerAdmission = (
+/**
+ * Admits a partner call: the Authorization header's key, valid on this host, within its rate limit and
+ * holding `scope` (any key when omitted). Rate-limit headers go to `setHeader`, on refusals too.
+ */
+type PartnerAdmission = (
   request: AdmissionRequest & { scope: PartnerScope | undefined },
 ) => Promise<KeyedCall>;
 
 /**
- * Counts a call against the keyless limit of its client address, whatever headers it carries (the public web
- * pages, which never spend a partner key's budget); throws 429 rate_limited past the limit.
+ * Counts a web page's call against the keyless limit of its client address, whatever headers it carries (the
+ * pages never spend a partner key's budget); throws 429 rate_limited past the limit.
  */
 export type KeylessCounter = (req: Request, res: Response) => void;
 
@@ -142,7 +132,7 @@ export type KeylessCounter = (req: Request, res: Response) => void;
  * address's keyless count in the host's environment. The answer carries the partner only for a key, and the
  * rate window whenever one was counted.
  */
-export type KeylessAdmission = (
+type KeylessAdmission = (
   request: AdmissionRequest & { clientAddress: string | undefined },
 ) => Promise<Partial<KeyedCall>>;
 
@@ -155,7 +145,13 @@ export type PublicWriteCounter = (
   hostClass: HostClass,
   clientAddress: string | undefined,
   setHeader: HeaderSink,
-) => void;
+) => RateState | undefined;
+
+/** Admits a call by its route's access: the caller's partner when a key admitted it, and its rate window. */
+export type AccessAdmission = (
+  access: RouteAccess,
+  request: AdmissionRequest & { clientAddress: string | undefined },
+) => Promise<Partial<KeyedCall>>;
 
 /**
  * Counts keyless calls per client address and host environment in this process against `limitPerMinute`
@@ -175,7 +171,7 @@ function clientCounter(limitPerMinute: number, now: () => number) {
   };
 }
 
-/** `requirePartner(scope)`: the middleware for partner routes; without a scope any valid key passes. */
+/** The admissions of the route accesses (`admit`) and the page's keyless counter. */
 export function partnerGuard(options: PartnerAuthOptions) {
   const authenticator = batchedAuthenticator(options.pool);
   const admitPartner: PartnerAdmission = async ({
@@ -204,21 +200,6 @@ export function partnerGuard(options: PartnerAuthOptions) {
     if (scope) assertScope(call.partner, scope);
     return call;
   };
-  const requirePartner =
-    (scope?: PartnerScope): RequestHandler =>
-    async (req: Request, res: Response, next: NextFunction) => {
-      const call = await admitPartner({
-        authorization: req.headers.authorization,
-        hostClass: res.locals.hostClass,
-        scope,
-        setHeader: (name, value) => res.setHeader(name, value),
-        seen: callerOnResponse(res),
-      });
-      res.locals.partner = call.partner;
-      res.locals.rateLimit = call.rate;
-      next();
-    };
-
   /**
    * A key is used when sent; keyless callers are counted per client address and host environment. A sent key is
    * judged like anywhere else, so a revoked one is 401 key_revoked, not served as keyless: a caller learns of the
@@ -258,38 +239,16 @@ export function partnerGuard(options: PartnerAuthOptions) {
     const rate = countKeylessCall(hostClass, clientAddress, setHeader);
     return rate === undefined ? {} : { rate };
   };
-  const keylessAccess: RequestHandler = async (req, res, next) => {
-    const call = await admitKeyless({
-      authorization: req.headers.authorization,
-      hostClass: res.locals.hostClass,
-      clientAddress: req.socket.remoteAddress,
-      setHeader: (name, value) => res.setHeader(name, value),
-      seen: callerOnResponse(res),
-    });
-    res.locals.partner = call.partner;
-    res.locals.rateLimit = call.rate;
-    next();
-  };
-
   /** Keyless writes: no key is read, every call counts against the client address's own window. */
   const countPublicWrite = clientCounter(options.publicWriteLimitPerMinute, options.now);
-  const publicWrite: RequestHandler = (req, res, next) => {
-    res.locals.rateLimit = countPublicWrite(res.locals.hostClass, req.socket.remoteAddress, (name, value) =>
-      res.setHeader(name, value),
-    );
-    next();
+  const admit: AccessAdmission = async (access, request) => {
+    if (access === "public") return {};
+    if (access === "keyless") return admitKeyless(request);
+    if (access === "public-write") {
+      const rate = countPublicWrite(request.hostClass, request.clientAddress, request.setHeader);
+      return rate === undefined ? {} : { rate };
+    }
+    return admitPartner({ ...request, scope: access === "partner" ? undefined : access.scope });
   };
-
-  const countWrite: PublicWriteCounter = (hostClass, clientAddress, setHeader) => {
-    countPublicWrite(hostClass, clientAddress, setHeader);
-  };
-
-  const guard: AccessGuard = (access: RouteAccess) => {
-    if (access === "public") return undefined;
-    if (access === "keyless") return keylessAccess;
-    if (access === "public-write") return publicWrite;
-    if (access === "partner") return requirePartner();
-    return requirePartner(access.scope);
-  };
-  return { admitPartner, admitKeyless, requirePartner, guard, countKeyless, countPublicWrite: countWrite };
+  return { admit, countKeyless, countPublicWrite: countPublicWrite satisfies PublicWriteCounter };
 }

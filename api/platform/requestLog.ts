@@ -2,23 +2,14 @@
 // details.requestId and in the log lines about the request); an admitted key's answers also carry it as
 // X-Request-Id, and are handed to the partners service's recorder (batched writes, off the
 // response path) once sent. That partner-visible log keeps only method, path (no query string), route,
-// status, latency, request id and time: never headers or bodies. The service's own debug line per Express
-// request adds the headers, through the logger's redaction (telemetry/log.ts).
+// status, latency, request id and time: never headers or bodies. The service's own debug line per request
+// adds the headers, through the logger's redaction (telemetry/log.ts).
 import { randomBytes } from "node:crypto";
-import type { ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import type { PartnerContext, RequestLogEntry } from "../../services/partners";
 import type { Logger } from "../../telemetry/log";
 import { observeRequest } from "../../telemetry/metrics";
-
-declare global {
-  namespace Express {
-    interface Locals {
-      /** The id of a keyed request, sent as X-Request-Id and kept in its log line. */
-      requestId?: string;
-    }
-  }
-}
 
 /** On every answer. */
 export const REQUEST_ID_HEADER = "Request-Id";
@@ -91,51 +82,81 @@ export function logEntryOf(
   };
 }
 
-/**
- * Express middleware: once each answer is sent, observes its latency by route (telemetry/metrics), logs it
- * at debug level, and records it in the partner's request log when its key was admitted (`now` dates that
- * line). The direct routes (validate, the identity check) log no line per request: they are the hot path.
- */
-export function requestLogging(record: RecordRequest, now: () => number, log: Logger) {
+/** Where answered requests are reported: the partners' request log, its clock, the service's debug lines. */
+export interface RequestReporter {
+  record: RecordRequest;
+  /** Dates the partners' log lines. */
+  now: () => number;
+  log: Logger;
+}
+
+export interface AnsweredRequest {
+  method: string;
+  url: string | undefined;
+  /** The declared path (`/v1/webhooks/:id`), or "(no route)". */
+  route: string;
+  /** The metrics label: `POST /api/v1/...`, or `GET (unmatched)`. */
+  label: string;
+  status: number;
+  elapsedMs: number;
+  requestId: string | undefined;
+  headers: IncomingHttpHeaders;
+  /** The caller, once its key was admitted: the answer goes to its partner's request log. */
+  partner: PartnerContext | undefined;
+}
+
+/** Observes an answer's latency by route (telemetry/metrics), logs it at debug level, records a keyed one. */
+export function reportAnswered(reporter: RequestReporter, answered: AnsweredRequest): void {
+  observeRequest(answered.label, answered.status, answered.elapsedMs / 1000);
+  // Headers go through the logger's redaction (Authorization, cookies) and secret scrub like every field.
+  if (reporter.log.isLevelEnabled("debug")) {
+    reporter.log.debug(
+      {
+        requestId: answered.requestId,
+        method: answered.method,
+        path: pathOf(answered.url),
+        route: answered.route,
+        status: answered.status,
+        ms: Math.round(answered.elapsedMs * 100) / 100,
+        headers: answered.headers,
+      },
+      "request",
+    );
+  }
+  if (answered.partner === undefined || answered.requestId === undefined) return;
+  reporter.record(
+    logEntryOf(
+      answered.partner,
+      {
+        method: answered.method,
+        path: pathOf(answered.url),
+        route: answered.route,
+        requestId: answered.requestId,
+      },
+      answered.status,
+      answered.elapsedMs,
+      new Date(reporter.now()),
+    ),
+  );
+}
+
+/** Express middleware for what Express answers (the web pages, unknown paths): reportAnswered once sent. */
+export function requestLogging(reporter: RequestReporter) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = performance.now();
     res.on("finish", () => {
-      const elapsedMs = performance.now() - started;
       const matched = typeof req.route?.path === "string";
-      const route = matched ? req.route.path : "(no route)";
-      // Labelled like the direct routes (`POST /api/v1/...`): the router's mount point, then the template.
-      observeRequest(
-        matched ? `${req.method} ${req.baseUrl}${route}` : `${req.method} (unmatched)`,
-        res.statusCode,
-        elapsedMs / 1000,
-      );
-      // Headers go through the logger's redaction (Authorization, cookies) and secret scrub like every field.
-      if (log.isLevelEnabled("debug")) {
-        log.debug(
-          {
-            requestId: requestIdOf(res),
-            method: req.method,
-            path: pathOf(req.originalUrl),
-            route,
-            status: res.statusCode,
-            ms: Math.round(elapsedMs * 100) / 100,
-            headers: req.headers,
-          },
-          "request",
-        );
-      }
-      const partner = res.locals.partner;
-      const requestId = res.locals.requestId;
-      if (partner === undefined || requestId === undefined) return;
-      record(
-        logEntryOf(
-          partner,
-          { method: req.method, path: pathOf(req.originalUrl), route, requestId },
-          res.statusCode,
-          elapsedMs,
-          new Date(now()),
-        ),
-      );
+      reportAnswered(reporter, {
+        method: req.method,
+        url: req.originalUrl,
+        route: matched ? req.route.path : "(no route)",
+        label: matched ? `${req.method} ${req.baseUrl}${req.route.path}` : `${req.method} (unmatched)`,
+        status: res.statusCode,
+        elapsedMs: performance.now() - started,
+        requestId: requestIdOf(res),
+        headers: req.headers,
+        partner: undefined,
+      });
     });
     next();
   };

@@ -2,12 +2,7 @@
 // launch, bond and milestone reports (partners). Handlers only gather input and format answers.
 
 import type { SignedDecision } from "../../core/decision";
-import {
-  type Caller,
-  type IdentityService,
-  type ValidationIdentity,
-  validationIdentity,
-} from "../../services/identity";
+import type { Caller, IdentityService } from "../../services/identity";
 import { countDecision } from "../../telemetry/metrics";
 import type { IdempotentResult } from "../platform/idempotency";
 import type { RouteInput, RouteResult } from "../platform/openapi/routeTable";
@@ -53,8 +48,8 @@ function registerCheckRoutes({ routes }: Platform, identity: IdentityService): v
       headers: { "RateLimit-Remaining": "Requests left in this minute's window." },
     },
   };
-  // The call everyone makes: served without Express, its key (if sent) admitted in its snapshot's statement.
-  routes.directRead(
+  // The call everyone makes: a sent key is admitted in the statement that reads its snapshot.
+  routes.route(
     {
       method: "get",
       path: "/v1/identity/check",
@@ -65,17 +60,19 @@ function registerCheckRoutes({ routes }: Platform, identity: IdentityService): v
       query: checkQuery,
       responses,
       errors: ["service_unavailable", "rate_limited"],
+      readWithKey: ({ query, environment }) =>
+        query.tx === undefined ? identity.checkReadWithKey(environment, query) : undefined,
     },
-    async ({ query, environment, admit, countPublicWrite: countWrite }) => {
+    async ({ query, environment, partner, countPublicWrite, keyedRead }) => {
+      const partnerId = partner?.partnerId ?? null;
       if (query.tx === undefined) {
-        return { status: 200, body: await identity.checkAdmitted(admit, environment, query) };
+        return { status: 200, body: await identity.check(environment, query, partnerId, keyedRead) };
       }
-      const partner = await admit();
-      countWrite(); // asking a chain and writing the mirror: counted as a keyless write, whatever the key
+      countPublicWrite(); // asking a chain and writing the mirror: counted as a keyless write, whatever the key
       const transaction = { field: "tx" as const, hash: query.tx };
       return {
         status: 200,
-        body: await identity.checkTransaction(environment, query, transaction, partner?.partnerId ?? null),
+        body: await identity.checkTransaction(environment, query, transaction, partnerId),
       };
     },
   );
@@ -115,8 +112,7 @@ function decisionExpiry(result: IdempotentResult): number {
 }
 
 function registerValidateRoute({ routes, idempotent }: Platform, identity: IdentityService): void {
-  // The hot path: served without Express (platform/directRoutes), with the same checks and answers.
-  routes.directRoute(
+  routes.route(
     {
       method: "post",
       path: "/v1/launches/validate",
@@ -150,20 +146,14 @@ function registerValidateRoute({ routes, idempotent }: Platform, identity: Ident
         "launchpad_contract_not_registered",
         "onchain_decision_unavailable",
       ],
+      // The key is checked in the statement that reads the identity's snapshot.
+      readWithKey: ({ body }) => identity.validationReadWithKey(body),
     },
-    async ({ body, rawBody, headers, admit, route }) => {
-      let folded: ValidationIdentity;
-      try {
-        folded = validationIdentity(body);
-      } catch (error) {
-        await admit(); // admission answers before the field checks
-        throw error;
-      }
-      const { partner, snapshot } = await identity.admitValidation(admit, folded, body);
+    async ({ body, rawBody, headers, route, partner, keyedRead }) => {
       const caller: Caller = partner;
       const call = { keyId: partner.keyId, route, headers, body: rawBody, replayUntil: decisionExpiry };
       return idempotent(call, async () => {
-        const decision = await identity.validate(caller, body, folded, snapshot);
+        const decision = await identity.validate(caller, body, keyedRead);
         countDecision(caller.environment, decision.decision, decision.reason);
         return { status: 200, body: decision };
       });

@@ -14,8 +14,8 @@ import {
   type Authentication,
   type AuthenticationAttempt,
   type AuthenticationRow,
-  type Authenticator,
   authenticationBatch,
+  type KeyedRead,
 } from "../partners/keyAuthentication";
 import {
   type DecisionSnapshot,
@@ -77,42 +77,57 @@ export function admittedSnapshotLoader(pool: Pool, named: () => boolean): Admitt
   );
 }
 
+/** A validation's snapshot as read with its caller's key: the dataset the key's prefix named, and the read. */
+export interface KeyedSnapshot {
+  environment: string;
+  identity: ValidationIdentity;
+  snapshot: DecisionSnapshot;
+}
+
 /**
- * Admits the caller through `admit` with the identity's snapshot (and the partner of `launchpad`, when sent)
- * read in the same statement. The key's
- * prefix names its environment (svc_sbx_, svc_live_), so the snapshot is of the right dataset before the
- * key is read; a stored key of another environment would be a broken invariant, refused.
+ * The identity's snapshot (and the partner of `launchpad`, when sent) read in the caller's key statement. The
+ * key's prefix names its environment (svc_sbx_, svc_live_), so the snapshot is of the right dataset before
+ * the key is read.
  */
-export async function admitWithSnapshot(
-  admit: (authenticator: Authenticator) => Promise<PartnerContext>,
+export function snapshotReadWithKey(
   load: AdmittedSnapshotLoader,
   identity: ValidationIdentity,
   chain: string,
   launchpad: string | undefined,
-): Promise<{ partner: PartnerContext; snapshot: DecisionSnapshot }> {
-  let read: { environment: string; snapshot: DecisionSnapshot } | undefined;
-  const partner = await admit(async (attempt) => {
-    const environment = apiKeyEnvironment(attempt.raw);
-    if (environment === null) return undefined; // not a key; admission has refused it already
-    // The partner is the key's, read in the same statement; none is known before it runs.
-    const answer = await load({
-      attempt,
-      snapshot: {
-        environment,
-        identity,
-        chain,
-        launchpad,
-        partnerId: null,
-        lookalikeKey: identity.lookalikeKey,
-      },
-    });
-    read = { environment, snapshot: answer.snapshot };
-    return answer.authentication;
-  });
+): KeyedRead<KeyedSnapshot> {
+  let read: KeyedSnapshot | undefined;
+  return {
+    authenticator: async (attempt) => {
+      const environment = apiKeyEnvironment(attempt.raw);
+      if (environment === null) return undefined; // not a key; admission has refused it already
+      // The partner is the key's, read in the same statement; none is known before it runs.
+      const answer = await load({
+        attempt,
+        snapshot: {
+          environment,
+          identity,
+          chain,
+          launchpad,
+          partnerId: null,
+          lookalikeKey: identity.lookalikeKey,
+        },
+      });
+      read = { environment, identity, snapshot: answer.snapshot };
+      return answer.authentication;
+    },
+    result: () => read,
+  };
+}
+
+/** The read of `partner`'s key; a stored key of another environment is a broken invariant, refused. */
+export function admittedSnapshotOf(
+  partner: Pick<PartnerContext, "keyId" | "environment">,
+  read: KeyedSnapshot | undefined,
+): KeyedSnapshot {
   if (read === undefined || read.environment !== partner.environment) {
     throw new Error(
       `The key ${partner.keyId} is stored as ${partner.environment} but its prefix says otherwise.`,
     );
   }
-  return { partner, snapshot: read.snapshot };
+  return read;
 }

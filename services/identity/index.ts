@@ -8,10 +8,14 @@ import { lookalikeKey } from "../../core/lookalike";
 import { assertNotSandboxScenario } from "../../core/status";
 import type { DataPath } from "../dataPath";
 import type { ReservationTxView } from "../mirror/reservationTransaction";
-import type { PartnerContext } from "../partners/admission";
-import type { Authenticator } from "../partners/keyAuthentication";
+import type { KeyedRead } from "../partners/keyAuthentication";
 import type { ActiveSigners } from "../signing/activeSigner";
-import { admittedSnapshotLoader, admitWithSnapshot } from "./admittedSnapshots";
+import {
+  admittedSnapshotLoader,
+  admittedSnapshotOf,
+  type KeyedSnapshot,
+  snapshotReadWithKey,
+} from "./admittedSnapshots";
 import type { ChainReader } from "./chainReads";
 import { decisionRecorder } from "./decisionRecorder";
 import type { Adapter } from "./evaluation";
@@ -19,7 +23,6 @@ import {
   type CheckRequest,
   type CheckResult,
   checkIdentity,
-  checkNormalized,
   type IdentityStatusView,
   identityStatus,
   withLookalike,
@@ -34,8 +37,8 @@ import {
   decideLaunch,
   type ValidationAnswer,
   type ValidationDeps,
-  type ValidationIdentity,
   type ValidationRequest,
+  validationIdentity,
 } from "./validation";
 
 export type { ReservationTxView } from "../mirror/reservationTransaction";
@@ -48,7 +51,6 @@ export { normalizedOrReject } from "./identityInput";
 export type { LookalikeAdvisory } from "./lookalikes";
 export type { TransactionField } from "./transactionCheck";
 export type { Caller, ValidationAnswer, ValidationIdentity, ValidationRequest } from "./validation";
-export { validationIdentity } from "./validation";
 
 /** What checks on a chain answer from while its mirror is behind: anything but the mirror (`index`). */
 export type AdapterWhileBehind = Exclude<Adapter, "index">;
@@ -64,17 +66,18 @@ export interface IdentityService {
    * The identity check (read-only, holds nothing); it answers even when start-up failed. `partnerId` is the
    * optional key's partner: in the sandbox its own records join the seeded scenarios (null: scenarios only).
    */
-  check(environment: Environment, request: CheckRequest, partnerId: string | null): Promise<CheckResult>;
-  /**
-   * The check with its optional key admitted through `admit` (called once): a sent key is found, counted and
-   * answered with the snapshot in one statement, batched with concurrent keyed checks and validations'
-   * (admittedSnapshots); keyless, the batched keyless read. The dataset is `environment`'s (the host's).
-   */
-  checkAdmitted(
-    admit: (authenticator?: Authenticator) => Promise<PartnerContext | undefined>,
+  check(
     environment: Environment,
     request: CheckRequest,
+    partnerId: string | null,
+    admitted?: DecisionSnapshot,
   ): Promise<CheckResult>;
+  /**
+   * The check's snapshot, read in the statement that finds and counts a sent key, batched with concurrent keyed
+   * checks and validations' (admittedSnapshots); `check` takes it as `admitted`. Undefined for a pair that does
+   * not fold: `check` answers it.
+   */
+  checkReadWithKey(environment: Environment, request: CheckRequest): KeyedRead<DecisionSnapshot> | undefined;
   /**
    * The check carrying a reservation transaction (`field` names it as sent): 400 unless `chain` is passed and the
    * hash has that chain's form; then the transaction is looked up and, when it is a final reservation of this
@@ -94,23 +97,19 @@ export interface IdentityService {
    */
   adapterWhileBehind(environment: Environment, chain: string): AdapterWhileBehind;
   /**
-   * Admits a validation's caller through `admit`, with the identity's snapshot and the partner of the
-   * requested launchpad id read in the same statement as concurrent validations' (admittedSnapshots).
+   * A validation's snapshot and the partner of the requested launchpad id, read in the statement that finds and
+   * counts its key, as concurrent validations' (admittedSnapshots). Throws the field errors of a pair that does
+   * not fold (validationIdentity).
    */
-  admitValidation(
-    admit: (authenticator: Authenticator) => Promise<PartnerContext>,
-    identity: ValidationIdentity,
-    request: { chain: string; launchpad?: string | undefined },
-  ): Promise<{ partner: PartnerContext; snapshot: DecisionSnapshot }>;
+  validationReadWithKey(request: ValidationRequest): KeyedRead<KeyedSnapshot>;
   /**
-   * Decides on the admitted snapshot, signs and records (group commit) one validation; the look-alike advisory
-   * rides beside the signed decision, unsigned.
+   * Decides on the snapshot read with the caller's key, signs and records (group commit) one validation; the
+   * look-alike advisory rides beside the signed decision, unsigned.
    */
   validate(
     caller: Caller,
     request: ValidationRequest,
-    identity: NormalizedIdentity,
-    snapshot: DecisionSnapshot,
+    read: KeyedSnapshot | undefined,
   ): Promise<ValidationAnswer>;
   /** Records a launched event; production callers need launch reporting enabled on their key. */
   reportLaunch(
@@ -152,56 +151,36 @@ export function identityService(
     guardTarget: (environment, chain) => registries?.[environment].get(chain)?.guardTarget ?? null,
   };
   return {
-    async check(environment, request, partnerId) {
+    async check(environment, request, partnerId, admitted) {
       await data.run(nothing).catch(ignore); // start-up; the check answers regardless
-      return checkIdentity(load, readChains, data.context(environment), request, partnerId);
+      return checkIdentity(
+        admitted === undefined ? load : async () => admitted,
+        readChains,
+        data.context(environment),
+        request,
+        partnerId,
+      );
     },
-    async checkAdmitted(admit, environment, request) {
-      await data.run(nothing).catch(ignore); // start-up; the check answers regardless
-      const lookalike = lookalikeKey(request.name, request.ticker);
+    checkReadWithKey(environment, request) {
       let identity: NormalizedIdentity;
       try {
         identity = normalizedOrReject(request.name, request.ticker);
-      } catch (error) {
-        // Admission answers before the field checks, as on every route.
-        const partner = await admit();
-        throw await withLookalike(
-          error,
-          load,
-          data.context(environment),
-          request,
-          partner?.partnerId ?? null,
-          lookalike,
-        );
+      } catch {
+        return undefined;
       }
-      const chain = request.chain ?? null;
-      let fused: DecisionSnapshot | undefined;
-      const partner = await admit(async (attempt) => {
-        const answer = await data.bounded(
-          admittedSnapshots({
-            attempt,
-            snapshot: {
-              environment,
-              identity,
-              chain,
-              partnerId: null,
-              lookalikeKey: lookalike,
-            },
-          }),
-        );
-        fused = answer.snapshot;
-        return answer.authentication;
-      });
-      const read = fused;
-      return checkNormalized(
-        read === undefined ? load : async () => read,
-        readChains,
-        data.context(environment),
-        identity,
-        request,
-        partner?.partnerId ?? null,
-        lookalike,
-      );
+      let read: DecisionSnapshot | undefined;
+      const snapshot = { environment, identity, chain: request.chain ?? null, partnerId: null };
+      const lookalike = lookalikeKey(request.name, request.ticker);
+      return {
+        authenticator: async (attempt) => {
+          const answer = await data.bounded(
+            admittedSnapshots({ attempt, snapshot: { ...snapshot, lookalikeKey: lookalike } }),
+          );
+          read = answer.snapshot;
+          return answer.authentication;
+        },
+        result: () => read,
+      };
     },
     async checkTransaction(environment, request, transaction, partnerId) {
       await data.run(nothing).catch(ignore); // start-up; the check answers regardless
@@ -236,10 +215,16 @@ export function identityService(
       if (environment === "sandbox") return "mock";
       return readChains.reads(chain) ? "chain" : "unavailable";
     },
-    admitValidation: (admit, identity, request) =>
-      data.run(() => admitWithSnapshot(admit, admittedSnapshots, identity, request.chain, request.launchpad)),
-    validate: (caller, request, identity, snapshot) =>
-      data.run(() => decideLaunch(validation, caller, request, identity, snapshot)),
+    validationReadWithKey(request) {
+      const identity = validationIdentity(request);
+      const read = snapshotReadWithKey(admittedSnapshots, identity, request.chain, request.launchpad);
+      // Waits for start-up, within the data path's bound, as every decision's reads.
+      return { ...read, authenticator: (attempt) => data.run(() => read.authenticator(attempt)) };
+    },
+    validate(caller, request, read) {
+      const { identity, snapshot } = admittedSnapshotOf(caller, read);
+      return data.run(() => decideLaunch(validation, caller, request, identity, snapshot));
+    },
     async reportLaunch(caller, report) {
       const context = data.context(caller.environment);
       const identity = normalizedOrReject(report.name, report.ticker);

@@ -169,6 +169,15 @@ export async function authenticateApiKeys(
 export type Authenticator = (attempt: AuthenticationAttempt) => Promise<Authentication | undefined>;
 
 /**
+ * A route's own read carried in its caller's key statement: the authenticator that runs both, and what it read
+ * (undefined until it has run, and when no key was sent).
+ */
+export interface KeyedRead<R> {
+  authenticator: Authenticator;
+  result(): R | undefined;
+}
+
+/**
  * Concurrent authentications share one statement. Two batches may run at once (one per core of a small
  * database server); a batch is bounded so one statement stays short.
  */

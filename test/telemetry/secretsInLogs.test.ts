@@ -16,10 +16,20 @@ describe("telemetry: no secret reaches the logs", function () {
   let api: TestApi;
   const secrets: string[] = [];
   // A route that fails with a secret in its error message: the unhandled-error path logs that message.
-  const failing: RouteModule = (platform) => {
-    platform.routes.router.get("/v1/test-failure", (req) => {
-      throw new Error(`failed while holding ${req.headers.authorization}`);
-    });
+  const failing: RouteModule = ({ routes }) => {
+    routes.route(
+      {
+        method: "get",
+        path: "/v1/test-failure",
+        summary: "Test fixture: fails with the caller's Authorization header in its message.",
+        tag: "Test fixtures",
+        access: "public",
+        responses: { 200: { description: "Never sent." } },
+      },
+      ({ headers }) => {
+        throw new Error(`failed while holding ${headers.authorization}`);
+      },
+    );
   };
 
   before(async () => {
@@ -80,7 +90,7 @@ describe("telemetry: no secret reaches the logs", function () {
     expect(failed.body).to.have.nested.property("error.details.requestId", failed.headers["request-id"]);
 
     const text = logs.lines().join("");
-    // The lines about these requests are there: a request line per Express answer, the unhandled error.
+    // The lines about these requests are there: a request line per answer, the unhandled error.
     expect(text).to.contain('"route":"/v1/webhooks"').and.contain('"x-pasted"');
     expect(text).to.contain("unhandled error").and.contain(String(failed.headers["request-id"]));
     expect(text).to.contain("[redacted]");

@@ -1,17 +1,16 @@
 // Route registration: one declaration per route gives its handler the validated input AND its entry in the
 // OpenAPI 3.1 document, so the published document can never drift from what the server accepts. Every handler
-// has one shape, whichever transport serves it: it takes its input (the partner typed by the route's access)
-// and returns its answer, `{ status, body, headers? }`; the transport writes it.
+// has one shape: it takes its input (the partner typed by the route's access) and returns its answer,
+// `{ status, body, headers? }`; the one request sequence (api/platform/requestSequence.ts) does the rest.
 import type { IncomingHttpHeaders } from "node:http";
-import { type RequestHandler, Router } from "express";
 import { type ZodType, z } from "zod";
 import type { Environment } from "../../../core/environment";
 import { ApiError, type ErrorCode, errorStatus } from "../../../core/errors/catalogue";
 import type { PartnerContext } from "../../../services/partners/admission";
-import type { Authenticator } from "../../../services/partners/keyAuthentication";
+import type { KeyedRead } from "../../../services/partners/keyAuthentication";
 import type { RateState } from "../../../services/partners/rateWindow";
 import type { PartnerScope } from "../../../services/partners/scopes";
-import { type CorsClass, type CorsLayer, corsClassOf, type PathCors } from "../cors";
+import { type CorsClass, corsClassOf, type PathCors } from "../cors";
 import type { HostClass } from "../hosts";
 
 /**
@@ -32,7 +31,7 @@ export interface RouteResponse {
 
 export interface RouteSpec<Q extends ZodType, B extends ZodType> {
   method: "get" | "post" | "delete" | "patch";
-  /** Express path under /api, e.g. "/v1/keys" or "/v1/webhooks/:id". */
+  /** Path under /api, e.g. "/v1/keys" or "/v1/webhooks/:id" (`:name` is a path parameter). */
   path: string;
   summary: string;
   tag: string;
@@ -66,7 +65,7 @@ export type PartnerOfAccess<A extends RouteAccess> = A extends "public" | "publi
     ? PartnerContext | undefined
     : PartnerContext;
 
-export interface RouteInput<Q extends ZodType, B extends ZodType, A extends RouteAccess> {
+export interface RouteInput<Q extends ZodType, B extends ZodType, A extends RouteAccess, R = undefined> {
   query: z.output<Q>;
   body: z.output<B>;
   /** The body as parsed JSON, before validation (idempotency hashes it as sent). */
@@ -84,6 +83,8 @@ export interface RouteInput<Q extends ZodType, B extends ZodType, A extends Rout
   rate: RateState | undefined;
   /** Counts the call in its client address's keyless-write window too (429 past it): a read that also writes. */
   countPublicWrite: () => void;
+  /** What the route's `readWithKey` read in the key's statement; undefined when no key statement ran. */
+  keyedRead: R | undefined;
 }
 
 /** What a route answers; the transport writes it (JSON, with `responseVersion` unless the response opts out). */
@@ -93,92 +94,52 @@ export interface RouteResult {
   headers?: Readonly<Record<string, string>>;
 }
 
-export type RouteHandler<Q extends ZodType, B extends ZodType, A extends RouteAccess> = (
-  input: RouteInput<Q, B, A>,
+export type RouteHandler<Q extends ZodType, B extends ZodType, A extends RouteAccess, R = undefined> = (
+  input: RouteInput<Q, B, A, R>,
 ) => Promise<RouteResult> | RouteResult;
 
-/** A partner route with a JSON body, served without Express (api/platform/directRoutes.ts). */
-export type DirectRouteSpec<B extends ZodType> = Omit<
-  RouteSpec<typeof EMPTY, B>,
-  "method" | "access" | "query" | "cors"
-> & {
-  method: "post";
-  access: { scope: PartnerScope };
-  body: B;
-};
-
-/** A keyless-or-keyed read with a query, served without Express (api/platform/directRoutes.ts). */
-export type DirectReadSpec<Q extends ZodType> = Omit<
-  RouteSpec<Q, typeof EMPTY>,
-  "method" | "access" | "body" | "cors"
-> & {
-  method: "get";
-  access: "keyless";
-  query: Q;
-};
-
-export interface DirectReadInput<Q extends ZodType> {
+/**
+ * A route's own read carried in its caller's key statement, one round trip for both (the identity check's and
+ * validation's snapshot): built from the validated input before admission (undefined: no read to carry); its
+ * result reaches the handler as `keyedRead`. What it throws is answered after admission, as field errors are.
+ */
+export type ReadWithKey<Q extends ZodType, B extends ZodType, R> = (input: {
   query: z.output<Q>;
-  /** The dataset the host serves (the sandbox host reads sandbox data). */
-  environment: Environment;
-  /**
-   * Admits the caller once, before any check of its own: a sent key as on keyed routes (undefined without
-   * one, counted per client address instead). `authenticator` lets the key statement carry the route's read.
-   */
-  admit: (authenticator?: Authenticator) => Promise<PartnerContext | undefined>;
-  /**
-   * Counts the call in the client address's keyless-write window too (429 past it), after `admit`: for a read
-   * that also writes, which must not take the read's cheaper budget.
-   */
-  countPublicWrite: () => void;
-}
-
-export type DirectReadHandler<Q extends ZodType> = (input: DirectReadInput<Q>) => Promise<DirectResult>;
-
-export interface DirectInput<B extends ZodType> {
   body: z.output<B>;
-  /** The body as parsed JSON, before validation (idempotency hashes it as sent). */
-  rawBody: unknown;
-  headers: IncomingHttpHeaders;
-  /**
-   * Admits the caller (key, host, rate limit, scope) and returns it; the handler calls it once, before any
-   * check of its own, so a refused caller learns only that. `authenticator` lets the key statement carry
-   * the route's own read (see PartnerAdmission).
-   */
-  admit: (authenticator?: Authenticator) => Promise<PartnerContext>;
-  /** Method and route, e.g. `POST /api/v1/launches/validate`. */
+  environment: Environment;
+}) => KeyedRead<R> | undefined;
+
+/** A route: its declaration (documented in the OpenAPI document) and its handler. */
+export type RouteDeclaration<Q extends ZodType, B extends ZodType, A extends RouteAccess, R> = RouteSpec<
+  Q,
+  B
+> & {
+  access: A;
+  readWithKey?: ReadWithKey<Q, B, R>;
+};
+
+/** A registered route, as the request sequence serves it (api/platform/requestSequence.ts). */
+export interface DeclaredRoute {
+  spec: RouteDeclaration<ZodType, ZodType, RouteAccess, unknown>;
+  handler: RouteHandler<ZodType, ZodType, RouteAccess, unknown>;
+  /** `METHOD /api/path` as declared: the metrics label and the idempotency scope. */
   route: string;
+  corsClass: CorsClass;
 }
 
-export type DirectResult = RouteResult;
-
-export type DirectHandler<B extends ZodType> = (input: DirectInput<B>) => Promise<DirectResult>;
-
-export interface DirectWriteRoute {
-  spec: DirectRouteSpec<ZodType>;
-  handler: DirectHandler<ZodType>;
-  /** `POST /api/v1/...`, as matched. */
-  route: string;
+/** The route a request's method and path select, with the path's parameters as sent (still percent-encoded). */
+export interface RouteMatch {
+  route: DeclaredRoute;
+  encodedParams: Record<string, string>;
 }
 
-export interface DirectReadRoute {
-  spec: DirectReadSpec<ZodType>;
-  handler: DirectReadHandler<ZodType>;
-  /** `GET /api/v1/...`, as matched. */
-  route: string;
-}
-
-export type DirectRoute = DirectWriteRoute | DirectReadRoute;
-
-export function isDirectRead(route: DirectRoute): route is DirectReadRoute {
-  return route.spec.method === "get";
-}
-
-/** Builds the authentication middleware for a route's access rule (see api/platform/partnerAuth.ts). */
-export type AccessGuard = (access: RouteAccess) => RequestHandler | undefined;
-
-interface Operation {
-  spec: RouteSpec<ZodType, ZodType>;
+interface PathTemplate {
+  /** As declared, under /api: `/v1/webhooks/:id`. */
+  path: string;
+  /** Lower-case literal segments, and `:name` for a parameter. */
+  segments: string[];
+  /** The declared routes on this path by lower-case method. */
+  methods: Map<string, DeclaredRoute>;
 }
 
 const EMPTY = z.object({});
@@ -223,111 +184,98 @@ export function routeCorsClass(
   return corsClassOf(keyed, spec.cors, `${spec.method.toUpperCase()} ${spec.path}`);
 }
 
-/** Registers validated routes on an Express router and remembers them for the OpenAPI document. */
-export class RouteTable {
-  readonly router = Router();
-  /**
-   * Each route's CORS step and every path's OPTIONS answer, mounted before the body is read so that a page also
-   * reads the envelope of a refused body.
-   */
-  readonly corsRouter = Router();
-  private readonly operations: Operation[] = [];
-  /** Direct routes by lower-case `METHOD /api/path`. */
-  readonly direct = new Map<string, DirectRoute>();
-  private readonly corsByPath = new Map<string, PathCors>();
+/** The path's segments as matched: one trailing slash ignored, query aside. */
+function segmentsOf(path: string): string[] {
+  const trimmed = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+  return trimmed.split("/");
+}
 
-  constructor(
-    private readonly guard: AccessGuard,
-    private readonly cors: CorsLayer,
-    /** The keyless-write window (partnerAuth's), for RouteInput.countPublicWrite. */
-    private readonly countPublicWrite: (
-      hostClass: HostClass,
-      clientAddress: string | undefined,
-      setHeader: (name: string, value: string) => void,
-    ) => void,
-  ) {}
-
-  /** Records `method` on `path` with its CORS class; the path's OPTIONS answer reads them at request time. */
-  private serveCors(path: string, method: string, corsClass: CorsClass): void {
-    let methods = this.corsByPath.get(path);
-    if (methods === undefined) {
-      methods = new Map();
-      this.corsByPath.set(path, methods);
-      this.corsRouter.options(path, this.cors.preflight(`/api${path}`, methods));
-    }
-    methods.set(method, corsClass);
-    const actual = this.cors.actual(corsClass);
-    if (actual !== undefined) this.corsRouter[method as RouteSpec<ZodType, ZodType>["method"]](path, actual);
+/** The parameters of `segments` on `template`, or undefined when the path is not the template's. */
+function paramsOn(template: PathTemplate, segments: readonly string[]): Record<string, string> | undefined {
+  if (template.segments.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let index = 0; index < segments.length; index += 1) {
+    const expected = template.segments[index] as string;
+    const actual = segments[index] as string;
+    if (expected.startsWith(":")) {
+      if (actual === "") return undefined;
+      params[expected.slice(1)] = actual;
+    } else if (expected !== actual.toLowerCase()) return undefined;
   }
+  return params;
+}
+
+/**
+ * The declared routes, for the request sequence and the OpenAPI document. Paths match in any case, with one
+ * trailing slash ignored; a literal path is found before a template that would also match it, and HEAD is
+ * answered as GET without its body.
+ */
+export class RouteTable {
+  private readonly operations: RouteSpec<ZodType, ZodType>[] = [];
+  /** Paths without parameters, by lower-case `/api/path`. */
+  private readonly literal = new Map<string, PathTemplate>();
+  /** Paths with parameters, in declaration order. */
+  private readonly templates: PathTemplate[] = [];
 
   route<
     Q extends ZodType = typeof EMPTY,
     B extends ZodType = typeof EMPTY,
     const A extends RouteAccess = RouteAccess,
-  >(spec: RouteSpec<Q, B> & { access: A }, handler: RouteHandler<Q, B, A>): void {
-    this.operations.push({ spec: spec as unknown as RouteSpec<ZodType, ZodType> });
-    this.serveCors(spec.path, spec.method, routeCorsClass(spec));
-    const guard = this.guard(spec.access);
-    const route = `${spec.method.toUpperCase()} /api${spec.path}`;
-    const run: RequestHandler = async (req, res) => {
-      const generic = spec as unknown as RouteSpec<ZodType, ZodType>;
-      const query = parsed(generic, spec.query ?? EMPTY, req.query, "query") as z.output<Q>;
-      const body = (spec.body ? parsed(generic, spec.body, req.body ?? {}, "body") : {}) as z.output<B>;
-      const setHeader = (name: string, value: string) => res.setHeader(name, value);
-      const result = await handler({
-        query,
-        body,
-        rawBody: req.body,
-        route,
-        params: req.params as Record<string, string>,
-        headers: req.headers,
-        partner: res.locals.partner as PartnerOfAccess<A>,
-        environment: res.locals.hostEnvironment,
-        hostClass: res.locals.hostClass,
-        rate: res.locals.rateLimit,
-        countPublicWrite: () =>
-          this.countPublicWrite(res.locals.hostClass, req.socket.remoteAddress, setHeader),
-      });
-      if (result.headers !== undefined) res.set(result.headers);
-      if (spec.responses[result.status]?.versioned === false) {
-        res.status(result.status).type("application/json").send(JSON.stringify(result.body));
-      } else {
-        res.status(result.status).json(result.body);
-      }
-    };
-    this.router[spec.method](spec.path, ...(guard ? [guard] : []), run);
-  }
-
-  /**
-   * A hot route served straight from node:http instead of through Express: the same declaration, checks and
-   * answers, without the middleware chain's cost per request (see docs/api.md).
-   */
-  directRoute<B extends ZodType>(spec: DirectRouteSpec<B>, handler: DirectHandler<B>): void {
-    this.operations.push({ spec: spec as unknown as RouteSpec<ZodType, ZodType> });
-    this.serveCors(spec.path, spec.method, "none");
-    const route = `${spec.method.toUpperCase()} /api${spec.path}`;
-    this.direct.set(route.toLowerCase(), {
-      spec: spec as unknown as DirectRouteSpec<ZodType>,
-      handler: handler as DirectHandler<ZodType>,
-      route,
+    R = undefined,
+  >(spec: RouteDeclaration<Q, B, A, R>, handler: RouteHandler<Q, B, A, R>): void {
+    const generic = spec as unknown as RouteDeclaration<ZodType, ZodType, RouteAccess, unknown>;
+    this.operations.push(generic);
+    const path = `/api${spec.path}`;
+    const key = path.toLowerCase();
+    let template = key.includes("/:")
+      ? this.templates.find((t) => t.segments.join("/") === key)
+      : this.literal.get(key);
+    if (template === undefined) {
+      template = { path: spec.path, segments: segmentsOf(key), methods: new Map() };
+      if (key.includes("/:")) this.templates.push(template);
+      else this.literal.set(key, template);
+    }
+    template.methods.set(spec.method, {
+      spec: generic,
+      handler: handler as unknown as RouteHandler<ZodType, ZodType, RouteAccess, unknown>,
+      route: `${spec.method.toUpperCase()} ${path}`,
+      corsClass: routeCorsClass(spec),
     });
   }
 
-  /** A hot keyless read served straight from node:http (the identity check), like directRoute. */
-  directRead<Q extends ZodType>(spec: DirectReadSpec<Q>, handler: DirectReadHandler<Q>): void {
-    this.operations.push({ spec: spec as unknown as RouteSpec<ZodType, ZodType> });
-    this.serveCors(spec.path, spec.method, routeCorsClass(spec));
-    const route = `GET /api${spec.path}`;
-    this.direct.set(route.toLowerCase(), {
-      spec: spec as unknown as DirectReadSpec<ZodType>,
-      handler: handler as DirectReadHandler<ZodType>,
-      route,
-    });
+  /** The route serving `method` on `path`, or undefined (the caller answers 404). */
+  match(method: string, path: string): RouteMatch | undefined {
+    const found = this.pathOf(path);
+    if (found === undefined) return undefined;
+    const wanted = method === "HEAD" ? "get" : method.toLowerCase();
+    const route = found.template.methods.get(wanted);
+    return route === undefined ? undefined : { route, encodedParams: found.params };
+  }
+
+  /** The declared path `path` matches and its methods' CORS classes (a preflight's answer), or undefined. */
+  corsOf(path: string): { path: string; methods: PathCors } | undefined {
+    const found = this.pathOf(path);
+    if (found === undefined) return undefined;
+    const methods: PathCors = new Map();
+    for (const [method, route] of found.template.methods) methods.set(method, route.corsClass);
+    return { path: found.template.path, methods };
+  }
+
+  private pathOf(path: string): { template: PathTemplate; params: Record<string, string> } | undefined {
+    const trimmed = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+    const literal = this.literal.get(trimmed.toLowerCase());
+    if (literal !== undefined) return { template: literal, params: {} };
+    const segments = segmentsOf(path);
+    for (const template of this.templates) {
+      const params = paramsOn(template, segments);
+      if (params !== undefined) return { template, params };
+    }
+    return undefined;
   }
 
   /** Every registered route, for the OpenAPI document and the malformed-input test. */
   specs(): readonly RouteSpec<ZodType, ZodType>[] {
-    return this.operations.map((operation) => operation.spec);
+    return this.operations;
   }
 }
 

@@ -1,8 +1,6 @@
-// Launch validation is served without Express (platform/directRoutes). Its HTTP contract must be the one
-// every Express route keeps: the same body rule, security headers, envelope, rate headers and path matching.
+// The one request sequence every API route runs (api/platform/requestSequence.ts): body rule, security headers,
+// envelope, request ids, rate headers, path matching, admission before the fields, HEAD and path parameters.
 import { expect } from "chai";
-import { z } from "zod";
-import type { RouteModule } from "../../../api/app";
 import { RESPONSE_VERSION } from "../../../api/platform/responseVersion";
 import { SECURITY_HEADERS } from "../../../api/platform/securityHeaders";
 import { CHAINS, EVM_OTHER, setCheckpoints } from "../routes/identity/support";
@@ -10,32 +8,14 @@ import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "..
 import { type HttpRequest, send } from "../support/http";
 
 const VALIDATE = "/api/v1/launches/validate";
-const CHECK = "/api/v1/identity/check"; // an Express route with a JSON body
+const CHECK = "/api/v1/identity/check"; // a keyless route with a JSON body
 const GOOD = { chain: "hardhat", name: "Direct Coin", ticker: "DRC", launcher: EVM_OTHER };
-const UNADMITTED = "/api/v1/test/unadmitted";
-
-/** A direct route whose handler forgets to admit its caller: its answer must never go out. */
-const unadmittedRoute: RouteModule = ({ routes }) => {
-  routes.directRoute(
-    {
-      method: "post",
-      path: "/v1/test/unadmitted",
-      summary: "Test fixture: a handler that answers without admitting.",
-      tag: "Test fixtures",
-      access: { scope: "launch:validate" },
-      body: z.object({}),
-      responses: { 200: { description: "Never sent." } },
-    },
-    async () => ({ status: 200, body: { secret: "handed out without a key" } }),
-  );
-};
-
-describe("api: validation served directly keeps the HTTP contract of the Express routes", () => {
+describe("api: the request sequence of every route", () => {
   let api: TestApi;
   let auth: Record<string, string>;
 
   before(async () => {
-    api = await startTestApi({ deps: { decisions: { chains: CHAINS } }, extraRoutes: [unadmittedRoute] });
+    api = await startTestApi({ deps: { decisions: { chains: CHAINS } } });
     await setCheckpoints(api.db.pool);
     auth = bearer((await issueKey(api, "production", { scopes: ["launch:validate"] })).secret);
   });
@@ -70,7 +50,7 @@ describe("api: validation served directly keeps the HTTP contract of the Express
     expect(unauthenticated.headers["x-request-id"]).to.equal(undefined);
   });
 
-  it("matches the path as Express does: any case, a trailing slash, a query string", async () => {
+  it("matches the path in any case, with a trailing slash, beside a query string", async () => {
     for (const path of [`${VALIDATE}/`, VALIDATE.toUpperCase(), `${VALIDATE}?debug=1`]) {
       // Straight to the server: the harness checks answers against the document, which lists one spelling.
       const response = await send(api.url, { method: "POST", path, headers: auth, body: GOOD });
@@ -80,7 +60,7 @@ describe("api: validation served directly keeps the HTTP contract of the Express
     expectEnvelope(await api.call({ path: VALIDATE, headers: auth }), 404, "not_found");
   });
 
-  it("applies the one body rule, with the same answers as an Express route", async () => {
+  it("applies the one body rule, with the same answers on keyed and keyless routes", async () => {
     const cases: { request: Omit<HttpRequest, "path" | "method">; status: number; code: string }[] = [
       { request: { body: '{"name": ' }, status: 400, code: "invalid_request" },
       { request: { body: '"just a string"' }, status: 400, code: "invalid_request" },
@@ -140,10 +120,28 @@ describe("api: validation served directly keeps the HTTP contract of the Express
     expect(last.headers["ratelimit-remaining"]).to.equal("0");
   });
 
-  it("a handler that answers without admitting its caller fails closed with 500, its answer unsent", async () => {
-    // Sent past the conformance check: a 500 is never a documented answer.
-    const response = await send(api.url, { method: "POST", path: UNADMITTED, body: {} });
-    expectEnvelope(response, 500, "internal_error");
-    expect(response.text).not.to.contain("handed out");
+  it("answers HEAD as GET without the body, and decodes path parameters (a malformed one is 400)", async () => {
+    const head = await send(api.url, { method: "HEAD", path: "/api/v1/health" });
+    const get = await send(api.url, { path: "/api/v1/health" });
+    expect(head.status).to.equal(get.status);
+    expect(head.text).to.equal("");
+    expect(head.headers["content-type"]).to.equal("application/json; charset=utf-8");
+    expect(head.headers["x-content-type-options"]).to.equal("nosniff");
+    const webhooks = bearer((await issueKey(api, "sandbox")).secret);
+    const unknown = await send(api.url, {
+      method: "DELETE",
+      path: "/api/v1/webhooks/wh_%7Bnone%7D",
+      headers: webhooks,
+    });
+    expectEnvelope(unknown, 404, "webhook_not_found");
+    const malformed = await send(api.url, {
+      method: "DELETE",
+      path: "/api/v1/webhooks/%E0%A4%A",
+      headers: webhooks,
+    });
+    expectEnvelope(malformed, 400, "invalid_request");
+    expect(malformed.body).to.have.nested.property("error.details.in", "path");
+    const keyless = await send(api.url, { method: "DELETE", path: "/api/v1/webhooks/%E0%A4%A" });
+    expectEnvelope(keyless, 401, "unauthorized");
   });
 });
