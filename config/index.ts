@@ -37,7 +37,7 @@ export interface Config {
     evmPollingIntervalMs: number | undefined;
     evmViewsSchema: string;
     /** Schema of the service's tables, which the EVM indexer (Ponder's process) writes the mirror into. */
-    mirrorSchema: string;
+    serviceSchema: string;
     solanaCommitment: Settings["SOLANA_COMMITMENT"];
     solanaPollIntervalMs: number;
     /** The watchdog's stall time (indexer/watchdog.ts). */
@@ -111,7 +111,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: Co
       ponderPort: settings.PONDER_PORT,
       evmPollingIntervalMs: settings.EVM_POLLING_INTERVAL_MS,
       evmViewsSchema: settings.EVM_VIEWS_SCHEMA,
-      mirrorSchema: settings.IDENTITY_MIRROR_SCHEMA,
+      serviceSchema: settings.SERVICE_SCHEMA,
       solanaCommitment: settings.SOLANA_COMMITMENT,
       solanaPollIntervalMs: settings.SOLANA_POLL_INTERVAL_MS,
       stallMs: settings.INDEXER_STALL_MS,

@@ -1,11 +1,12 @@
 // Settings that were renamed: the old name is still read for one release, with a warning naming the new one.
-// Their names now say what they hold (host lists, not URLs).
+// Their names now say what they hold (host lists, not URLs; the service's own schema, not a mirror's).
 
 /** Old name → new name. */
 export const RENAMED_SETTINGS = {
   BASE_URLS: "BASE_HOSTS",
   SANDBOX_URLS: "SANDBOX_HOSTS",
   PRODUCTION_URLS: "PRODUCTION_HOSTS",
+  IDENTITY_MIRROR_SCHEMA: "SERVICE_SCHEMA",
 } as const;
 
 /** The environment with each old name's value under its new name (the new name wins), and a warning per old name set. */

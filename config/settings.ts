@@ -60,7 +60,7 @@ export const settingsSchema = z.object({
   PONDER_PORT: port(42069),
   EVM_POLLING_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).optional(),
   EVM_VIEWS_SCHEMA: schemaName("evm_mirror"),
-  IDENTITY_MIRROR_SCHEMA: schemaName("public"),
+  SERVICE_SCHEMA: schemaName("public"),
   SOLANA_COMMITMENT: z.enum(["confirmed", "finalized"]).default("finalized"),
   SOLANA_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
   KEYLESS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(120),
@@ -119,8 +119,8 @@ export const SETTING_DOCS: Record<keyof Settings, string> = {
   EVM_POLLING_INTERVAL_MS:
     "How often the EVM indexer polls for blocks of a chain without a websocket (manifest wsUrl) or whose websocket failed. Default 1000 ms, 200 ms with local chains.",
   EVM_VIEWS_SCHEMA: "Schema where the EVM indexer publishes stable views of Ponder's tables for operators.",
-  IDENTITY_MIRROR_SCHEMA:
-    "Schema of the service's tables (the mirror the EVM indexer writes): where DATABASE_URL's search_path puts them.",
+  SERVICE_SCHEMA:
+    "Schema of the service's tables (the mirror the EVM indexer writes): where DATABASE_URL's search_path puts them. Formerly IDENTITY_MIRROR_SCHEMA (still read, with a warning).",
   SOLANA_COMMITMENT: "Commitment the Solana indexer applies and checkpoints at: finalized or confirmed.",
   SOLANA_POLL_INTERVAL_MS:
     "Pause of the Solana indexer between two passes when no websocket notice woke it earlier.",

@@ -88,7 +88,7 @@ async function startIndexers(
     port: config.indexers.ponderPort,
     pollingIntervalMs: config.indexers.evmPollingIntervalMs ?? (local ? LOCAL_EVM_POLLING_MS : undefined),
     viewsSchema: config.indexers.evmViewsSchema,
-    mirrorSchema: config.indexers.mirrorSchema,
+    serviceSchema: config.indexers.serviceSchema,
     environment: process.env,
     stallMs: config.indexers.stallMs,
     log: lineSink(log.child({ component: "indexer:evm" })),

@@ -6,9 +6,8 @@ import { ApiError } from "../../core/errors/catalogue";
 import { DISPUTE_PAGE_MAX, DISPUTE_REASONS, DISPUTE_STATUSES, type Dispute } from "../../services/disputes";
 import type { Platform } from "../platform/platform";
 import {
-  challengeJson,
   challengeSchema,
-  domainOf,
+  issueChallenge,
   PROOF_ERRORS,
   signedAnswer,
   walletRequest,
@@ -118,13 +117,7 @@ export function registerDisputeRoutes({ routes, services }: Platform): void {
       responses: { 201: { description: "The challenge; sign its message.", schema: challengeSchema } },
       errors: ["wallet_family_mismatch", "service_unavailable"],
     },
-    async ({ body, environment, headers }) => {
-      const challenge = await disputes.challenge(environment, {
-        ...body,
-        domain: domainOf(headers.host),
-      });
-      return { status: 201, body: challengeJson(challenge) };
-    },
+    (input) => issueChallenge(input, (wallet) => disputes.challenge(input.environment, wallet)),
   );
 
   routes.route(

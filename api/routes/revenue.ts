@@ -24,9 +24,10 @@ import {
 import {
   challengeJson,
   challengeSchema,
-  domainOf,
+  issueChallenge,
   PROOF_ERRORS,
   signedAnswer,
+  walletChallengeOf,
   walletRequest,
 } from "./walletProofSchemas";
 
@@ -170,13 +171,7 @@ export function registerRevenueRoutes({ routes, services }: Platform): void {
         "service_unavailable",
       ],
     },
-    async ({ body, partner, headers }) => {
-      const challenge = await revenue.challengeWallet(partner, {
-        ...body,
-        domain: domainOf(headers.host),
-      });
-      return { status: 201, body: challengeJson(challenge) };
-    },
+    (input) => issueChallenge(input, (wallet) => revenue.challengeWallet(input.partner, wallet)),
   );
 
   routes.route(
@@ -219,11 +214,8 @@ export function registerRevenueRoutes({ routes, services }: Platform): void {
         "service_unavailable",
       ],
     },
-    async ({ body, partner, headers }) => {
-      const { archived, challenge } = await revenue.rotateWallet(partner, {
-        ...body,
-        domain: domainOf(headers.host),
-      });
+    async (input) => {
+      const { archived, challenge } = await revenue.rotateWallet(input.partner, walletChallengeOf(input));
       return { status: 201, body: { archived: walletJson(archived), challenge: challengeJson(challenge) } };
     },
   );

@@ -1,7 +1,14 @@
 // The wallet-proof shapes every route that asks a wallet to sign shares (payout wallets, disputes): the
-// challenge request and answer, the issued challenge, and the refusal codes of a checked answer.
+// challenge request and answer, the issued challenge, the refusal codes of a checked answer, and how a
+// challenge route reads its wallet and answers with the challenge.
+import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
-import { type Challenge, MAX_MESSAGE_LENGTH, MAX_SIGNATURE_LENGTH } from "../../services/ownership";
+import {
+  type Challenge,
+  MAX_MESSAGE_LENGTH,
+  MAX_SIGNATURE_LENGTH,
+  type WalletChallengeRequest,
+} from "../../services/ownership";
 
 export const walletRequest = z.strictObject({
   chain: z
@@ -65,5 +72,23 @@ export function challengeJson(challenge: Challenge) {
   };
 }
 
-/** The host the request was sent to: the domain a challenge names and its answer must name. */
-export const domainOf = (host: string | undefined): string => host ?? "";
+interface ChallengeInput {
+  body: z.output<typeof walletRequest>;
+  headers: IncomingHttpHeaders;
+}
+
+/**
+ * The wallet a challenge route's body names, on the host the request was sent to: the domain the challenge
+ * names and its answer must name.
+ */
+export function walletChallengeOf(input: ChallengeInput): WalletChallengeRequest {
+  return { ...input.body, domain: input.headers.host ?? "" };
+}
+
+/** A challenge route's answer: the challenge `issue` makes for the request's wallet, 201. */
+export async function issueChallenge(
+  input: ChallengeInput,
+  issue: (wallet: WalletChallengeRequest) => Promise<Challenge>,
+): Promise<{ status: 201; body: ReturnType<typeof challengeJson> }> {
+  return { status: 201, body: challengeJson(await issue(walletChallengeOf(input))) };
+}

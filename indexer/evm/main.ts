@@ -1,5 +1,5 @@
 // `npm run indexer:evm`: the EVM indexer as a production role. Settings (config/settings.ts): DATABASE_URL,
-// DEPLOYMENT_MANIFEST, EVM_POLLING_INTERVAL_MS, PONDER_PORT, EVM_VIEWS_SCHEMA, IDENTITY_MIRROR_SCHEMA.
+// DEPLOYMENT_MANIFEST, EVM_POLLING_INTERVAL_MS, PONDER_PORT, EVM_VIEWS_SCHEMA, SERVICE_SCHEMA.
 import { readManifest } from "../../config/manifest";
 import { roleConfig, startRole, stopOnSignal } from "../../config/role";
 import { openDatabaseWhenReachable } from "../../storage/openWhenReachable";
@@ -32,7 +32,7 @@ startRole(ROLE, async () => {
     pollingIntervalMs: config.indexers.evmPollingIntervalMs,
     port: config.indexers.ponderPort,
     viewsSchema: config.indexers.evmViewsSchema,
-    mirrorSchema: config.indexers.mirrorSchema,
+    serviceSchema: config.indexers.serviceSchema,
     environment: process.env,
     log: lineSink(log.child({ component: "ponder" })),
     stallMs: config.indexers.stallMs,

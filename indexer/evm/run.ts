@@ -35,7 +35,7 @@ export interface EvmIndexerOptions {
   /** Its path: Ponder's own process reads the manifest from there. */
   manifestPath: string;
   /** Schema that holds `chain_reservations` and `chain_checkpoints`. Default "public". */
-  mirrorSchema?: string;
+  serviceSchema?: string;
   /** Stable schema where Ponder publishes views of its tables for operators. Default "evm_mirror". */
   viewsSchema?: string;
   /** Overrides the derived deployment schema (tests use a fresh one each). */
@@ -112,7 +112,7 @@ async function chainIdentity(entry: EvmManifestEntry, client: PublicClient): Pro
 
 export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIndexer> {
   const log = options.log ?? ((line: string) => process.stderr.write(`[indexer:evm] ${line}\n`));
-  const mirrorSchema = options.mirrorSchema ?? "public";
+  const serviceSchema = options.serviceSchema ?? "public";
   const deployments = evmChainsToIndex(options.manifest, options.manifestPath);
   const clients = new Map(
     deployments.map((entry) => [entry.chain, createPublicClient({ transport: http(entry.rpcUrl) })]),
@@ -216,7 +216,7 @@ export async function startEvmIndexer(options: EvmIndexerOptions): Promise<EvmIn
           DATABASE_URL: options.databaseUrl,
           DATABASE_SCHEMA: deploymentSchema,
           IDENTITY_MANIFEST: options.manifestPath,
-          IDENTITY_MIRROR_SCHEMA: mirrorSchema,
+          SERVICE_SCHEMA: serviceSchema,
           EVM_POLLING_INTERVAL_MS: String(pollingIntervalMs),
           EVM_HEADS_RELAYS: relayUrls,
           // Every chain in this one process and its one connection pool (isolated ordering would otherwise give

@@ -7,7 +7,7 @@ import type { Environment } from "../../core/environment";
 import { ApiError } from "../../core/errors/catalogue";
 import { withTransaction } from "../../storage/transaction";
 import { normalizedOrReject } from "../identity";
-import type { Challenge, SignedAnswer, WalletProofs } from "../ownership";
+import type { Challenge, SignedAnswer, WalletChallengeRequest, WalletProofs } from "../ownership";
 import { decodeCursor, pageOf } from "../pageCursor";
 import {
   type Dispute,
@@ -55,21 +55,14 @@ const newId = () => `dsp_${randomBytes(16).toString("hex")}`;
 export async function challengeClaimant(
   deps: FilingDeps,
   environment: Environment,
-  request: { chain: string; address: string; domain: string },
+  request: WalletChallengeRequest,
 ): Promise<Challenge> {
   const now = new Date(deps.now());
   return withTransaction(deps.pool, (client) =>
     deps.proofs.issue(
       client,
       owner(environment),
-      {
-        purpose: "dispute",
-        chain: request.chain,
-        address: request.address,
-        domain: request.domain,
-        statement: STATEMENT,
-        uri: `https://${request.domain}${DISPUTES_PATH}`,
-      },
+      { ...request, purpose: "dispute", statement: STATEMENT, answerPath: DISPUTES_PATH },
       now,
     ),
   );

@@ -3,7 +3,7 @@
 import type { Pool } from "pg";
 import type { RegistryCatalogue } from "../../chains/registryClient";
 import type { Environment } from "../../core/environment";
-import type { Challenge, SignedAnswer } from "../ownership";
+import type { Challenge, SignedAnswer, WalletChallengeRequest } from "../ownership";
 import { walletProofs } from "../ownership";
 import type { Dispute } from "./disputeStore";
 import {
@@ -30,10 +30,7 @@ export {
 
 export interface DisputesService {
   /** A single-use sign-in challenge for the claimant's wallet (10 minutes). */
-  challenge(
-    environment: Environment,
-    request: { chain: string; address: string; domain: string },
-  ): Promise<Challenge>;
+  challenge(environment: Environment, request: WalletChallengeRequest): Promise<Challenge>;
   /** Files a dispute proven by the signed challenge; 409 dispute_already_open for a second undecided one. */
   file(environment: Environment, request: FilingRequest): Promise<Dispute>;
   list(environment: Environment, query: ListQuery): Promise<{ rows: Dispute[]; nextCursor: string | null }>;

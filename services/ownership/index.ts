@@ -34,16 +34,21 @@ export const MAX_SIGNATURE_LENGTH = 4_096;
 
 const DOMAIN = /^[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?$/;
 
-export interface ChallengeRequest {
-  purpose: ProofPurpose;
+/** The wallet a caller asks to prove, as a challenge route takes it. */
+export interface WalletChallengeRequest {
   chain: string;
   address: string;
   /** The host the challenge was asked on: the message names it and the answer must too. */
   domain: string;
+}
+
+/** A wallet challenge for one use: what it is for, what signing means and where the answer goes. */
+export interface ChallengeRequest extends WalletChallengeRequest {
+  purpose: ProofPurpose;
   /** What signing means, in words the wallet shows. */
   statement: string;
-  /** The endpoint that takes the answer. */
-  uri: string;
+  /** The path of the endpoint that takes the answer, on the host the challenge was asked on. */
+  answerPath: string;
 }
 
 export interface SignedAnswer {
@@ -165,7 +170,7 @@ export function walletProofs(chains: ReadonlyMap<string, RegistryClient> | undef
         domain,
         address: chain.family === "evm" ? getAddress(address) : address,
         statement: request.statement,
-        uri: request.uri,
+        uri: `https://${request.domain}${request.answerPath}`,
         chainId: chain.family === "evm" ? chainIdOf(chain.chain) : chain.chain,
         nonce,
         issuedAt: now,

@@ -4,7 +4,7 @@
 // Every call is scoped to the caller's partner and its key's environment. docs/partners.md.
 import type { Pool } from "pg";
 import type { RegistryCatalogue } from "../../chains/registryClient";
-import { type SignedAnswer, walletProofs } from "../ownership";
+import { type SignedAnswer, type WalletChallengeRequest, walletProofs } from "../ownership";
 import type { ReservationOwner } from "../reservations";
 import {
   type AttributedQuery,
@@ -15,13 +15,7 @@ import {
 } from "./attributedReservations";
 import { type PayoutPlan, type PlanQuery, payoutPlanPage } from "./payoutPlans";
 import type { PayoutWallet } from "./payoutWalletStore";
-import {
-  challengeWallet,
-  rotateWallet,
-  verifyWallet,
-  type WalletCaller,
-  type WalletChallengeRequest,
-} from "./payoutWallets";
+import { challengeWallet, rotateWallet, verifyWallet, type WalletCaller } from "./payoutWallets";
 import { type RevenueProfile, revenueProfile } from "./profile";
 import {
   accruedTotals,
@@ -36,7 +30,7 @@ export type { Challenge } from "../ownership";
 export type { AttributedReservation, LedgerSummary, SyncResult } from "./attributedReservations";
 export { buildPayoutPlans, lastCompleteDay, type PayoutPlan, type PlanLine } from "./payoutPlans";
 export type { PayoutWallet } from "./payoutWalletStore";
-export type { WalletCaller, WalletChallengeRequest } from "./payoutWallets";
+export type { WalletCaller } from "./payoutWallets";
 export type { FamilyRoute, RevenueProfile } from "./profile";
 export type { RevenueEntry, RevenueTotal } from "./revenueLedger";
 export { DISCREPANCY_KINDS, type Discrepancy, type ReconcileReport } from "./revenueReconcile";

@@ -5,19 +5,18 @@ import type { Pool, PoolClient } from "pg";
 import { ApiError } from "../../core/errors/catalogue";
 import { appendAudit } from "../../storage/audit";
 import { withTransaction } from "../../storage/transaction";
-import type { Challenge, PartnerProofOwner, SignedAnswer, WalletProofs } from "../ownership";
+import type {
+  Challenge,
+  PartnerProofOwner,
+  SignedAnswer,
+  WalletChallengeRequest,
+  WalletProofs,
+} from "../ownership";
 import { archiveWallet, insertVerifiedWallet, type PayoutWallet, verifiedWallet } from "./payoutWalletStore";
 
 /** Who asks: the partner, and the key it calls with (the audit names it). */
 export interface WalletCaller extends PartnerProofOwner {
   keyId: string;
-}
-
-export interface WalletChallengeRequest {
-  chain: string;
-  address: string;
-  /** The host the call came to; the message names it. */
-  domain: string;
 }
 
 const VERIFY_PATH = "/api/v1/partner/payout-wallets/verify";
@@ -52,12 +51,10 @@ function issue(
     client,
     { partnerId: caller.partnerId, environment: caller.environment },
     {
+      ...request,
       purpose: "payout_wallet",
-      chain: request.chain,
-      address: request.address,
-      domain: request.domain,
       statement: statementOf(caller, request.chain),
-      uri: `https://${request.domain}${VERIFY_PATH}`,
+      answerPath: VERIFY_PATH,
     },
     now,
   );

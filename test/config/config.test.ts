@@ -62,18 +62,18 @@ describe("config", () => {
       EVM_POLLING_INTERVAL_MS: "10",
       PONDER_PORT: "70000",
       EVM_VIEWS_SCHEMA: "views; DROP TABLE x",
-      IDENTITY_MIRROR_SCHEMA: "Public",
+      SERVICE_SCHEMA: "Public",
     });
     expect(problems.join("\n"))
       .to.match(/^SOLANA_POLL_INTERVAL_MS /m)
       .and.match(/^EVM_POLLING_INTERVAL_MS /m)
       .and.match(/^PONDER_PORT /m)
       .and.match(/^EVM_VIEWS_SCHEMA .*schema name/m)
-      .and.match(/^IDENTITY_MIRROR_SCHEMA .*schema name/m);
+      .and.match(/^SERVICE_SCHEMA .*schema name/m);
     expect(parseConfig({}).indexers).to.deep.include({
       solanaPollIntervalMs: 1000,
       evmViewsSchema: "evm_mirror",
-      mirrorSchema: "public",
+      serviceSchema: "public",
     });
   });
 
@@ -114,6 +114,18 @@ describe("config", () => {
     expect(problemsOf({ BASE_URLS: "https://api.example.com" }).join()).to.match(
       /BASE_HOSTS .*host\[:port\]/,
     );
+  });
+
+  it("still reads the service's schema as IDENTITY_MIRROR_SCHEMA for one release, with a warning naming SERVICE_SCHEMA", () => {
+    const old = parseConfig({ IDENTITY_MIRROR_SCHEMA: "tenant_a" });
+    expect(old.indexers.serviceSchema).to.equal("tenant_a");
+    expect(old.warnings).to.deep.equal([
+      "IDENTITY_MIRROR_SCHEMA is renamed SERVICE_SCHEMA: set SERVICE_SCHEMA instead (IDENTITY_MIRROR_SCHEMA is read until the next release).",
+    ]);
+    const both = parseConfig({ IDENTITY_MIRROR_SCHEMA: "tenant_a", SERVICE_SCHEMA: "tenant_b" });
+    expect(both.indexers.serviceSchema).to.equal("tenant_b");
+    expect(both.warnings.join()).to.match(/IDENTITY_MIRROR_SCHEMA is ignored: SERVICE_SCHEMA is set/);
+    expect(problemsOf({ IDENTITY_MIRROR_SCHEMA: "Public" }).join()).to.match(/^SERVICE_SCHEMA .*schema name/);
   });
 
   it("documents every setting it reads", () => {

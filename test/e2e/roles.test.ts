@@ -64,7 +64,7 @@ describe("e2e: the production roles as separate processes on one Postgres", func
       DATA_DIR: folder,
       BASE_HOSTS: "127.0.0.1",
       HOST: "127.0.0.1",
-      IDENTITY_MIRROR_SCHEMA: database.schema,
+      SERVICE_SCHEMA: database.schema,
       EVM_VIEWS_SCHEMA: `${database.schema}_views`,
       EVM_POLLING_INTERVAL_MS: "100",
       SOLANA_POLL_INTERVAL_MS: "100",

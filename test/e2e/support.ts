@@ -385,7 +385,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
       pool: db.pool,
       manifest: localnet.manifest,
       manifestPath,
-      mirrorSchema: db.schema,
+      serviceSchema: db.schema,
       viewsSchema,
       deploymentSchema,
       port: await freePort(),

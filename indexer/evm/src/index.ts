@@ -13,8 +13,8 @@ function partnerRefOrNull(ref: `0x${string}`): `0x${string}` | null {
 ponder.on("IdentityRegistry:setup", async ({ context }) => {
   const deploymentSchema = process.env.DATABASE_SCHEMA;
   if (!deploymentSchema) throw new Error("DATABASE_SCHEMA is not set; start the indexer through run.ts.");
-  const mirrorSchema = process.env.IDENTITY_MIRROR_SCHEMA ?? "public";
-  for (const statement of mirrorTriggerStatements(deploymentSchema, mirrorSchema)) {
+  const serviceSchema = process.env.SERVICE_SCHEMA ?? "public";
+  for (const statement of mirrorTriggerStatements(deploymentSchema, serviceSchema)) {
     await context.db.sql.execute(sql.raw(statement));
   }
 });

@@ -1,4 +1,4 @@
-// SQL that keeps the API's read model (schema IDENTITY_MIRROR_SCHEMA) equal to this deployment: `chain_reservations`
+// SQL that keeps the API's read model (schema SERVICE_SCHEMA) equal to this deployment: `chain_reservations`
 // to its `reservation` table and the indexed position in `chain_checkpoints` to Ponder's `_ponder_checkpoint`. Row
 // triggers run inside Ponder's own transactions, so the mirror's rows and its indexed position commit together,
 // and they follow Ponder's reverts (its reorg handling and the crash recovery of every start, which delete and
@@ -17,10 +17,10 @@ const checkpointBlock = (checkpoint: string) => `substr(${checkpoint}, 27, 16)::
 const checkpointTime = (checkpoint: string) => `to_timestamp(substr(${checkpoint}, 1, 10)::bigint)`;
 
 /** Statements that create (or replace) the triggers; idempotent, run in the setup handler of each chain. */
-export function mirrorTriggerStatements(deploymentSchema: string, mirrorSchema: string): string[] {
+export function mirrorTriggerStatements(deploymentSchema: string, serviceSchema: string): string[] {
   const schema = quoteIdentifier(deploymentSchema);
-  const reservations = `${quoteIdentifier(mirrorSchema)}.chain_reservations`;
-  const checkpoints = `${quoteIdentifier(mirrorSchema)}.chain_checkpoints`;
+  const reservations = `${quoteIdentifier(serviceSchema)}.chain_reservations`;
+  const checkpoints = `${quoteIdentifier(serviceSchema)}.chain_checkpoints`;
   const ponderCheckpoints = `${schema}._ponder_checkpoint`;
   return [
     // Each chain runs this setup in its own transaction, at the same time: one after the other, or a CREATE OR

@@ -9,7 +9,7 @@ import type { TestDatabase } from "../../support/testDatabase";
 type TestIndexerOptions = Partial<
   Omit<
     EvmIndexerOptions,
-    "databaseUrl" | "pool" | "manifest" | "manifestPath" | "mirrorSchema" | "viewsSchema"
+    "databaseUrl" | "pool" | "manifest" | "manifestPath" | "serviceSchema" | "viewsSchema"
   >
 >;
 
@@ -24,7 +24,7 @@ export async function startTestEvmIndexer(
     pool: database.pool,
     manifest: readManifest(manifestPath),
     manifestPath,
-    mirrorSchema: database.schema,
+    serviceSchema: database.schema,
     viewsSchema: `${database.schema}_views`,
     deploymentSchema,
     port: await freePort(),
