@@ -52,7 +52,7 @@ describe("EVM indexer (Ponder) with the chain's websocket", function () {
       pool: database.pool,
       manifest: readManifest(manifestPath),
       manifestPath,
-      mirrorSchema: database.schema,
+      serviceSchema: database.schema,
       viewsSchema: `${database.schema}_views`,
       deploymentSchema,
       port: await freePort(),

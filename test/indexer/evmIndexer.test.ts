@@ -28,7 +28,7 @@ describe("EVM indexer (Ponder) on a local Hardhat chain", function () {
       pool: database.pool,
       manifest: readManifest(chain.manifestPath),
       manifestPath: chain.manifestPath,
-      mirrorSchema: database.schema,
+      serviceSchema: database.schema,
       viewsSchema: `${database.schema}_views`,
       deploymentSchema,
       port: ponderPort,

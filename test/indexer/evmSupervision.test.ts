@@ -62,7 +62,7 @@ describe("EVM indexer supervision: database cut and Ponder exits", function () {
       pool: proxied.pool,
       manifest: readManifest(chain.manifestPath),
       manifestPath: chain.manifestPath,
-      mirrorSchema: database.schema,
+      serviceSchema: database.schema,
       viewsSchema: `${database.schema}_views`,
       deploymentSchema,
       port: await freePort(),

@@ -61,7 +61,7 @@ describe("EVM indexer watchdog: a stopped Ponder is restarted", function () {
       pool: database.pool,
       manifest: readManifest(chain.manifestPath),
       manifestPath: chain.manifestPath,
-      mirrorSchema: database.schema,
+      serviceSchema: database.schema,
       viewsSchema: `${database.schema}_views`,
       deploymentSchema,
       port: await freePort(),
