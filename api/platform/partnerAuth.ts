@@ -86,9 +86,7 @@ async function authenticate(
   options: PartnerAuthOptions,
   authenticator: Authenticator,
   raw: string,
-  hostClass: HostClass,
-  setHeader: HeaderSink,
-  seen: CallerSink | undefined,
+  { hostClass, setHeader, seen }: AdmissionRequest,
 ): Promise<KeyedCall> {
   assertHostAccepts(hostClass, keyEnvironmentOf(raw));
   const call = keyedCallOf(await authenticator({ raw, nowMs: options.now() }));
@@ -174,30 +172,18 @@ function clientCounter(limitPerMinute: number, now: () => number) {
 /** The admissions of the route accesses (`admit`) and the page's keyless counter. */
 export function partnerGuard(options: PartnerAuthOptions) {
   const authenticator = batchedAuthenticator(options.pool);
-  const admitPartner: PartnerAdmission = async ({
-    authorization,
-    hostClass,
-    scope,
-    setHeader,
-    authenticator: routeAuthenticator,
-    seen,
-  }) => {
-    const raw = bearerKey(authorization);
+  const keyedCall = (raw: string, request: AdmissionRequest) =>
+    authenticate(options, request.authenticator ?? authenticator, raw, request);
+  const admitPartner: PartnerAdmission = async (request) => {
+    const raw = bearerKey(request.authorization);
     if (raw === undefined) {
       throw new ApiError(
         "unauthorized",
         "This endpoint needs an API key: send `Authorization: Bearer <API_KEY>`.",
       );
     }
-    const call = await authenticate(
-      options,
-      routeAuthenticator ?? authenticator,
-      raw,
-      hostClass,
-      setHeader,
-      seen,
-    );
-    if (scope) assertScope(call.partner, scope);
+    const call = await keyedCall(raw, request);
+    if (request.scope) assertScope(call.partner, request.scope);
     return call;
   };
   /**
@@ -212,31 +198,16 @@ export function partnerGuard(options: PartnerAuthOptions) {
       res.setHeader(name, value),
     );
   };
-  const admitKeyless: KeylessAdmission = async ({
-    authorization,
-    hostClass,
-    clientAddress,
-    setHeader,
-    authenticator: routeAuthenticator,
-    seen,
-  }) => {
-    const raw = bearerKey(authorization);
+  const admitKeyless: KeylessAdmission = async (request) => {
+    const raw = bearerKey(request.authorization);
     if (raw !== undefined) {
-      const call = await authenticate(
-        options,
-        routeAuthenticator ?? authenticator,
-        raw,
-        hostClass,
-        setHeader,
-        seen,
-      ).catch((error: unknown) => {
+      return keyedCall(raw, request).catch((error: unknown) => {
         throw error instanceof ApiError && error.code === "key_revoked"
           ? new ApiError("key_revoked", KEYLESS_ROUTE_KEY_REVOKED_MESSAGE)
           : error;
       });
-      return call;
     }
-    const rate = countKeylessCall(hostClass, clientAddress, setHeader);
+    const rate = countKeylessCall(request.hostClass, request.clientAddress, request.setHeader);
     return rate === undefined ? {} : { rate };
   };
   /** Keyless writes: no key is read, every call counts against the client address's own window. */
