@@ -1,7 +1,7 @@
 // API throughput and latency: GET /api/v1/identity/check through the full app (host routing, keyless
 // rate counting in Postgres, validation, fold, read model, status function), beside two bare node:http
-// servers measured in the same run: one doing the same identity check work without the framework, and one
-// answering a static JSON object (the ceiling of node:http itself). Each server runs in its own process;
+// servers measured in the same run: one doing the same identity check work without the request sequence, and
+// one answering a static JSON object (the ceiling of node:http itself). Each server runs in its own process;
 // the load generator runs here (undici, as in the validate bench: the CPU it takes is CPU the servers lose on
 // a small machine) with one pool of keep-alive connections per server, kept across turns: a turn that opened
 // its connections anew measured their set-up in its first ~100 ms (many of the requests over 20 ms at half
@@ -50,7 +50,7 @@ const WARMUP_MS = 1_500;
 /** The machine is shared, so load drifts: the servers take turns in short rounds and each sees the same drift. */
 const ROUNDS = 5;
 const ROUND_MS = 2_000;
-const MODES = ["bare-static", "bare-same-work", "express"] as const;
+const MODES = ["bare-static", "bare-same-work", "service"] as const;
 const RESERVATIONS = 2_000;
 /** Keyless checks are counted per client as in production; the limit is set out of reach of one load generator. */
 const UNREACHABLE_LIMIT = 1_000_000_000;
@@ -65,7 +65,7 @@ const LOOKALIKE_ROUNDS = 10;
 const PROTECTED_IDENTITIES = 100_000;
 
 type ServerMode =
-  | "express"
+  | "service"
   | "bare-same-work"
   | "bare-static"
   | "embedded-database"
@@ -353,7 +353,7 @@ async function serve(mode: ServerMode): Promise<void> {
         });
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(result));
       });
-    } else if (mode === "express") {
+    } else if (mode === "service") {
       const app = createApp({
         pool: database.pool,
         startedAt: new Date(),
@@ -372,7 +372,7 @@ async function serve(mode: ServerMode): Promise<void> {
       });
       await identity.check("production", { name: "Warm", ticker: "UP" }, null); // start-up, once, before serving
       url = await listenOn(async (req, res) => {
-        // The route handler's one call, without the framework around it.
+        // The route handler's one call, without the request sequence around it.
         const query = new URL(req.url ?? "/", "http://bench").searchParams;
         const result = await identity.check(
           "production",
@@ -455,8 +455,8 @@ export async function run(emit: Emit): Promise<void> {
       BENCH_MASTER_KEY: masterKey.toString("hex"),
     };
     for (const mode of MODES) servers.push({ mode, ...(await startChildServer(__filename, mode, env)) });
-    const express = servers.find((server) => server.mode === "express");
-    if (express === undefined) throw new Error("the express server did not start");
+    const service = servers.find((server) => server.mode === "service");
+    if (service === undefined) throw new Error("the service did not start");
     // Validations go to the same full app as the checks, in their own turn of every round: the
     // comparison the issue sets (check >= validate) in the same machine state.
     const turns = [
@@ -465,7 +465,7 @@ export async function run(emit: Emit): Promise<void> {
         url: server.url,
         workload: gets(checkPath),
       })),
-      { label: "validate", url: express.url, workload: validations(keys) },
+      { label: "validate", url: service.url, workload: validations(keys) },
     ];
     for (const turn of turns) await load(turn.url, WARMUP_MS, turn.workload);
     const rounds = new Map<string, Measurement[]>(turns.map((turn) => [turn.label, []]));
@@ -489,18 +489,18 @@ export async function run(emit: Emit): Promise<void> {
       emit(`${label}.non_200`, result.errors, "responses");
     }
     const ratio = (label: string) =>
-      Number(((throughput.get("express") ?? 0) / (throughput.get(label) ?? 1)).toFixed(3));
+      Number(((throughput.get("service") ?? 0) / (throughput.get(label) ?? 1)).toFixed(3));
     emit("identity_check.ratio_vs_bare_same_work", ratio("bare-same-work"), "ratio");
     emit("identity_check.ratio_vs_bare_static", ratio("bare-static"), "ratio");
     emit("identity_check.ratio_vs_validate", ratio("validate"), "ratio");
-    for (const server of servers.filter((server) => server.mode !== "express")) {
+    for (const server of servers.filter((server) => server.mode !== "service")) {
       await stopServer(server);
       servers.splice(servers.indexOf(server), 1);
     }
-    const halfRate = Math.max(1, Math.round((throughput.get("express") ?? 0) / 2));
+    const halfRate = Math.max(1, Math.round((throughput.get("service") ?? 0) / 2));
     const large = await openSchema();
     await seed(large.database, masterKey);
-    await scaleCase(small, large, express, servers, halfRate, env.BENCH_MASTER_KEY, emit);
+    await scaleCase(small, large, service, servers, halfRate, env.BENCH_MASTER_KEY, emit);
     for (const server of servers.splice(0)) await stopServer(server);
     await lookalikeCase(small.database, env, servers, emit);
   } finally {
@@ -601,8 +601,8 @@ async function scaleCase(
 ): Promise<void> {
   await generateIdentities(large.database);
   const largeServer = {
-    mode: "express" as const,
-    ...(await startChildServer(__filename, "express", {
+    mode: "service" as const,
+    ...(await startChildServer(__filename, "service", {
       BENCH_DB_URL: large.database.url,
       BENCH_DB_SCHEMA: large.schema,
       BENCH_MASTER_KEY: masterKeyHex,

@@ -141,7 +141,7 @@ describe("api: CORS", () => {
       expect(response.headers["cross-origin-resource-policy"]).to.equal("same-origin");
     });
 
-    it("a preflight for a keyed route (validate, a direct route) is 403 with the envelope", async () => {
+    it("a preflight for a keyed route (validate) is 403 with the envelope", async () => {
       const response = await preflight("/api/v1/launches/validate", "POST", PAGE, {
         "access-control-request-headers": "authorization, content-type",
       });

@@ -20,7 +20,7 @@ describe("api: Expect headers", () => {
   after(async () => api.close());
 
   it("answers an Expect other than 100-continue with 417 and the envelope, not Node's empty 417", async () => {
-    // The direct route and an Express route: the server answers before either sees the request.
+    // A keyed and a keyless route: the server answers before either sees the request.
     for (const path of [VALIDATE, "/api/v1/identity/check"]) {
       const response = await sendRaw(api.url, {
         method: "POST",

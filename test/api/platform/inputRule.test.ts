@@ -1,6 +1,6 @@
 // The input rule of every route (api/platform/inputRule.ts): text Postgres cannot store (NUL, lone UTF-16
 // surrogates) anywhere in the body, query or headers, and bodies nested deeper than MAX_NESTING_DEPTH, get a
-// 400 naming where, at parse time, on the Express routes and the direct routes alike. Before the rule, the
+// 400 naming where, at parse time, on every route alike. Before the rule, the
 // event, sandbox-key and protected-identities cases and the deep bodies answered 500 internal_error (Postgres
 // encoding errors, a stack overflow); the other cases were let through or refused by one route's own check.
 // Headers: Node's parser refuses control bytes itself, unless run with --insecure-http-parser.
@@ -138,7 +138,7 @@ describe("api: the input rule (text the database can store, bounded nesting) on 
       expect(response.text).to.contain("not valid UTF-8");
     });
 
-    it("in a query parameter (name or value), on the public read routes and the direct routes", async () => {
+    it("in a query parameter (name or value), on the public read routes and validation", async () => {
       expectRefusal(
         await api.call({ path: "/api/v1/protected-identities?chain=hard%00hat" }),
         "query",
