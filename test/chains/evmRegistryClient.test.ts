@@ -8,7 +8,6 @@ import {
   createTestClient,
   createWalletClient,
   decodeFunctionData,
-  defineChain,
   type Hash,
   http,
   keccak256,
@@ -32,7 +31,8 @@ import {
   partnerRefOf,
   RENEWAL_WINDOW_SECONDS,
 } from "../../core/reservation";
-import { devWallet, type Localnet, startLocalnet } from "../../scripts/localnet";
+import { devWallet, type Localnet } from "../../scripts/localnet";
+import { startQuietLocalnet, viemChainOf } from "../support/localChains";
 
 const DAY = 86_400;
 /** The deploy defaults: 5 USD for a day, 3,000 USD per ETH with 8 feed decimals, 4,500 s price age. */
@@ -46,13 +46,7 @@ describe("chains: EVM registry client on a Hardhat node", function () {
   let client: EvmRegistryClient;
 
   before(async () => {
-    // Prices are refreshed by the tests themselves, so a stale feed stays stale.
-    localnet = await startLocalnet({
-      evmPort: 0,
-      solanaPort: 0,
-      manifestPath: null,
-      priceRefreshMs: 3_600_000,
-    });
+    localnet = await startQuietLocalnet();
     entry = localnet.manifest.evm[0] as EvmManifestEntry;
     client = new EvmRegistryClient(entry);
   });
@@ -61,13 +55,7 @@ describe("chains: EVM registry client on a Hardhat node", function () {
     await localnet?.stop();
   });
 
-  const chain = () =>
-    defineChain({
-      id: entry.chainId,
-      name: entry.chain,
-      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-      rpcUrls: { default: { http: [entry.rpcUrl] } },
-    });
+  const chain = () => viemChainOf(entry);
   const publicClient = () => createPublicClient({ chain: chain(), transport: http() });
   const testClient = () => createTestClient({ mode: "hardhat", chain: chain(), transport: http() });
 

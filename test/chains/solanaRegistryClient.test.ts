@@ -40,8 +40,9 @@ import {
   partnerRefOf,
   RENEWAL_WINDOW_SECONDS,
 } from "../../core/reservation";
-import { devWallet, type Localnet, startLocalnet } from "../../scripts/localnet";
+import { devWallet, type Localnet } from "../../scripts/localnet";
 import { letWebsocketIdle } from "../scripts/localnet/rpcClient";
+import { startQuietLocalnet } from "../support/localChains";
 
 const DAY = 86_400;
 /** The deploy defaults: 5 USD for a day at 150 USD per SOL (Pyth form: 150_00000000, exponent -8), 60 s age. */
@@ -56,15 +57,8 @@ describe("chains: Solana registry client on the local Solana RPC", function () {
   let programId: PublicKey;
 
   before(async () => {
-    // The deploy just published a price, fresh for 60 s of chain time; tests that move chain time refresh it
-    // themselves, and no timer refreshes it, so a stale price stays stale.
-    localnet = await startLocalnet({
-      evmPort: 0,
-      solanaPort: 0,
-      slotMs: 100,
-      manifestPath: null,
-      priceRefreshMs: 3_600_000,
-    });
+    // The deploy just published a price, fresh for 60 s of chain time; tests that move chain time refresh it.
+    localnet = await startQuietLocalnet({ slotMs: 100 });
     entry = localnet.manifest.solana[0] as SolanaManifestEntry;
     client = new SolanaRegistryClient(entry);
     connection = new Connection(entry.rpcUrl, { commitment: "confirmed", wsEndpoint: entry.wsUrl });

@@ -17,7 +17,6 @@ import {
   type Account,
   createPublicClient,
   createWalletClient,
-  defineChain,
   type Hash,
   http,
   parseEther,
@@ -27,6 +26,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { EvmTransactionRequest, SolanaTransactionRequest } from "../../chains/registryClient";
 import { normalizeIdentity } from "../../core/fold";
 import { independentlyVerified, publishedKeys } from "../api/routes/identity/support";
+import { viemChainOf } from "../support/localChains";
 import { type E2e, partnerApi, prepared, startE2e, uniquePair, waitUntil } from "./support";
 
 /** The program's errors as a preflight refusal names them (hex) or a landed transaction's status (decimal). */
@@ -83,12 +83,7 @@ describe("e2e: a mempool front-runner cannot take a creator's reservation", func
     const { chain, test } = e2e.evm;
     const entry = e2e.localnet.manifest.evm[0];
     if (entry === undefined) throw new Error("no EVM chain");
-    const viemChain = defineChain({
-      id: entry.chainId,
-      name: entry.chain,
-      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-      rpcUrls: { default: { http: [entry.rpcUrl] } },
-    });
+    const viemChain = viemChainOf(entry);
     const publicClient = createPublicClient({ chain: viemChain, transport: http() });
     const creator = privateKeyToAccount(generatePrivateKey());
     const bot = privateKeyToAccount(generatePrivateKey());

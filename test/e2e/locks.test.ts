@@ -4,10 +4,17 @@
 // (the unreserved-PEPE attack) nor over it for a copycat; the creator's own bond locks it for the creator.
 // Without that rule the attack locks the pair for nobody and the paying creator is answered `block`.
 import { expect } from "chai";
-import { issueKeeperCredential, setLaunchReporting } from "../../services/identity/keeperCredentials";
-import { bindLaunchpad } from "../../services/partners/launchpads";
 import { expectEnvelope } from "../api/support/harness";
-import { type ChainDriver, type E2e, partnerApi, startE2e, uniquePair, waitUntil } from "./support";
+import {
+  type ChainDriver,
+  type E2e,
+  keeperPost,
+  launchpadKeeper,
+  partnerApi,
+  startE2e,
+  uniquePair,
+  waitUntil,
+} from "./support";
 
 const OPERATOR = { actor: "e2e", reason: "lock facts" };
 const DAY_MS = 86_400_000;
@@ -21,19 +28,11 @@ describe("e2e: locks rest on facts, on the local chains with real wallets", func
   before(async () => {
     e2e = await startE2e();
     partner = partnerApi(e2e);
-    keeper = (await issueKeeperCredential(e2e.db.pool, e2e.key.partnerId, "e2e keeper", OPERATOR)).credential;
-    await setLaunchReporting(e2e.db.pool, e2e.key.keyId, true, OPERATOR);
-    await bindLaunchpad(e2e.db.pool, "e2e-pad", e2e.key.partnerId, OPERATOR);
+    keeper = await launchpadKeeper(e2e, "e2e-pad", "e2e keeper", OPERATOR);
   });
   after(async () => e2e?.stop());
 
-  const post = (path: string, body: object) =>
-    e2e.api.call({
-      method: "POST",
-      path: `/api/v1${path}`,
-      headers: { authorization: `Bearer ${e2e.key.secret}`, "x-service-keeper": keeper },
-      body,
-    });
+  const post = (path: string, body: object) => keeperPost(e2e, keeper, path, body);
   const bonded = (chain: string, pair: { name: string; ticker: string }, extra: object = {}) =>
     post("/events/bonded", { chain, launchpad: "e2e-pad", ...pair, ...extra });
   const reportLaunch = async (chain: string, pair: { name: string; ticker: string }, launcher: string) => {

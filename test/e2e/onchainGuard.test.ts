@@ -21,7 +21,6 @@ import {
   ContractFunctionRevertedError,
   createPublicClient,
   createWalletClient,
-  defineChain,
   type Hex,
   http,
   type PublicClient,
@@ -48,9 +47,7 @@ import {
   uncheckedLaunchInstructions,
 } from "../../sdk/src/testing";
 import { blockIdentity } from "../../services/identity/guardian";
-import { issueKeeperCredential, setLaunchReporting } from "../../services/identity/keeperCredentials";
 import { bindLaunchpadContract } from "../../services/partners/launchpadContracts";
-import { bindLaunchpad } from "../../services/partners/launchpads";
 import {
   ensureSigningKeys,
   KEY_OVERLAP_SECONDS,
@@ -58,7 +55,17 @@ import {
 } from "../../services/signing/signingKeyStore";
 import { syncRegistrySigners } from "../../services/signing/syncRegistrySigners";
 import { deployLaunchpad, initializeMethod, registryOnlyInstruction } from "../programs/support/launchpad";
-import { type ChainWallet, type E2e, partnerApi, startE2e, uniquePair, waitUntil } from "./support";
+import { viemChainOf } from "../support/localChains";
+import {
+  type ChainWallet,
+  type E2e,
+  keeperPost,
+  launchpadKeeper,
+  partnerApi,
+  startE2e,
+  uniquePair,
+  waitUntil,
+} from "./support";
 
 const OPERATOR = { actor: "e2e", reason: "on-chain guard" };
 /** How each chain's guard names a signer outside the registry's signer set. */
@@ -102,12 +109,7 @@ async function evmGuardedChain(
 ): Promise<GuardedChain & { factory: Hex; publicClient: PublicClient }> {
   const entry = e2e.localnet.manifest.evm[0];
   if (entry === undefined) throw new Error("the localnet has no EVM chain");
-  const chain: Chain = defineChain({
-    id: entry.chainId,
-    name: entry.chain,
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [entry.rpcUrl] } },
-  });
+  const chain: Chain = viemChainOf(entry);
   const publicClient = createPublicClient({ chain, transport: http() }) as PublicClient;
   const deployer = privateKeyToAccount(generatePrivateKey());
   await e2e.evm.test.setBalance({ address: deployer.address, value: 10n ** 20n });
@@ -307,9 +309,7 @@ describe("e2e: a launchpad's own contract and program refuse copycats, on the lo
     e2e = await startE2e();
     partner = partnerApi(e2e);
     const { pool } = e2e.db;
-    keeper = (await issueKeeperCredential(pool, e2e.key.partnerId, "guard keeper", OPERATOR)).credential;
-    await setLaunchReporting(pool, e2e.key.keyId, true, OPERATOR);
-    await bindLaunchpad(pool, LAUNCHPAD_ID, e2e.key.partnerId, OPERATOR);
+    keeper = await launchpadKeeper(e2e, LAUNCHPAD_ID, "guard keeper", OPERATOR);
     // The local registries trust the production key as the operator CLI keeps them.
     await ensureSigningKeys(pool, createSecretBox(e2e.api.masterKey));
     const synced = await syncRegistrySigners(pool, {
@@ -336,13 +336,7 @@ describe("e2e: a launchpad's own contract and program refuse copycats, on the lo
   });
   after(async () => e2e?.stop());
 
-  const post = (path: string, body: object) =>
-    e2e.api.call({
-      method: "POST",
-      path: `/api/v1${path}`,
-      headers: { authorization: `Bearer ${e2e.key.secret}`, "x-service-keeper": keeper },
-      body,
-    });
+  const post = (path: string, body: object) => keeperPost(e2e, keeper, path, body);
   /** Validate with `onchain` for this launch; the Ed25519 decision and the on-chain one agree. */
   const decide = async (guarded: GuardedChain, wallet: ChainWallet, pair: Pair, token: string) => {
     const response = await post("/launches/validate", {

@@ -13,7 +13,6 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
-  defineChain,
   type Hash,
   http,
   keccak256,
@@ -39,13 +38,16 @@ import { freshnessOf } from "../../core/status";
 import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
 import { type SolanaIndexer, startSolanaIndexer } from "../../indexer/solana";
 import { type Localnet, startLocalnet } from "../../scripts/localnet";
+import { issueKeeperCredential, setLaunchReporting } from "../../services/identity/keeperCredentials";
 import { manifestChains, readCheckpoints } from "../../services/mirror/chainCatalogue";
+import { bindLaunchpad } from "../../services/partners/launchpads";
 import type { ReservationView } from "../../services/reservations/record";
 import { createLogger, silentLogger } from "../../telemetry/log";
 import { startWorker, type Worker } from "../../worker";
 import { bearer, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../api/support/harness";
 import type { HttpResponse } from "../api/support/http";
 import { tableLookup } from "../services/webhooks/support";
+import { viemChainOf } from "../support/localChains";
 import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
 
 export const DAY = 86_400;
@@ -237,12 +239,7 @@ async function reserveDirectly(
 export function evmDriver(localnet: Localnet, registry: RegistryClient): ChainDriver & { test: TestClient } {
   const entry = localnet.manifest.evm[0];
   if (entry === undefined) throw new Error("the localnet has no EVM chain");
-  const chain = defineChain({
-    id: entry.chainId,
-    name: entry.chain,
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [entry.rpcUrl] } },
-  });
+  const chain = viemChainOf(entry);
   const publicClient: PublicClient = createPublicClient({ chain, transport: http() });
   const test = createTestClient({ mode: "hardhat", chain, transport: http() });
   const send = async (account: Account, prepared: PreparedTransaction, options: SendOptions = {}) => {
@@ -478,6 +475,29 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
   }
 }
 
+/** Lets the e2e partner's key report launches, as a keeper, for `launchpad`; returns the keeper credential. */
+export async function launchpadKeeper(
+  e2e: E2e,
+  launchpad: string,
+  label: string,
+  by: { actor: string; reason: string },
+): Promise<string> {
+  const { pool } = e2e.db;
+  const keeper = (await issueKeeperCredential(pool, e2e.key.partnerId, label, by)).credential;
+  await setLaunchReporting(pool, e2e.key.keyId, true, by);
+  await bindLaunchpad(pool, launchpad, e2e.key.partnerId, by);
+  return keeper;
+}
+
+/** POST /api/v1`path` with the e2e partner's key and `keeper`'s credential, as the launch-reporting routes take. */
+export function keeperPost(e2e: E2e, keeper: string, path: string, body: object): Promise<HttpResponse> {
+  return e2e.api.call({
+    method: "POST",
+    path: `/api/v1${path}`,
+    headers: { authorization: `Bearer ${e2e.key.secret}`, "x-service-keeper": keeper },
+    body,
+  });
+}
 /** The partner API as the tests call it: a production key, every answer checked against the OpenAPI document. */
 export function partnerApi(e2e: E2e) {
   const { api, key } = e2e;

@@ -2,11 +2,11 @@
 // HTTP port), and its fallback to polling when that websocket drops or is absent. The websocket runs through a
 // fault proxy (test/support/faultProxy.ts) the test cuts; JSON-RPC over HTTP goes straight to the node.
 import { expect } from "chai";
-import { readManifest } from "../../config/manifest";
-import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
+import type { EvmIndexer } from "../../indexer/evm/run";
 import { type FaultProxy, startFaultProxy } from "../support/faultProxy";
 import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
 import { type HardhatChain, startHardhatChain } from "./support/hardhatChain";
+import { closeIndexerDatabase, startTestEvmIndexer } from "./support/ponderIndexer";
 import { indexedNumber, mirrorRows, waitFor } from "./support/readModel";
 
 const CHAIN = "hardhat-heads";
@@ -35,27 +35,14 @@ describe("EVM indexer (Ponder) with the chain's websocket", function () {
   after(async () => {
     await websocketProxy?.close();
     await chain?.stop();
-    if (database) {
-      for (const schema of [...schemas, `${database.schema}_views`]) {
-        await database.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      }
-      await database.close();
-    }
+    if (database) await closeIndexerDatabase(database, ...schemas);
   });
 
   const startIndexer = async (wsUrl: string, pollingIntervalMs: number, log: (line: string) => void) => {
     const manifestPath = chain.manifestWithWebsocket(wsUrl);
     const deploymentSchema = `evm_heads_${schemas.length}_${Date.now().toString(36)}`;
     schemas.push(deploymentSchema);
-    const indexer = await startEvmIndexer({
-      databaseUrl: database.url,
-      pool: database.pool,
-      manifest: readManifest(manifestPath),
-      manifestPath,
-      serviceSchema: database.schema,
-      viewsSchema: `${database.schema}_views`,
-      deploymentSchema,
-      port: await freePort(),
+    const indexer = await startTestEvmIndexer(database, manifestPath, deploymentSchema, {
       pollingIntervalMs,
       restartOnExit: false,
       log,

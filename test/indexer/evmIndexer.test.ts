@@ -2,11 +2,11 @@
 // and the API's read model checked against what the chain did. One Ponder process serves the whole suite
 // (restarted only by the crash test).
 import { expect } from "chai";
-import { readManifest } from "../../config/manifest";
 import { foldedHash, foldV1 } from "../../core/fold";
-import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
+import type { EvmIndexer } from "../../indexer/evm/run";
 import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
 import { type HardhatChain, ONE_DAY, startHardhatChain } from "./support/hardhatChain";
+import { closeIndexerDatabase, startTestEvmIndexer } from "./support/ponderIndexer";
 import { mirrorRows, waitFor } from "./support/readModel";
 
 const CHAIN = "hardhat";
@@ -23,20 +23,11 @@ describe("EVM indexer (Ponder) on a local Hardhat chain", function () {
 
   const start = async () => {
     ponderPort = await freePort();
-    indexer = await startEvmIndexer({
-      databaseUrl: database.url,
-      pool: database.pool,
-      manifest: readManifest(chain.manifestPath),
-      manifestPath: chain.manifestPath,
-      serviceSchema: database.schema,
-      viewsSchema: `${database.schema}_views`,
-      deploymentSchema,
+    indexer = await startTestEvmIndexer(database, chain.manifestPath, deploymentSchema, {
       port: ponderPort,
-      pollingIntervalMs: 100,
       restartOnExit: false,
       // As the entry points do: the starting process's PORT (the API's) must still not reach Ponder.
       environment: process.env,
-      log: () => undefined,
     });
     await indexer.ready;
   };
@@ -66,12 +57,7 @@ describe("EVM indexer (Ponder) on a local Hardhat chain", function () {
   after(async () => {
     await indexer?.stop();
     await chain?.stop();
-    if (database) {
-      for (const schema of [deploymentSchema, `${database.schema}_views`]) {
-        await database.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      }
-      await database.close();
-    }
+    if (database) await closeIndexerDatabase(database, deploymentSchema);
   });
 
   it("mirrors a reservation with the folded strings, both hashes and a lowercase launcher", async () => {

@@ -2,12 +2,12 @@
 // monitor both connect through a fault proxy, test/support/faultProxy.ts), then a Ponder process that exits,
 // and each time a reservation made afterwards reaches the mirror with no restart of the role. One test: every
 // Ponder start costs seconds.
-import { readManifest } from "../../config/manifest";
-import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
+import type { EvmIndexer } from "../../indexer/evm/run";
 import { type Database, openDatabase } from "../../storage/database";
 import { type FaultProxy, startFaultProxy } from "../support/faultProxy";
-import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
+import { createTestDatabase, type TestDatabase } from "../support/testDatabase";
 import { type HardhatChain, startHardhatChain } from "./support/hardhatChain";
+import { closeIndexerDatabase, startTestEvmIndexer } from "./support/ponderIndexer";
 import { awaitMirrored, waitFor } from "./support/readModel";
 
 const CHAIN = "hardhat-supervised";
@@ -40,12 +40,7 @@ describe("EVM indexer supervision: database cut and Ponder exits", function () {
     await proxied?.close();
     await databaseProxy?.close();
     await chain?.stop();
-    if (database) {
-      for (const schema of [deploymentSchema, `${database.schema}_views`]) {
-        await database.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      }
-      await database.close();
-    }
+    if (database) await closeIndexerDatabase(database, deploymentSchema);
   });
 
   const logged = (pattern: RegExp) => lines.some((line) => pattern.test(line));
@@ -57,16 +52,9 @@ describe("EVM indexer supervision: database cut and Ponder exits", function () {
   };
 
   it("resumes the checkpoint monitor after a database cut and restarts Ponder when it exits", async () => {
-    indexer = await startEvmIndexer({
+    indexer = await startTestEvmIndexer(database, chain.manifestPath, deploymentSchema, {
       databaseUrl: databaseProxy.urlThrough(database.url),
       pool: proxied.pool,
-      manifest: readManifest(chain.manifestPath),
-      manifestPath: chain.manifestPath,
-      serviceSchema: database.schema,
-      viewsSchema: `${database.schema}_views`,
-      deploymentSchema,
-      port: await freePort(),
-      pollingIntervalMs: 100,
       backoff: { maxDelayMs: 300 },
       restartBackoff: { initialDelayMs: 200, maxDelayMs: 500 },
       log: (line) => lines.push(line),

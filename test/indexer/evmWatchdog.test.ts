@@ -4,13 +4,13 @@
 // indexer's readiness (the role's /readyz) is pending until Ponder answers, and from the restart until the
 // checkpoint moves again.
 import { expect } from "chai";
-import { readManifest } from "../../config/manifest";
-import { type EvmIndexer, startEvmIndexer } from "../../indexer/evm/run";
+import type { EvmIndexer } from "../../indexer/evm/run";
 import { mirrorService } from "../../services/mirror";
 import { metricsRegistry } from "../../telemetry/metrics";
-import { createTestDatabase, freePort, type TestDatabase } from "../support/testDatabase";
+import { createTestDatabase, type TestDatabase } from "../support/testDatabase";
 import { sampleValue } from "../telemetry/support";
 import { type HardhatChain, startHardhatChain } from "./support/hardhatChain";
+import { closeIndexerDatabase, startTestEvmIndexer } from "./support/ponderIndexer";
 import { awaitMirrored, waitFor } from "./support/readModel";
 
 const CHAIN = "hardhat-watchdog";
@@ -34,12 +34,7 @@ describe("EVM indexer watchdog: a stopped Ponder is restarted", function () {
     indexer?.kill("SIGCONT");
     await indexer?.stop();
     await chain?.stop();
-    if (database) {
-      for (const schema of [deploymentSchema, `${database.schema}_views`]) {
-        await database.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      }
-      await database.close();
-    }
+    if (database) await closeIndexerDatabase(database, deploymentSchema);
   });
 
   /** The indexer's readiness at each watchdog line, read as the line is logged. */
@@ -56,16 +51,7 @@ describe("EVM indexer watchdog: a stopped Ponder is restarted", function () {
   };
 
   it("restarts Ponder once its checkpoint stalls behind a moving head, audits it, and indexes again", async () => {
-    indexer = await startEvmIndexer({
-      databaseUrl: database.url,
-      pool: database.pool,
-      manifest: readManifest(chain.manifestPath),
-      manifestPath: chain.manifestPath,
-      serviceSchema: database.schema,
-      viewsSchema: `${database.schema}_views`,
-      deploymentSchema,
-      port: await freePort(),
-      pollingIntervalMs: 100,
+    indexer = await startTestEvmIndexer(database, chain.manifestPath, deploymentSchema, {
       restartBackoff: { initialDelayMs: 200, maxDelayMs: 500 },
       stallMs: STALL_MS,
       log,

@@ -8,7 +8,22 @@ import { type SolanaRpc, startSolanaRpc } from "../../scripts/localnet/solana/se
 import { deployIdentityRegistry, type RegistryDeployment } from "../../scripts/solana/deploy";
 import { configAddress, registryProgram, reservationAddress } from "../../scripts/solana/registry";
 import { BPF_LOADER_UPGRADEABLE_ID } from "../../scripts/solana/upgradeable-loader";
+import { letWebsocketIdle } from "../scripts/localnet/rpcClient";
 import { commitAndReveal, waitForSlots } from "./support/commitReveal";
+
+/** The project's local Solana RPC (50 ms slots) with the registry deployed by a funded deployer. */
+async function registryOverRpc(): Promise<{
+  rpc: SolanaRpc;
+  provider: AnchorProvider;
+  deployment: RegistryDeployment;
+}> {
+  const rpc = await startSolanaRpc({ port: 0, slotMs: 50 });
+  const deployer = Keypair.generate();
+  rpc.chain.airdrop(deployer.publicKey.toBase58(), 100n * BigInt(LAMPORTS_PER_SOL));
+  const connection = new Connection(rpc.rpcUrl, { commitment: "confirmed", wsEndpoint: rpc.wsUrl });
+  const provider = new AnchorProvider(connection, new Wallet(deployer), { commitment: "confirmed" });
+  return { rpc, provider, deployment: await deployIdentityRegistry(provider) };
+}
 
 describe("program: deploy over JSON-RPC", () => {
   let rpc: SolanaRpc;
@@ -16,17 +31,11 @@ describe("program: deploy over JSON-RPC", () => {
   let deployment: RegistryDeployment;
 
   before(async () => {
-    rpc = await startSolanaRpc({ port: 0, slotMs: 50 });
-    const deployer = Keypair.generate();
-    rpc.chain.airdrop(deployer.publicKey.toBase58(), 100n * BigInt(LAMPORTS_PER_SOL));
-    const connection = new Connection(rpc.rpcUrl, { commitment: "confirmed", wsEndpoint: rpc.wsUrl });
-    provider = new AnchorProvider(connection, new Wallet(deployer), { commitment: "confirmed" });
-    deployment = await deployIdentityRegistry(provider);
+    ({ rpc, provider, deployment } = await registryOverRpc());
   });
 
   after(async () => {
-    // web3.js closes its idle websocket 500 ms after the last subscription.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await letWebsocketIdle();
     await rpc?.stop();
   });
 
@@ -66,16 +75,11 @@ describe("program: commit and reveal over JSON-RPC", () => {
   let deployment: RegistryDeployment;
 
   before(async () => {
-    rpc = await startSolanaRpc({ port: 0, slotMs: 50 });
-    const deployer = Keypair.generate();
-    rpc.chain.airdrop(deployer.publicKey.toBase58(), 100n * BigInt(LAMPORTS_PER_SOL));
-    const connection = new Connection(rpc.rpcUrl, { commitment: "confirmed", wsEndpoint: rpc.wsUrl });
-    provider = new AnchorProvider(connection, new Wallet(deployer), { commitment: "confirmed" });
-    deployment = await deployIdentityRegistry(provider);
+    ({ rpc, provider, deployment } = await registryOverRpc());
   });
 
   after(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await letWebsocketIdle();
     await rpc?.stop();
   });
 

@@ -1,29 +1,16 @@
 // The SDK's browser entry in headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core): the
 // self-contained bundle is loaded by a page, which fetches the published keys from the running service
 // (GET /v1/keys is open to any origin) and verifies a real decision with Web Crypto and noble. No Node here.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { expect } from "chai";
-import { type BrowserContext, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { browserBundle } from "../../scripts/sdk/build";
 import type { SignedDecision } from "../../sdk/src";
 import { EVM_OTHER } from "../api/routes/identity/support";
+import { CHROMIUM_PATH, launchChromium } from "../web/chromium";
 import { LAUNCHPAD, type SdkFixture, startSdkFixture } from "./support";
-
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 // Plain JavaScript run in the page (a string: the test runner's transform would add helpers a page lacks).
 const IN_PAGE = `async ({ apiUrl, decision, launchpadId }) => {
@@ -50,11 +37,10 @@ describe("sdk: the browser entry in headless Chromium", function () {
   let fx: SdkFixture;
   let page: Server;
   let pageUrl: string;
-  let browser: BrowserContext;
-  let profile: string;
+  let browser: Browser;
 
   before(async () => {
-    expect(existsSync(CHROMIUM), `${CHROMIUM} (Debian package chromium) is needed`).to.equal(true);
+    expect(existsSync(CHROMIUM_PATH), `${CHROMIUM_PATH} (Debian package chromium) is needed`).to.equal(true);
     fx = await startSdkFixture();
     const bundle = await browserBundle();
     page = createServer((request, response) => {
@@ -66,17 +52,11 @@ describe("sdk: the browser entry in headless Chromium", function () {
     });
     await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
     pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
-    profile = mkdtempSync(join(tmpdir(), "sdk-chromium-"));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
     await new Promise<void>((resolve) => (page ? page.close(() => resolve()) : resolve()));
-    if (profile) rmSync(profile, { recursive: true, force: true });
     await fx?.api.close();
   });
 

@@ -26,6 +26,7 @@ import { webhookDispatcher } from "../../services/webhooks";
 import { setCheckpoints } from "../api/routes/identity/support";
 import { startTestApi, type TestApi } from "../api/support/harness";
 import { tableLookup } from "../services/webhooks/support";
+import { collectOutput } from "../support/childOutput";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -43,17 +44,10 @@ function runExampleCommand(env: Record<string, string>): Promise<CommandRun> {
     env: { ...inherited, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on("data", (chunk) => {
-    stderr += chunk;
-  });
+  const output = collectOutput(child);
   return new Promise((resolve, reject) => {
     child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
+    child.once("close", (code) => resolve({ code, ...output() }));
   });
 }
 

@@ -8,11 +8,11 @@ import { Keypair } from "@solana/web3.js";
 import { expect } from "chai";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { registryCatalogue } from "../../../chains/catalogue";
-import { parseConfig } from "../../../config";
 import { type Localnet, startLocalnet } from "../../../scripts/localnet";
 import type { OperatorContext } from "../../../scripts/operator/command";
 import { commands } from "../../../scripts/operator/commands/disputes";
 import { blockIdentity } from "../../../services/identity/guardian";
+import { apiOperatorContext, commandLookup } from "../../scripts/operator/support";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../support/harness";
 import type { HttpResponse } from "../support/http";
 import { independentlyVerified, publishedKeys, setCheckpoints } from "./identity/support";
@@ -53,11 +53,7 @@ const solanaSigner = (keypair: Keypair): Signer => ({
     ),
 });
 
-function command(name: string) {
-  const found = commands.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`no command ${name}`);
-  return found;
-}
+const command = commandLookup(commands);
 
 describe("api: disputes proven by wallet signatures, decided by operators", function () {
   this.timeout(180_000);
@@ -83,12 +79,7 @@ describe("api: disputes proven by wallet signatures, decided by operators", func
     });
     await setCheckpoints(api.db.pool);
     validateKey = await issueKey(api, "production", { scopes: ["launch:validate"] });
-    operator = {
-      pool: api.db.pool,
-      config: parseConfig({}),
-      masterKey: api.masterKey,
-      out: (line) => printed.push(line),
-    };
+    operator = apiOperatorContext(api, (line) => printed.push(line));
   });
   beforeEach(() => {
     printed = [];

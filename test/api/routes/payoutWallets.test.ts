@@ -7,18 +7,11 @@ import { utils } from "@coral-xyz/anchor";
 import { signAsync } from "@noble/ed25519";
 import { Keypair } from "@solana/web3.js";
 import { expect } from "chai";
-import {
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
-  defineChain,
-  type Hex,
-  http,
-  parseEther,
-} from "viem";
+import { createPublicClient, createTestClient, createWalletClient, type Hex, http, parseEther } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { registryCatalogue } from "../../../chains/catalogue";
 import { type Localnet, startLocalnet } from "../../../scripts/localnet";
+import { viemChainOf } from "../../support/localChains";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../support/harness";
 import type { HttpResponse } from "../support/http";
 
@@ -327,12 +320,7 @@ describe("api: payout wallets proven by signed challenges", function () {
   it("ERC-1271: a smart account deployed on the local Hardhat node proves ownership through isValidSignature", async () => {
     const entry = localnet.manifest.evm[0];
     if (entry === undefined) throw new Error("no EVM chain");
-    const chain = defineChain({
-      id: entry.chainId,
-      name: entry.chain,
-      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-      rpcUrls: { default: { http: [entry.rpcUrl] } },
-    });
+    const chain = viemChainOf(entry);
     const deployer = privateKeyToAccount(generatePrivateKey());
     await createTestClient({ mode: "hardhat", chain, transport: http() }).setBalance({
       address: deployer.address,

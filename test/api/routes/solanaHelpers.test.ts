@@ -18,9 +18,10 @@ import { configAddress } from "../../../chains/solana/addresses";
 import { solanaCommitment } from "../../../chains/solana/commitment";
 import type { SolanaManifestEntry } from "../../../config/manifest";
 import { RENEWAL_WINDOW_SECONDS } from "../../../core/reservation";
-import { devWallet, type Localnet, startLocalnet } from "../../../scripts/localnet";
+import { devWallet, type Localnet } from "../../../scripts/localnet";
 import { registryProgram } from "../../../scripts/solana/registry";
 import { letWebsocketIdle } from "../../scripts/localnet/rpcClient";
+import { startQuietLocalnet } from "../../support/localChains";
 import { expectEnvelope, startTestApi, TEST_HOSTS, type TestApi } from "../support/harness";
 
 const DAY = 86_400;
@@ -48,15 +49,8 @@ describe("api: Solana helper endpoints", function () {
   let connection: Connection;
 
   before(async () => {
-    // The deploy just published a price, fresh for 60 s of chain time; tests that move chain time refresh it
-    // themselves, and no timer refreshes it, so a stale price stays stale.
-    localnet = await startLocalnet({
-      evmPort: 0,
-      solanaPort: 0,
-      slotMs: 100,
-      manifestPath: null,
-      priceRefreshMs: 3_600_000,
-    });
+    // The deploy just published a price, fresh for 60 s of chain time; tests that move chain time refresh it.
+    localnet = await startQuietLocalnet({ slotMs: 100 });
     entry = localnet.manifest.solana[0] as SolanaManifestEntry;
     connection = new Connection(entry.rpcUrl, { commitment: "confirmed", wsEndpoint: entry.wsUrl });
     api = await startTestApi({

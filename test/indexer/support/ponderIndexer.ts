@@ -5,12 +5,12 @@ import { type EvmIndexer, type EvmIndexerOptions, startEvmIndexer } from "../../
 import { freePort } from "../../../net/ports";
 import type { TestDatabase } from "../../support/testDatabase";
 
-/** Options a test may set beyond those fixed here (polling every 100 ms and a silent log by default). */
+/**
+ * Options a test may set beyond those fixed here (polling every 100 ms and a silent log by default); the
+ * connection (databaseUrl, pool) too, to reach the database through a fault proxy.
+ */
 type TestIndexerOptions = Partial<
-  Omit<
-    EvmIndexerOptions,
-    "databaseUrl" | "pool" | "manifest" | "manifestPath" | "serviceSchema" | "viewsSchema"
-  >
+  Omit<EvmIndexerOptions, "manifest" | "manifestPath" | "serviceSchema" | "viewsSchema">
 >;
 
 export async function startTestEvmIndexer(
@@ -34,9 +34,12 @@ export async function startTestEvmIndexer(
   });
 }
 
-/** Drops the indexer's deployment and views schemas, then closes the database (what `close()` leaves behind). */
-export async function closeIndexerDatabase(database: TestDatabase, deploymentSchema: string): Promise<void> {
-  for (const schema of [deploymentSchema, `${database.schema}_views`]) {
+/** Drops the indexers' deployment schemas and the views schema, then closes the database (what `close()` leaves behind). */
+export async function closeIndexerDatabase(
+  database: TestDatabase,
+  ...deploymentSchemas: string[]
+): Promise<void> {
+  for (const schema of [...deploymentSchemas, `${database.schema}_views`]) {
     await database.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   }
   await database.close();

@@ -6,6 +6,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { expect } from "chai";
+import { collectOutput } from "../../support/childOutput";
 
 const REPO_ROOT = resolve(__dirname, "../../..");
 
@@ -14,16 +15,9 @@ function runCli(args: string[]) {
     cwd: REPO_ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on("data", (chunk) => {
-    stderr += chunk;
-  });
+  const output = collectOutput(child);
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
-  return { child, exited, output: () => ({ stdout, stderr }) };
+  return { child, exited, output };
 }
 
 async function until(condition: () => boolean, timeoutMs: number): Promise<void> {

@@ -1,16 +1,12 @@
 import { expect } from "chai";
-import { parseConfig } from "../../../config";
 import { type OperatorContext, UsageError } from "../../../scripts/operator/command";
 import { commands } from "../../../scripts/operator/commands/api-keys";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../../api/support/harness";
+import { apiOperatorContext, commandLookup, printedValue } from "./support";
 
 const WHOAMI_SCOPED = "/api/v1/sandbox/keys";
 
-function command(name: string) {
-  const found = commands.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`no command ${name}`);
-  return found;
-}
+const command = commandLookup(commands);
 
 describe("operator CLI: api-keys:create, api-keys:list, api-keys:revoke", () => {
   let api: TestApi;
@@ -19,23 +15,14 @@ describe("operator CLI: api-keys:create, api-keys:list, api-keys:revoke", () => 
 
   before(async () => {
     api = await startTestApi();
-    context = {
-      pool: api.db.pool,
-      config: parseConfig({}),
-      masterKey: api.masterKey,
-      out: (line) => lines.push(line),
-    };
+    context = apiOperatorContext(api, (line) => lines.push(line));
   });
   beforeEach(() => {
     lines = [];
   });
   after(async () => api.close());
 
-  const printed = (label: string) =>
-    lines
-      .find((line) => line.startsWith(label))
-      ?.slice(label.length)
-      .trim() ?? "";
+  const printed = (label: string) => printedValue(lines, label);
 
   it("provisions a production key with scopes and a rate limit, shows it once, and audits the actor", async () => {
     await command("api-keys:create").run(

@@ -7,13 +7,14 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import { registryCatalogue } from "../../../chains/catalogue";
-import { parseConfig } from "../../../config";
 import { type OperatorContext, UsageError } from "../../../scripts/operator/command";
 import { commands } from "../../../scripts/operator/commands/partners";
 import { setIntroductoryPeriodDays, setPartnerBps } from "../../../services/partners/shareTerms";
 import { CHAINS } from "../../api/routes/identity/support";
 import { bearer, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../../api/support/harness";
 import { offlineManifest } from "../../api/support/offlineManifest";
+import { collectOutput } from "../../support/childOutput";
+import { apiOperatorContext, commandLookup } from "./support";
 
 const SANDBOX = TEST_HOSTS.sandbox[0];
 const DAY_MS = 86_400_000;
@@ -42,11 +43,7 @@ interface LedgerRow {
   introductory: boolean;
 }
 
-function command(name: string) {
-  const found = commands.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`no command ${name}`);
-  return found;
-}
+const command = commandLookup(commands);
 
 const launcher = () => `0x${randomBytes(20).toString("hex")}`;
 let names = 0;
@@ -66,12 +63,7 @@ describe("operator CLI: partners:set-revenue-share, partners:set-introductory-pe
     api = await startTestApi({
       deps: { registries: registryCatalogue(offlineManifest()), decisions: { chains: CHAINS } },
     });
-    context = {
-      pool: api.db.pool,
-      config: parseConfig({}),
-      masterKey: api.masterKey,
-      out: (line) => lines.push(line),
-    };
+    context = apiOperatorContext(api, (line) => lines.push(line));
   });
   beforeEach(() => {
     lines = [];
@@ -271,16 +263,9 @@ describe("operator CLI: partners:set-revenue-share, partners:set-introductory-pe
         const child = spawn(process.execPath, ["--import", "tsx", "scripts/operator/index.ts", ...args], {
           env: { ...process.env, DATABASE_URL: url.toString(), MASTER_KEY: api.masterKey.toString("base64") },
         });
-        let stdout = "";
-        let stderr = "";
-        child.stdout.on("data", (chunk) => {
-          stdout += chunk;
-        });
-        child.stderr.on("data", (chunk) => {
-          stderr += chunk;
-        });
+        const output = collectOutput(child);
         child.on("error", reject);
-        child.on("close", (status) => resolve({ status, stdout, stderr }));
+        child.on("close", (status) => resolve({ status, ...output() }));
       });
     const refused = await cli(
       "partners:set-revenue-share",

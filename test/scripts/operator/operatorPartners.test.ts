@@ -2,17 +2,13 @@
 // a svc_live_ key shown once that works on the production host, the partner's row gains production (its
 // integration starts), and every change is audited; a granted or unknown request cannot be granted again.
 import { expect } from "chai";
-import { parseConfig } from "../../../config";
 import type { OperatorContext } from "../../../scripts/operator/command";
 import { commands } from "../../../scripts/operator/commands/partners";
 import { bearer, startTestApi, TEST_HOSTS, type TestApi } from "../../api/support/harness";
 import { emlMessages, tokenMailedTo } from "../../api/support/mailbox";
+import { apiOperatorContext, commandLookup, printedValue } from "./support";
 
-function command(name: string) {
-  const found = commands.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`no command ${name}`);
-  return found;
-}
+const command = commandLookup(commands);
 
 describe("operator CLI: partners:requests, partners:grant, partners:close-request, partners:show", function () {
   this.timeout(30_000);
@@ -22,23 +18,14 @@ describe("operator CLI: partners:requests, partners:grant, partners:close-reques
 
   before(async () => {
     api = await startTestApi();
-    context = {
-      pool: api.db.pool,
-      config: parseConfig({}),
-      masterKey: api.masterKey,
-      out: (line) => lines.push(line),
-    };
+    context = apiOperatorContext(api, (line) => lines.push(line));
   });
   beforeEach(() => {
     lines = [];
   });
   after(async () => api.close());
 
-  const printed = (label: string) =>
-    lines
-      .find((line) => line.startsWith(label))
-      ?.slice(label.length)
-      .trim() ?? "";
+  const printed = (label: string) => printedValue(lines, label);
 
   it("lists requests, grants production with a key shown once, and audits it", async () => {
     const access = await api.call({

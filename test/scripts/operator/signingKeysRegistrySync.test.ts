@@ -23,6 +23,7 @@ import {
 } from "../../../services/signing/signingKeyStore";
 import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
 import { letWebsocketIdle } from "../localnet/rpcClient";
+import { commandLookup } from "./support";
 
 const UINT64_MAX = 2n ** 64n - 1n;
 const I64_MAX = 2n ** 63n - 1n;
@@ -42,11 +43,7 @@ const seconds = (date: Date) => BigInt(Math.floor(date.getTime() / 1000));
 const base58Of = (key: StoredSigningKey) =>
   new PublicKey(Buffer.from(key.publicKeyBase64, "base64")).toBase58();
 
-function command(name: string) {
-  const found = commands.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`no command ${name}`);
-  return found;
-}
+const command = commandLookup(commands);
 
 describe("operator CLI: signing-keys commands keep the registries' decision signers in step", function () {
   this.timeout(180_000);

@@ -11,11 +11,10 @@ import { announceHoldsPass } from "../../../services/reservations/holdAnnounceme
 import { reconcilePass } from "../../../services/reservations/reconcile";
 import type { Reservation } from "../../../services/reservations/record";
 import { readMigrations } from "../../../storage/migrate";
-import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
 import {
   catalogueOf,
   checkpoint,
-  clearTables,
+  clearedTestDatabase,
   DAY,
   depsAt,
   EVM_LAUNCHER,
@@ -106,17 +105,10 @@ async function announcements(pool: Pool, identityKey: string): Promise<Announced
 
 describe("reservations: announcing on-chain holds to every partner", function () {
   this.timeout(60_000);
-  let db: TestDatabase;
+  const db = clearedTestDatabase();
   let t0: Date;
 
-  before(async () => {
-    db = await createTestDatabase();
-  });
-  after(async () => {
-    await db?.close();
-  });
-  beforeEach(async () => {
-    await clearTables(db.pool);
+  beforeEach(() => {
     t0 = new Date(Math.ceil(Date.now() / 1000) * 1000 + 60_000);
   });
 

@@ -8,11 +8,10 @@ import {
   SUBMISSION_GRACE_SECONDS,
 } from "../../../core/reservation";
 import { reconcilePass, reconcileReservation } from "../../../services/reservations/reconcile";
-import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
 import {
   catalogueOf,
   checkpoint,
-  clearTables,
+  clearedTestDatabase,
   confirmWindow,
   current,
   DAY,
@@ -57,18 +56,11 @@ function unreachableRegistry(chain: string): RegistryClient {
 
 describe("reservations: reconciler", function () {
   this.timeout(60_000);
-  let db: TestDatabase;
+  const db = clearedTestDatabase();
   /** Ahead of the database clock, so rows written with now() are never in the reconciler's future. */
   let t0: Date;
 
-  before(async () => {
-    db = await createTestDatabase();
-  });
-  after(async () => {
-    await db?.close();
-  });
-  beforeEach(async () => {
-    await clearTables(db.pool);
+  beforeEach(() => {
     t0 = new Date(Math.ceil(Date.now() / 1000) * 1000 + 60_000);
   });
 

@@ -10,7 +10,6 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
-  defineChain,
   type Hash,
   http,
   keccak256,
@@ -45,6 +44,7 @@ import {
 } from "../../../services/reservations/reconcile";
 import type { Reservation } from "../../../services/reservations/record";
 import { letWebsocketIdle } from "../../scripts/localnet/rpcClient";
+import { viemChainOf } from "../../support/localChains";
 import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
 import {
   checkpoint,
@@ -138,13 +138,7 @@ describe("reservations: reconciler against local chains", function () {
   }
 
   describe("EVM (Hardhat)", () => {
-    const chain = () =>
-      defineChain({
-        id: evm.chainId,
-        name: evm.chain,
-        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-        rpcUrls: { default: { http: [evm.rpcUrl] } },
-      });
+    const chain = () => viemChainOf(evm);
     const publicClient = () => createPublicClient({ chain: chain(), transport: http() });
 
     /** The wallet signs exactly the prepared request; with `revertGas` a transaction that reverts still lands. */

@@ -14,6 +14,7 @@ import {
   mirrorCutoff,
 } from "../../../services/reservations/reconcileRules";
 import type { Reservation } from "../../../services/reservations/record";
+import { UNPAID_OUTCOME } from "./support";
 
 const T = new Date("2030-01-01T00:00:00Z");
 const DAY = 86_400;
@@ -77,15 +78,7 @@ function reservation(overrides: Partial<Reservation> = {}): Reservation {
     statusReason: null,
     preparedAt: T,
     lapsesAt: at(900),
-    transactionHash: null,
-    submittedAt: null,
-    confirmedAt: null,
-    startsAt: null,
-    expiresAt: null,
-    feePaid: null,
-    expiringNotifiedAt: null,
-    finishedAt: null,
-    settledAt: null,
+    ...UNPAID_OUTCOME,
     ...overrides,
   };
 }

@@ -25,6 +25,7 @@ import type { ChainHold } from "../../../services/reservations/reconcileRules";
 import type { Reservation } from "../../../services/reservations/record";
 import { insertReservation, reservationById, transition } from "../../../services/reservations/store";
 import { withTransaction } from "../../../storage/transaction";
+import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
 
 export const PARTNER = "partner_reconcile";
 export const EVM_LAUNCHER = "0xabcdef0123456789abcdef0123456789abcdef01";
@@ -55,6 +56,19 @@ export interface PrepareOptions {
   /** An embed prepare attributed through this launchpad; default a partner-key prepare. */
   launchpad?: string;
 }
+
+/** The outcome fields of a reservation no transaction has paid for yet. */
+export const UNPAID_OUTCOME = {
+  transactionHash: null,
+  submittedAt: null,
+  confirmedAt: null,
+  startsAt: null,
+  expiresAt: null,
+  feePaid: null,
+  expiringNotifiedAt: null,
+  finishedAt: null,
+  settledAt: null,
+} as const satisfies Partial<Reservation>;
 
 /** A placeholder EVM transaction: tests that never send it need only its shape. */
 const PLACEHOLDER_TRANSACTION: PreparedSteps["transaction"] = {
@@ -128,15 +142,7 @@ export async function prepare(pool: Pool, options: PrepareOptions): Promise<Rese
     statusReason: null,
     preparedAt: options.preparedAt,
     lapsesAt: seconds(options.preparedAt, PREPARE_TTL_SECONDS),
-    transactionHash: null,
-    submittedAt: null,
-    confirmedAt: null,
-    startsAt: null,
-    expiresAt: null,
-    feePaid: null,
-    expiringNotifiedAt: null,
-    finishedAt: null,
-    settledAt: null,
+    ...UNPAID_OUTCOME,
   };
   await withTransaction(pool, async (client) => {
     await insertReservation(client, reservation);
@@ -289,6 +295,29 @@ export async function clearTables(pool: Pool): Promise<void> {
   await pool.query(
     "TRUNCATE partner_ledger_entries, reservations, chain_reservations, chain_checkpoints, domain_events, hold_announcements CASCADE",
   );
+}
+
+/** A test database for the enclosing describe block, its tables cleared before each test. */
+export function clearedTestDatabase(): { readonly pool: Pool } {
+  let db: TestDatabase | undefined;
+  const opened = (): TestDatabase => {
+    if (db === undefined) throw new Error("the test database opens in the describe block's before hook");
+    return db;
+  };
+  before(async () => {
+    db = await createTestDatabase();
+  });
+  after(async () => {
+    await db?.close();
+  });
+  beforeEach(async () => {
+    await clearTables(opened().pool);
+  });
+  return {
+    get pool() {
+      return opened().pool;
+    },
+  };
 }
 
 const NO_REGISTRIES: RegistryCatalogue = { production: new Map(), sandbox: new Map() };

@@ -2,14 +2,14 @@
 // Over real HTTP; the operator CLI binds ids (audited). Every case refused here would otherwise sign or store
 // another partner's id.
 import { expect } from "chai";
-import { parseConfig } from "../../../../config";
-import type { OperatorContext } from "../../../../scripts/operator/command";
 import { commands } from "../../../../scripts/operator/commands/launchpads";
 import { setLaunchReporting } from "../../../../services/identity/keeperCredentials";
+import { apiOperatorContext, commandLookup } from "../../../scripts/operator/support";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../../support/harness";
 import { CHAINS, EVM_OTHER, independentlyVerified, publishedKeys, setCheckpoints } from "./support";
 
 const OPERATOR = { actor: "test-operator", reason: "test" };
+const launchpadCommand = commandLookup(commands);
 
 describe("api: launchpad ids belong to partners", () => {
   let api: TestApi;
@@ -17,17 +17,11 @@ describe("api: launchpad ids belong to partners", () => {
   let stranger: { secret: string; keyId: string; partnerId: string };
   let lines: string[];
 
-  const operator = (name: string, args: string[]) => {
-    const command = commands.find((candidate) => candidate.name === name);
-    if (command === undefined) throw new Error(`no command ${name}`);
-    const context: OperatorContext = {
-      pool: api.db.pool,
-      config: parseConfig({}),
-      masterKey: api.masterKey,
-      out: (line) => lines.push(line),
-    };
-    return command.run(args, context);
-  };
+  const operator = (name: string, args: string[]) =>
+    launchpadCommand(name).run(
+      args,
+      apiOperatorContext(api, (line) => lines.push(line)),
+    );
 
   before(async () => {
     api = await startTestApi({ deps: { decisions: { chains: CHAINS } } });

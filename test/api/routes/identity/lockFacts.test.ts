@@ -5,8 +5,8 @@
 import { expect } from "chai";
 import { issueKeeperCredential, setLaunchReporting } from "../../../../services/identity/keeperCredentials";
 import { bindLaunchpad } from "../../../../services/partners/launchpads";
-import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../../support/harness";
-import { CHAINS, EVM_OTHER, EVM_OWNER, mirrorReservation, setCheckpoints } from "./support";
+import { bearer, expectEnvelope, issueKey, type TestApi } from "../../support/harness";
+import { EVM_OTHER, EVM_OWNER, mirrorReservation, pinnedDecisionApi } from "./support";
 
 const OPERATOR = { actor: "test-operator", reason: "test" };
 const T = Date.parse("2026-12-01T12:00:00.000Z");
@@ -24,11 +24,7 @@ describe("api: locks rest on facts", () => {
   let keeper: string;
 
   before(async () => {
-    api = await startTestApi({
-      deps: { decisions: { chains: CHAINS, freshnessBoundSeconds: 10 * 365 * 86_400 } },
-    });
-    api.clock.set(T);
-    await setCheckpoints(api.db.pool);
+    api = await pinnedDecisionApi(T);
     live = await issueKey(api, "production", { scopes: ["launch:report", "event:report"] });
     keeper = (await issueKeeperCredential(api.db.pool, live.partnerId, "bond watcher", OPERATOR)).credential;
     await setLaunchReporting(api.db.pool, live.keyId, true, OPERATOR);

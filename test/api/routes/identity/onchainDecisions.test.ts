@@ -7,7 +7,6 @@ import { PublicKey } from "@solana/web3.js";
 import { expect } from "chai";
 import { getAddress, recoverTypedDataAddress } from "viem";
 import { registryCatalogue } from "../../../../chains/catalogue";
-import { parseConfig } from "../../../../config";
 import type { DeploymentManifest } from "../../../../config/manifest";
 import {
   type EvmOnchainDecision,
@@ -16,8 +15,8 @@ import {
   solanaLaunchDecisionMessage,
 } from "../../../../core/decision/onchain";
 import { normalizeIdentity } from "../../../../core/fold";
-import type { OperatorContext } from "../../../../scripts/operator/command";
 import { commands } from "../../../../scripts/operator/commands/launchpads";
+import { apiOperatorContext, commandLookup } from "../../../scripts/operator/support";
 import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../../support/harness";
 import { CHAINS, EVM_OTHER, mirrorReservation, SOL_OTHER, setCheckpoints } from "./support";
 
@@ -63,6 +62,7 @@ const MANIFEST: DeploymentManifest = {
 };
 const TEST_CHAINS = [...CHAINS, { chain: NO_SANDBOX_CHAIN, family: "evm" as const }];
 const OPERATOR = ["--actor", "ops-ann", "--reason", "guard integration"];
+const launchpadCommand = commandLookup(commands);
 
 interface PublishedKey {
   kid: string;
@@ -76,17 +76,11 @@ describe("api: validate signs on-chain decisions for bound launchpad contracts",
   let owner: { secret: string; keyId: string; partnerId: string };
   let stranger: { secret: string; keyId: string; partnerId: string };
 
-  const operator = (name: string, args: string[]) => {
-    const command = commands.find((candidate) => candidate.name === name);
-    if (command === undefined) throw new Error(`no command ${name}`);
-    const context: OperatorContext = {
-      pool: api.db.pool,
-      config: parseConfig({}),
-      masterKey: api.masterKey,
-      out: () => undefined,
-    };
-    return command.run([...args, ...OPERATOR], context);
-  };
+  const operator = (name: string, args: string[]) =>
+    launchpadCommand(name).run(
+      [...args, ...OPERATOR],
+      apiOperatorContext(api, () => undefined),
+    );
   const validate = (secret: string, body: object) =>
     api.call({ method: "POST", path: "/api/v1/launches/validate", headers: bearer(secret), body });
   const evmRequest = (onchain: object, extra: object = {}) => ({

@@ -3,7 +3,7 @@
 import { createPublicKey, verify } from "node:crypto";
 import type { Pool } from "pg";
 import { normalizeIdentity } from "../../../../core/fold";
-import type { TestApi } from "../../support/harness";
+import { startTestApi, type TestApi } from "../../support/harness";
 
 export const CHAINS = [
   { chain: "hardhat", family: "evm" as const },
@@ -23,6 +23,19 @@ export async function setCheckpoints(pool: Pool, ageSeconds = 0, chains = CHAINS
       [chain, family, ageSeconds],
     );
   }
+}
+
+/**
+ * An API on the test chains with its clock pinned at `at`, checkpoints fresh, and a freshness bound of ten years,
+ * so the mirror stays fresh however far a test moves the clock.
+ */
+export async function pinnedDecisionApi(at: number): Promise<TestApi> {
+  const api = await startTestApi({
+    deps: { decisions: { chains: CHAINS, freshnessBoundSeconds: 10 * 365 * 86_400 } },
+  });
+  api.clock.set(at);
+  await setCheckpoints(api.db.pool);
+  return api;
 }
 
 /** A confirmed on-chain reservation in the mirror, as an indexer would write it. */

@@ -4,7 +4,7 @@
 // mirror).
 import { Connection, type Keypair, Transaction } from "@solana/web3.js";
 import { expect } from "chai";
-import { createPublicClient, createWalletClient, defineChain, type Hash, http } from "viem";
+import { createPublicClient, createWalletClient, type Hash, http } from "viem";
 import { registryCatalogue } from "../../../../chains/catalogue";
 import { EvmRegistryClient } from "../../../../chains/evm/registryClient";
 import type { RegistryClient } from "../../../../chains/registryClient";
@@ -13,6 +13,7 @@ import type { EvmManifestEntry, SolanaManifestEntry } from "../../../../config/m
 import { normalizeIdentity } from "../../../../core/fold";
 import { devWallet, type Localnet, startLocalnet } from "../../../../scripts/localnet";
 import { letWebsocketIdle } from "../../../scripts/localnet/rpcClient";
+import { viemChainOf } from "../../../support/localChains";
 import { bearer, issueKey, startTestApi, TEST_HOSTS, type TestApi } from "../../support/harness";
 
 const SANDBOX = TEST_HOSTS.sandbox[0];
@@ -106,12 +107,7 @@ describe("api: a sandbox prepare's transaction never lands on a production regis
   it("EVM: the signed and sent transactions reserve on the sandbox registry, not the production one", async () => {
     const account = devWallet("creator").evm;
     const prepared = await prepare(evm.chain, "Rehearsal Heron", "RHRN", account.address);
-    const chain = defineChain({
-      id: evm.chainId,
-      name: evm.chain,
-      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-      rpcUrls: { default: { http: [evm.rpcUrl] } },
-    });
+    const chain = viemChainOf(evm);
     const wallet = createWalletClient({ account, chain, transport: http() });
     const publicClient = createPublicClient({ chain, transport: http() });
     const send = async (step: PreparedStep) => {
