@@ -201,6 +201,11 @@ export interface RegistryClient {
   isFinal?(transactionHash: string, blockNumber: number): Promise<boolean>;
   /** Block-explorer URL templates of the chain (manifest `explorer`); null on chains without (local ones). */
   explorer?: ExplorerTemplates | null;
+  /**
+   * The address an explorer shows the pair's reservation at: Solana its account (PDA), EVM the registry contract
+   * that holds it. Absent on the simulated registries.
+   */
+  reservationLocation?(identity: NormalizedIdentity): string;
   /** EVM chains with an RPC only: signed-message checks that contract accounts answer (ERC-1271). */
   messageVerifier?: EvmMessageVerifier;
 }

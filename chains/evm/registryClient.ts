@@ -158,6 +158,10 @@ export class EvmRegistryClient implements RegistryClient {
     };
   }
 
+  reservationLocation(): string {
+    return this.registry.address;
+  }
+
   async reservationOf(identity: NormalizedIdentity): Promise<OnChainReservation | null> {
     const [launcher, expiresAt, active] = await this.rpc(() =>
       this.client.readContract({

@@ -147,6 +147,10 @@ export class SolanaRegistryClient implements RegistryClient {
     };
   }
 
+  reservationLocation(identity: NormalizedIdentity): string {
+    return reservationAddress(this.programId, identity.nameHash, identity.tickerHash).toBase58();
+  }
+
   async reservationOf(identity: NormalizedIdentity): Promise<OnChainReservation | null> {
     const address = reservationAddress(this.programId, identity.nameHash, identity.tickerHash);
     const [account, clock] = await this.accounts([address, SYSVAR_CLOCK_PUBKEY]);

@@ -4,8 +4,6 @@
 // before the indexer's next poll. Anything else changes nothing and says why. Rules: reservationTransactionRules.ts.
 import type { Pool, PoolClient } from "pg";
 import { ChainUnavailableError, type RegistryClient } from "../../chains/registryClient";
-import { reservationAddress } from "../../chains/solana/addresses";
-import { SolanaRegistryClient } from "../../chains/solana/registryClient";
 import { addressUrl, transactionUrl } from "../../config/explorer";
 import type { Environment } from "../../core/environment";
 import type { NormalizedIdentity } from "../../core/fold";
@@ -67,19 +65,11 @@ function bounded<T>(work: Promise<T>, limitMs: number): Promise<T> {
   });
 }
 
-/** Where the pair's reservation lives: Solana its PDA, EVM the registry contract that holds it. */
-function reservationLocation(registry: RegistryClient, identity: NormalizedIdentity): string | null {
-  if (registry instanceof SolanaRegistryClient) {
-    return reservationAddress(registry.programId, identity.nameHash, identity.tickerHash).toBase58();
-  }
-  return registry.guardTarget?.family === "evm" ? registry.guardTarget.registry : null;
-}
-
 function explorerLinks(registry: RegistryClient | undefined, identity: NormalizedIdentity, hash: string) {
   const templates = registry?.explorer;
   if (templates == null || registry === undefined) return null;
-  const location = reservationLocation(registry, identity);
-  if (location === null) return null;
+  const location = registry.reservationLocation?.(identity);
+  if (location === undefined) return null;
   return { transaction: transactionUrl(templates, hash), reservation: addressUrl(templates, location) };
 }
 
