@@ -18,6 +18,17 @@ export interface HoldAnnouncementDeps {
 
 const BATCH_SIZE = 100;
 const MAX_BATCHES = 10;
+/**
+ * How long a hold's announcement outlives the hold. Only live holds are announced, and a renewal extends a live
+ * hold, so an ended hold's row decides nothing; the margin covers a mirror that learns of a renewal late.
+ */
+export const ANNOUNCEMENT_RETENTION_MS = 7 * 86_400_000;
+const PRUNE_LIMIT = 1_000;
+
+/** The announcements of holds that ended before the retention cutoff, a bounded number per pass. */
+const PRUNE_ENDED = `
+  DELETE FROM hold_announcements WHERE ctid = ANY (ARRAY(
+    SELECT ctid FROM hold_announcements WHERE expires_at < $1 LIMIT $2))`;
 
 /**
  * Live holds not yet announced, on the fresh chains given. Fresh is the reorg guard: a revert takes rows out and
@@ -38,9 +49,13 @@ const UNANNOUNCED_HOLDS = `
    ORDER BY m.reserved_at, m.chain, m.name_hash, m.ticker_hash
    LIMIT $3`;
 
-/** One sweep: announces every unannounced live hold of a fresh chain (bounded); returns how many it announced. */
+/**
+ * One sweep: announces every unannounced live hold of a fresh chain (bounded) and prunes the announcements of
+ * holds long ended; returns how many it announced.
+ */
 export async function announceHoldsPass(deps: HoldAnnouncementDeps): Promise<number> {
   const now = deps.now();
+  await deps.pool.query(PRUNE_ENDED, [new Date(now.getTime() - ANNOUNCEMENT_RETENTION_MS), PRUNE_LIMIT]);
   const cutoffs = await mirrorCutoffs(
     deps.pool,
     now,

@@ -7,7 +7,10 @@ import { expect } from "chai";
 import type { Pool } from "pg";
 import type { RegistryClient } from "../../../chains/registryClient";
 import { normalizeIdentity } from "../../../core/fold";
-import { announceHoldsPass } from "../../../services/reservations/holdAnnouncementPass";
+import {
+  ANNOUNCEMENT_RETENTION_MS,
+  announceHoldsPass,
+} from "../../../services/reservations/holdAnnouncementPass";
 import { reconcilePass } from "../../../services/reservations/reconcile";
 import type { Reservation } from "../../../services/reservations/record";
 import { readMigrations } from "../../../storage/migrate";
@@ -268,6 +271,41 @@ describe("reservations: announcing on-chain holds to every partner", function ()
     expect(await passAt(seconds(t0, 120))).to.equal(1);
     expect((await announcements(db.pool, "OLDOTTER::OOTR")).map((event) => event.type)).to.deep.equal([
       "identity.extended",
+    ]);
+  });
+  it("prunes the announcements of holds ended a week ago, and keeps those of live and recently ended holds", async () => {
+    await checkpoint(db.pool, "hardhat", "evm", seconds(t0, 100));
+    const ended = {
+      name: "Ended Otter",
+      ticker: "EOTR",
+      reservedAt: seconds(t0, 60),
+      expiresAt: seconds(t0, 60 + DAY),
+    };
+    const live = {
+      name: "Long Otter",
+      ticker: "LGOT",
+      reservedAt: seconds(t0, 60),
+      expiresAt: seconds(t0, 60 + 30 * DAY),
+    };
+    await mirrorDirectHold(db.pool, ended);
+    await mirrorDirectHold(db.pool, { ...live, durationSeconds: 30 * DAY });
+    expect(await passAt(seconds(t0, 110))).to.equal(2);
+    const kept = async () =>
+      (
+        await db.pool.query<{ expires_at: Date }>(
+          "SELECT expires_at FROM hold_announcements ORDER BY expires_at",
+        )
+      ).rows.map((row) => row.expires_at.toISOString());
+    const justBefore = new Date(ended.expiresAt.getTime() + ANNOUNCEMENT_RETENTION_MS - 1_000);
+    await checkpoint(db.pool, "hardhat", "evm", justBefore);
+    await passAt(justBefore);
+    expect(await kept()).to.deep.equal([ended.expiresAt.toISOString(), live.expiresAt.toISOString()]);
+    const past = new Date(ended.expiresAt.getTime() + ANNOUNCEMENT_RETENTION_MS + 1_000);
+    await checkpoint(db.pool, "hardhat", "evm", past);
+    expect(await passAt(past)).to.equal(0);
+    expect(await kept()).to.deep.equal([live.expiresAt.toISOString()]);
+    expect((await announcements(db.pool, "LONGOTTER::LGOT")).map((event) => event.type)).to.deep.equal([
+      "identity.protected",
     ]);
   });
 });
