@@ -32,36 +32,58 @@ export interface MirroredReservation {
 
 const seconds = (instant: Date) => instant.getTime() / 1000;
 
-/** Inserts the pair's row or overwrites it with `row`: idempotent, rows hold state, not a history. */
+/** How many parameters chainReservationParameters gives (a column array each). */
+export const CHAIN_RESERVATION_PARAMETER_COUNT = 13;
+
+/**
+ * Inserts rows of chain `chain` (a parameter, `$1`) or overwrites their pair's row: idempotent, rows hold state,
+ * not a history. The rows come as column arrays (chainReservationParameters) from parameter `$first` on. A
+ * statement, or a CTE of a larger one (the Solana indexer writes a batch in one statement).
+ */
+export function upsertChainReservationsSql(chain: string, first: number): string {
+  const p = (offset: number) => `$${first + offset}`;
+  return `INSERT INTO chain_reservations (chain, name_hash, ticker_hash, normalized_name, normalized_ticker, launcher,
+    reserved_at, expires_at, duration_seconds, fee_paid, partner_ref, tx_hash, block_number, reservation_account,
+    updated_at)
+  SELECT ${chain}, name_hash, ticker_hash, normalized_name, normalized_ticker, launcher, to_timestamp(reserved_at),
+    to_timestamp(expires_at), duration_seconds, fee_paid, partner_ref, tx_hash, block_number, reservation_account,
+    now()
+  FROM unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[],
+    ${p(5)}::double precision[], ${p(6)}::double precision[], ${p(7)}::integer[], ${p(8)}::numeric[], ${p(9)}::text[],
+    ${p(10)}::text[], ${p(11)}::bigint[], ${p(12)}::text[])
+    AS mirrored_row(name_hash, ticker_hash, normalized_name, normalized_ticker, launcher, reserved_at, expires_at,
+      duration_seconds, fee_paid, partner_ref, tx_hash, block_number, reservation_account)
+  ON CONFLICT (chain, name_hash, ticker_hash) DO UPDATE SET
+    normalized_name = EXCLUDED.normalized_name, normalized_ticker = EXCLUDED.normalized_ticker,
+    launcher = EXCLUDED.launcher, reserved_at = EXCLUDED.reserved_at, expires_at = EXCLUDED.expires_at,
+    duration_seconds = EXCLUDED.duration_seconds, fee_paid = EXCLUDED.fee_paid,
+    partner_ref = EXCLUDED.partner_ref, tx_hash = EXCLUDED.tx_hash, block_number = EXCLUDED.block_number,
+    reservation_account = EXCLUDED.reservation_account, updated_at = now()`;
+}
+
+/** The column arrays of `rows` for upsertChainReservationsSql, in its order. */
+export function chainReservationParameters(rows: readonly MirroredReservation[]): unknown[] {
+  const column = <T>(value: (row: MirroredReservation) => T) => rows.map(value);
+  return [
+    column((row) => row.nameHash),
+    column((row) => row.tickerHash),
+    column((row) => row.normalizedName),
+    column((row) => row.normalizedTicker),
+    column((row) => row.launcher),
+    column((row) => seconds(row.reservedAt)),
+    column((row) => seconds(row.expiresAt)),
+    column((row) => row.durationSeconds),
+    column((row) => row.feePaid.toString()),
+    column((row) => row.partnerRef),
+    column((row) => row.txHash),
+    column((row) => row.blockNumber),
+    column((row) => row.reservationAccount),
+  ];
+}
+
+/** Inserts the pair's row or overwrites it with `row`. */
 export async function upsertChainReservation(db: Pool | PoolClient, row: MirroredReservation): Promise<void> {
-  await db.query(
-    `INSERT INTO chain_reservations (chain, name_hash, ticker_hash, normalized_name, normalized_ticker, launcher,
-       reserved_at, expires_at, duration_seconds, fee_paid, partner_ref, tx_hash, block_number, reservation_account,
-       updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7), to_timestamp($8), $9, $10, $11, $12, $13, $14, now())
-     ON CONFLICT (chain, name_hash, ticker_hash) DO UPDATE SET
-       normalized_name = EXCLUDED.normalized_name, normalized_ticker = EXCLUDED.normalized_ticker,
-       launcher = EXCLUDED.launcher, reserved_at = EXCLUDED.reserved_at, expires_at = EXCLUDED.expires_at,
-       duration_seconds = EXCLUDED.duration_seconds, fee_paid = EXCLUDED.fee_paid,
-       partner_ref = EXCLUDED.partner_ref, tx_hash = EXCLUDED.tx_hash, block_number = EXCLUDED.block_number,
-       reservation_account = EXCLUDED.reservation_account, updated_at = now()`,
-    [
-      row.chain,
-      row.nameHash,
-      row.tickerHash,
-      row.normalizedName,
-      row.normalizedTicker,
-      row.launcher,
-      seconds(row.reservedAt),
-      seconds(row.expiresAt),
-      row.durationSeconds,
-      row.feePaid.toString(),
-      row.partnerRef,
-      row.txHash,
-      row.blockNumber,
-      row.reservationAccount,
-    ],
-  );
+  await db.query(upsertChainReservationsSql("$1", 2), [row.chain, ...chainReservationParameters([row])]);
 }
 
 /** The row's columns as `chainReservationOf` reads them (numeric columns as text: bigint range). */

@@ -8,6 +8,7 @@ import { createServer, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
+import { publishProgress } from "../progress";
 import { stallWatch } from "../watchdog";
 
 /** How long announcements may stand still behind the polled head before Ponder polls instead (docs/indexers.md). */
@@ -64,6 +65,13 @@ export async function startHeadsRelay(options: HeadsRelayOptions): Promise<Heads
       const head = isBinary ? undefined : announcedHead(data.toString());
       if (head !== undefined && (announced === undefined || head > announced)) announced = head;
       downstream.send(data, { binary: isBinary });
+      if (head !== undefined)
+        publishProgress(() => ({
+          chain: options.chain,
+          step: "head-relayed",
+          number: head,
+          at: performance.now(),
+        }));
     });
     downstream.once("close", () => {
       relayed.delete(downstream);

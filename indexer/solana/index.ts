@@ -13,6 +13,7 @@ import { type BackoffPolicy, backoffPolicy, createBackoff } from "../../core/ret
 import { startPassLoop } from "../../core/retry/passLoop";
 import { resetChainIfHistoryChanged } from "../chainHistory";
 import { recordHead, recordIndexed } from "../checkpoints";
+import { publishProgress } from "../progress";
 import { indexerWatchdog } from "../watchdog";
 import { type Commitment, type MirrorContext, mirrorBatch } from "./mirror";
 import { DEFAULT_RETRY, RpcAbandonedError, type RpcCall, type RpcRetryPolicy, solanaRpc } from "./rpc";
@@ -256,30 +257,49 @@ function startStallMonitor(options: StallMonitorOptions): { stop(): Promise<void
  * at or past the head, then mirror them oldest first. Everything up to the head slot is then in the mirror, and
  * only then is the head recorded as indexed: behind a load balancer, the head and the list can come from nodes at
  * different slots, and `minContextSlot` keeps the list (and each batch's account reads) from being older than the
- * data the checkpoint claims.
+ * data the checkpoint claims. A reservation's row waits on the pass's round trips before it (the copycat window),
+ * so the cursor is read beside the head, and the head's record and block time beside the listing.
  */
 async function syncOnce(context: MirrorContext): Promise<void> {
   const { pool, rpc, chain, programId, commitment } = context;
-  const head = await rpc<number>("getSlot", [{ commitment }]);
-  await recordHead(pool, chain, "solana", BigInt(head));
-  const cursor = await pool.query<{ signature: string }>(
-    "SELECT signature FROM solana_cursors WHERE chain = $1",
-    [chain],
+  const [head, cursor] = await Promise.all([
+    rpc<number>("getSlot", [{ commitment }]),
+    // Passes never overlap: the cursor is the last pass's, whenever it is read.
+    pool.query<{ signature: string }>("SELECT signature FROM solana_cursors WHERE chain = $1", [chain]),
+  ]);
+  publishProgress(() => ({ chain, step: "pass-started", number: BigInt(head), at: performance.now() }));
+  const headRecorded = recordHead(pool, chain, "solana", BigInt(head));
+  // Its failure fails the pass where it is awaited, not as an unhandled rejection meanwhile.
+  headRecorded.catch(() => undefined);
+  const headBlockTime = rpc<number | null>("getBlockTime", [head]).then(
+    (blockTime) => ({ blockTime }),
+    (error: unknown) => ({ error }),
   );
+  // The head's record is settled before the pass ends, however it ends: no write of a pass outlives it.
+  const settled = async <T>(step: Promise<T>) => {
+    try {
+      return await step;
+    } catch (error) {
+      await Promise.allSettled([headRecorded, headBlockTime]);
+      throw error;
+    }
+  };
   const until = cursor.rows[0]?.signature;
   const pending: SignatureInfo[] = [];
   let before: string | undefined;
   for (;;) {
-    const page = await rpc<SignatureInfo[]>("getSignaturesForAddress", [
-      programId,
-      {
-        limit: PAGE_LIMIT,
-        commitment,
-        minContextSlot: head,
-        ...(until ? { until } : {}),
-        ...(before ? { before } : {}),
-      },
-    ]);
+    const page = await settled(
+      rpc<SignatureInfo[]>("getSignaturesForAddress", [
+        programId,
+        {
+          limit: PAGE_LIMIT,
+          commitment,
+          minContextSlot: head,
+          ...(until ? { until } : {}),
+          ...(before ? { before } : {}),
+        },
+      ]),
+    );
     pending.push(...page);
     if (page.length < PAGE_LIMIT) break;
     before = page[page.length - 1]?.signature;
@@ -288,15 +308,17 @@ async function syncOnce(context: MirrorContext): Promise<void> {
   let lastBlockTime: number | null = null;
   for (let start = 0; start < pending.length; start += FETCH_BATCH) {
     const signatures = pending.slice(start, start + FETCH_BATCH).map((info) => info.signature);
-    const batch = await mirrorBatch(context, signatures);
+    const batch = await settled(mirrorBatch(context, signatures));
     lastBlockTime = batch.blockTime ?? lastBlockTime;
-    if (!batch.complete) return;
+    if (!batch.complete) {
+      await headRecorded;
+      return;
+    }
   }
-  const blockTime = await rpc<number | null>("getBlockTime", [head]).catch((error: unknown) => {
-    // An abandoned pass records nothing more.
-    if (error instanceof RpcAbandonedError) throw error;
-    return lastBlockTime;
-  });
+  await headRecorded;
+  const answer = await headBlockTime;
+  if ("error" in answer && answer.error instanceof RpcAbandonedError) throw answer.error;
+  const blockTime = "blockTime" in answer ? answer.blockTime : lastBlockTime;
   await recordIndexed(
     pool,
     chain,

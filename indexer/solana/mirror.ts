@@ -3,7 +3,6 @@
 // (a multisig, a launchpad) or with truncated logs writes its account all the same.
 import type { Pool } from "pg";
 import { type RawAccount, reservationHeldBy } from "../../chains/solana/accounts";
-import { withTransaction } from "../../storage/transaction";
 import { applyBatch } from "./apply";
 import type { RpcCall } from "./rpc";
 import { type LandedTransaction, lastWriters, writtenAccounts } from "./writtenAccounts";
@@ -34,7 +33,7 @@ interface AccountsAnswer {
 }
 
 /**
- * Mirrors `signatures` (oldest first) in one database transaction. A transaction listed but not yet served at the
+ * Mirrors `signatures` (oldest first) in one database statement. A transaction listed but not yet served at the
  * commitment (a lagging node) ends the batch before it; what precedes it is applied and the next pass resumes
  * from the cursor.
  */
@@ -67,7 +66,7 @@ export async function mirrorBatch(
     writer,
     reservation: reservationHeldBy(accounts[index] ?? null, context.programId),
   }));
-  await withTransaction(context.pool, (client) => applyBatch(client, context.chain, txs, mirrored));
+  await applyBatch(context.pool, context.chain, txs, mirrored);
   return { complete: served === -1, blockTime: ready.at(-1)?.blockTime ?? null };
 }
 
