@@ -1,28 +1,16 @@
 import { expect } from "chai";
-import { type OperatorContext, UsageError } from "../../../scripts/operator/command";
+import { UsageError } from "../../../scripts/operator/command";
 import { commands } from "../../../scripts/operator/commands/api-keys";
-import { bearer, expectEnvelope, issueKey, startTestApi, type TestApi } from "../../api/support/harness";
-import { apiOperatorContext, commandLookup, printedValue } from "./support";
+import { bearer, expectEnvelope, issueKey } from "../../api/support/harness";
+import { commandLookup, operatorOnTestApi } from "./support";
 
 const WHOAMI_SCOPED = "/api/v1/sandbox/keys";
 
 const command = commandLookup(commands);
 
 describe("operator CLI: api-keys:create, api-keys:list, api-keys:revoke", () => {
-  let api: TestApi;
-  let lines: string[];
-  let context: OperatorContext;
-
-  before(async () => {
-    api = await startTestApi();
-    context = apiOperatorContext(api, (line) => lines.push(line));
-  });
-  beforeEach(() => {
-    lines = [];
-  });
-  after(async () => api.close());
-
-  const printed = (label: string) => printedValue(lines, label);
+  const cli = operatorOnTestApi();
+  const { printed } = cli;
 
   it("provisions a production key with scopes and a rate limit, shows it once, and audits the actor", async () => {
     await command("api-keys:create").run(
@@ -40,16 +28,16 @@ describe("operator CLI: api-keys:create, api-keys:list, api-keys:revoke", () => 
         "--reason",
         "contract 42",
       ],
-      context,
+      cli.context,
     );
     const apiKey = printed("apiKey");
     const keyId = printed("keyId");
     expect(apiKey).to.match(/^svc_live_/);
-    const response = await api.call({ path: WHOAMI_SCOPED, headers: bearer(apiKey) });
+    const response = await cli.api.call({ path: WHOAMI_SCOPED, headers: bearer(apiKey) });
     // A production key authenticates (and is refused only because this endpoint is sandbox-only).
     expectEnvelope(response, 403, "sandbox_only");
     expect(response.headers["ratelimit-policy"]).to.equal('"per-minute";q=1500;w=60');
-    const { rows } = await api.db.pool.query(
+    const { rows } = await cli.api.db.pool.query(
       "SELECT k.partner_id, k.scopes, a.actor, a.reason FROM api_keys k JOIN audit_log a ON a.subject = k.key_id WHERE k.key_id = $1",
       [keyId],
     );
@@ -65,22 +53,22 @@ describe("operator CLI: api-keys:create, api-keys:list, api-keys:revoke", () => 
 
   it("sets a production key's rate limit, effective from its next request and audited; refuses sandbox and revoked keys", async () => {
     const run = (name: string, args: string[]) =>
-      command(name).run([...args, "--actor", "ops-ann", "--reason", "raise per partner"], context);
+      command(name).run([...args, "--actor", "ops-ann", "--reason", "raise per partner"], cli.context);
     await run("api-keys:create", ["--label", "Raise", "--scopes", "launch:validate", "--rate-limit", "300"]);
     const apiKey = printed("apiKey");
     const keyId = printed("keyId");
-    const call = () => api.call({ path: WHOAMI_SCOPED, headers: bearer(apiKey) });
+    const call = () => cli.api.call({ path: WHOAMI_SCOPED, headers: bearer(apiKey) });
     expect((await call()).headers["ratelimit-policy"]).to.equal('"per-minute";q=300;w=60');
 
     await run("api-keys:set-rate-limit", ["--key", keyId, "--rate-limit", "1500"]);
     expect((await call()).headers["ratelimit-policy"]).to.equal('"per-minute";q=1500;w=60');
-    lines = [];
-    await command("api-keys:list").run([], context);
-    expect(lines.find((line) => line.startsWith(keyId))).to.contain("1500/min");
+    cli.clearLines();
+    await command("api-keys:list").run([], cli.context);
+    expect(cli.lines.find((line) => line.startsWith(keyId))).to.contain("1500/min");
     // Lowered below this minute's count: the next request is refused at once.
     await run("api-keys:set-rate-limit", ["--key", keyId, "--rate-limit", "1"]);
     expectEnvelope(await call(), 429, "rate_limited");
-    const audit = await api.db.pool.query<{ details: { previous: number; rateLimitPerMinute: number } }>(
+    const audit = await cli.api.db.pool.query<{ details: { previous: number; rateLimitPerMinute: number } }>(
       "SELECT details FROM audit_log WHERE action = 'api_key.rate_limit' AND subject = $1 ORDER BY id",
       [keyId],
     );
@@ -93,7 +81,7 @@ describe("operator CLI: api-keys:create, api-keys:list, api-keys:revoke", () => 
     const attempt = (args: string[]) =>
       run("api-keys:set-rate-limit", args).catch((error: unknown) => refusals.push(error));
     await attempt(["--key", keyId, "--rate-limit", "2001"]);
-    await attempt(["--key", (await issueKey(api, "sandbox")).keyId, "--rate-limit", "100"]);
+    await attempt(["--key", (await issueKey(cli.api, "sandbox")).keyId, "--rate-limit", "100"]);
     await run("api-keys:revoke", ["--key", keyId]);
     await attempt(["--key", keyId, "--rate-limit", "100"]);
     expect(refusals.map((error) => (error as Error).message)).to.satisfy(
@@ -116,7 +104,7 @@ describe("operator CLI: api-keys:create, api-keys:list, api-keys:revoke", () => 
     for (const args of bad) {
       let error: unknown;
       try {
-        await command("api-keys:create").run(args, context);
+        await command("api-keys:create").run(args, cli.context);
       } catch (caught) {
         error = caught;
       }
@@ -139,41 +127,41 @@ describe("operator CLI: api-keys:create, api-keys:list, api-keys:revoke", () => 
         "t",
         "--json",
       ],
-      context,
+      cli.context,
     );
-    expect(lines).to.have.length(1);
-    const created = JSON.parse(lines[0] as string);
+    expect(cli.lines).to.have.length(1);
+    const created = JSON.parse(cli.lines[0] as string);
     expect(created).to.include({ label: "Scripted", rateLimitPerMinute: 50 });
     expect(created.apiKey).to.match(/^svc_live_/);
-    lines = [];
-    await command("api-keys:list").run(["--environment", "production", "--json"], context);
-    const listed = JSON.parse(lines.join("\n")) as { keyId: string; rateLimitPerMinute: number }[];
+    cli.clearLines();
+    await command("api-keys:list").run(["--environment", "production", "--json"], cli.context);
+    const listed = JSON.parse(cli.lines.join("\n")) as { keyId: string; rateLimitPerMinute: number }[];
     expect(listed.find((key) => key.keyId === created.keyId)?.rateLimitPerMinute).to.equal(50);
   });
 
   it("lists keys without secrets and revokes one with an audited actor and reason", async () => {
     await command("api-keys:create").run(
       ["--label", "ToRevoke", "--scopes", "launch:validate", "--actor", "ops", "--reason", "test"],
-      context,
+      cli.context,
     );
     const apiKey = printed("apiKey");
     const keyId = printed("keyId");
-    lines = [];
-    await command("api-keys:list").run(["--environment", "production"], context);
-    const listed = lines.find((line) => line.startsWith(keyId));
+    cli.clearLines();
+    await command("api-keys:list").run(["--environment", "production"], cli.context);
+    const listed = cli.lines.find((line) => line.startsWith(keyId));
     expect(listed).to.contain("active").and.contain("ToRevoke");
-    expect(lines.join("\n")).to.not.contain(apiKey.slice(13));
+    expect(cli.lines.join("\n")).to.not.contain(apiKey.slice(13));
     await command("api-keys:revoke").run(
       ["--key", keyId, "--actor", "ops-carol", "--reason", "leaked in a log"],
-      context,
+      cli.context,
     );
-    expectEnvelope(await api.call({ path: WHOAMI_SCOPED, headers: bearer(apiKey) }), 401, "key_revoked");
-    lines = [];
-    await command("api-keys:list").run([], context);
-    expect(lines.some((line) => line.startsWith(keyId))).to.equal(false);
-    lines = [];
-    await command("api-keys:list").run(["--all"], context);
-    expect(lines.find((line) => line.startsWith(keyId)))
+    expectEnvelope(await cli.api.call({ path: WHOAMI_SCOPED, headers: bearer(apiKey) }), 401, "key_revoked");
+    cli.clearLines();
+    await command("api-keys:list").run([], cli.context);
+    expect(cli.lines.some((line) => line.startsWith(keyId))).to.equal(false);
+    cli.clearLines();
+    await command("api-keys:list").run(["--all"], cli.context);
+    expect(cli.lines.find((line) => line.startsWith(keyId)))
       .to.contain("revoked")
       .and.contain("ops-carol");
   });
