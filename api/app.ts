@@ -18,7 +18,7 @@ import { type HostLists, hostClassOf, hostEnvironmentOf } from "./platform/hosts
 import { idempotency } from "./platform/idempotency";
 import { readRequestInput } from "./platform/inputRule";
 import { RouteTable } from "./platform/openapi/routeTable";
-import { type AccessAdmission, partnerGuard } from "./platform/partnerAuth";
+import { type AccessAdmission, type PublicWriteCounter, partnerGuard } from "./platform/partnerAuth";
 import type { Platform } from "./platform/platform";
 import { assignRequestId, requestLogging } from "./platform/requestLog";
 import { apiListener } from "./platform/requestSequence";
@@ -129,6 +129,7 @@ async function requestInput(req: Request, _res: Response, next: NextFunction): P
 interface ServedPlatform {
   platform: Platform;
   admit: AccessAdmission;
+  countPublicWrite: PublicWriteCounter;
   cors: CorsLayer;
 }
 
@@ -159,11 +160,10 @@ function createPlatform(deps: ApiDependencies): ServedPlatform {
     services,
     startedAt: deps.startedAt,
     countKeyless: auth.countKeyless,
-    countPublicWrite: auth.countPublicWrite,
     idempotent,
     now,
   };
-  return { platform, admit: auth.admit, cors };
+  return { platform, admit: auth.admit, countPublicWrite: auth.countPublicWrite, cors };
 }
 
 /** Registers one area's routes on the platform (see docs/api.md). */
@@ -200,7 +200,7 @@ export interface ApiHandler {
 
 /** The app; `extraRoutes` lets tests mount fixture routes through the same platform. */
 export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModule[] = []): ApiHandler {
-  const { platform, admit, cors } = createPlatform(deps);
+  const { platform, admit, countPublicWrite, cors } = createPlatform(deps);
   const failures = lineSink(deps.log.child({ component: "http" }), "error");
   const hosts = deps.hosts ?? parseConfig({}).hosts;
   const tick = housekeeping(deps, platform.now, idempotency(deps.pool, platform.now).pruneExpired);
@@ -214,7 +214,7 @@ export function createApp(deps: ApiDependencies, extraRoutes: readonly RouteModu
     routes: platform.routes,
     cors,
     admit,
-    countPublicWrite: platform.countPublicWrite,
+    countPublicWrite,
     hosts,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     housekeeping: tick,

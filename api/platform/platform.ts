@@ -3,7 +3,7 @@
 import type { Services } from "../../services";
 import type { Idempotency } from "./idempotency";
 import type { RouteTable } from "./openapi/routeTable";
-import type { KeylessCounter, PublicWriteCounter } from "./partnerAuth";
+import type { KeylessCounter } from "./partnerAuth";
 
 export interface Platform {
   routes: RouteTable;
@@ -12,8 +12,6 @@ export interface Platform {
   startedAt: Date;
   /** Counts a web page's call as keyless (per client address, in this process), whatever headers it carries. */
   countKeyless: KeylessCounter;
-  /** Counts a call in its client address's keyless-write window ("public-write"), whatever its route's class. */
-  countPublicWrite: PublicWriteCounter;
   /** Runs a keyed call once per Idempotency-Key (api/platform/idempotency.ts). */
   idempotent: Idempotency["idempotent"];
   /** Milliseconds since the epoch (injectable for tests at minute boundaries). */
