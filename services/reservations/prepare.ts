@@ -28,7 +28,7 @@ import { findPartner, shareTermsOf } from "../partners/partnerStore";
 import { activeSandboxHolds } from "../sandbox/sandbox";
 import { fromChain } from "./chainAccess";
 import { draftLedgerEntry } from "./ledger";
-import type { Reservation } from "./record";
+import { type Reservation, UNPAID_OUTCOME } from "./record";
 import { insertReservation } from "./store";
 
 /** Whom the reservation's fee is attributed to. */
@@ -196,15 +196,7 @@ export async function prepareReservation(
     statusReason: null,
     preparedAt: now,
     lapsesAt: new Date(now.getTime() + PREPARE_TTL_SECONDS * 1000),
-    transactionHash: null,
-    submittedAt: null,
-    confirmedAt: null,
-    startsAt: null,
-    expiresAt: null,
-    feePaid: null,
-    expiringNotifiedAt: null,
-    finishedAt: null,
-    settledAt: null,
+    ...UNPAID_OUTCOME,
   };
   await withTransaction(pool, async (client) => {
     // A lock reported since the check above (while the chain was asked) refuses this prepare; one reported after

@@ -181,3 +181,16 @@ export function reservationView(reservation: Reservation) {
   };
 }
 export type ReservationView = ReturnType<typeof reservationView>;
+
+/** The outcome fields of a reservation no transaction has paid for yet: a prepare's. */
+export const UNPAID_OUTCOME = {
+  transactionHash: null,
+  submittedAt: null,
+  confirmedAt: null,
+  startsAt: null,
+  expiresAt: null,
+  feePaid: null,
+  expiringNotifiedAt: null,
+  finishedAt: null,
+  settledAt: null,
+} as const satisfies Partial<Reservation>;

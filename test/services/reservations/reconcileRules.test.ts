@@ -13,8 +13,7 @@ import {
   type Evidence,
   mirrorCutoff,
 } from "../../../services/reservations/reconcileRules";
-import type { Reservation } from "../../../services/reservations/record";
-import { UNPAID_OUTCOME } from "./support";
+import { type Reservation, UNPAID_OUTCOME } from "../../../services/reservations/record";
 
 const T = new Date("2030-01-01T00:00:00Z");
 const DAY = 86_400;

@@ -22,7 +22,7 @@ import type { ChainFamily } from "../../../core/status";
 import { draftLedgerEntry } from "../../../services/reservations/ledger";
 import type { ReconcileDeps } from "../../../services/reservations/reconcile";
 import type { ChainHold } from "../../../services/reservations/reconcileRules";
-import type { Reservation } from "../../../services/reservations/record";
+import { type Reservation, UNPAID_OUTCOME } from "../../../services/reservations/record";
 import { insertReservation, reservationById, transition } from "../../../services/reservations/store";
 import { withTransaction } from "../../../storage/transaction";
 import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
@@ -56,19 +56,6 @@ export interface PrepareOptions {
   /** An embed prepare attributed through this launchpad; default a partner-key prepare. */
   launchpad?: string;
 }
-
-/** The outcome fields of a reservation no transaction has paid for yet. */
-export const UNPAID_OUTCOME = {
-  transactionHash: null,
-  submittedAt: null,
-  confirmedAt: null,
-  startsAt: null,
-  expiresAt: null,
-  feePaid: null,
-  expiringNotifiedAt: null,
-  finishedAt: null,
-  settledAt: null,
-} as const satisfies Partial<Reservation>;
 
 /** A placeholder EVM transaction: tests that never send it need only its shape. */
 const PLACEHOLDER_TRANSACTION: PreparedSteps["transaction"] = {
