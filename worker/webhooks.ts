@@ -15,8 +15,11 @@ import {
 } from "../services/webhooks";
 import { timedPass } from "./timedPass";
 
-/** Outbox polling: an event waits at most this long for its first attempt when the worker is idle. */
-export const WEBHOOK_POLL_INTERVAL_MS = 250;
+/**
+ * Outbox polling: an event waits at most this long for its fan-out when the worker is idle. A poll that finds
+ * nothing is one index probe; the claim runs only when it found work or IDLE_CLAIM_INTERVAL_MS has passed.
+ */
+export const WEBHOOK_POLL_INTERVAL_MS = 50;
 
 export interface WebhookJobOptions {
   pool: Pool;

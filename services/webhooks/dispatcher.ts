@@ -64,6 +64,12 @@ export const DEFAULT_CLAIM_AHEAD = 8;
  */
 export const UNRECORDED_PER_SLOT = 2;
 const DEFAULT_FAN_OUT_BATCH = 500;
+/**
+ * A pass whose fan-out made no delivery claims only when this long has passed since the last claim: retries
+ * fall due on a schedule of minutes and released leases wait this long at most, so the worker can poll the
+ * outbox often (a new event's first attempt starts sooner) without a claim transaction at every poll.
+ */
+export const IDLE_CLAIM_INTERVAL_MS = 250;
 
 /**
  * The webhook worker job. A pass fans the outbox out into deliveries and claims ahead: up to `claimAhead` times
@@ -90,6 +96,8 @@ class Dispatcher implements WebhookDispatcher {
   private readonly underWay = new UnderWay();
   /** The claim under way: one at a time per dispatcher (across workers they take turns in the database). */
   private claiming: Promise<void> | undefined;
+  /** When the last claim started, on the dispatcher's clock. */
+  private claimedAt = Number.NEGATIVE_INFINITY;
   private stopped = false;
 
   constructor(options: DispatcherOptions) {
@@ -123,7 +131,9 @@ class Dispatcher implements WebhookDispatcher {
   async pass(): Promise<boolean> {
     const at = new Date(this.now());
     const fanned = await fanOutEvents(this.pool, at, this.fanOutBatch, await this.named());
-    await this.claimInTurn(at);
+    if (fanned.deliveries > 0 || at.getTime() - this.claimedAt >= IDLE_CLAIM_INTERVAL_MS) {
+      await this.claimInTurn(at);
+    }
     return fanned.events === this.fanOutBatch;
   }
 
@@ -158,6 +168,7 @@ class Dispatcher implements WebhookDispatcher {
   private async claim(at: Date): Promise<void> {
     const limit = this.queues.room;
     if (this.stopped || limit <= 0) return;
+    this.claimedAt = at.getTime();
     const claimed = await claimDueDeliveries(
       this.pool,
       at,

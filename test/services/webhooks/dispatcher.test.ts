@@ -21,6 +21,7 @@ import {
   recordAttempts,
   releaseLeases,
 } from "../../../services/webhooks/claims";
+import { IDLE_CLAIM_INTERVAL_MS } from "../../../services/webhooks/dispatcher";
 import { fanOutEvents } from "../../../services/webhooks/fanOut";
 import { appendDomainEvents, type DomainEvent } from "../../../storage/domainEvents";
 import { withTransaction } from "../../../storage/transaction";
@@ -205,10 +206,11 @@ describe("webhooks: dispatcher", function () {
     await run(instance);
     attemptTimes.push(clock.ms);
     for (const waitMs of [MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 12 * HOUR]) {
-      clock.advance(waitMs - 1);
+      clock.advance(waitMs - IDLE_CLAIM_INTERVAL_MS);
       await run(instance);
       expect(receiver.at("/fail"), "not before the schedule says").to.have.length(attemptTimes.length);
-      clock.advance(1);
+      // The next claim of a pass that fans out nothing comes once the idle claim interval has passed.
+      clock.advance(IDLE_CLAIM_INTERVAL_MS);
       await run(instance);
       attemptTimes.push(clock.ms);
       expect(receiver.at("/fail")).to.have.length(attemptTimes.length);
@@ -260,6 +262,7 @@ describe("webhooks: dispatcher", function () {
     receiver.answers.set("/replay", 204);
     const replayed = await service().replay(ALICE, dead.id);
     expect(replayed).to.include({ id: dead.id, status: "pending" });
+    clock.advance(IDLE_CLAIM_INTERVAL_MS);
     await run(instance);
     const last = receiver.at("/replay").at(-1);
     expect(last?.headers["webhook-id"]).to.equal(dead.id);
@@ -271,6 +274,7 @@ describe("webhooks: dispatcher", function () {
     });
 
     await service().replay(ALICE, dead.id);
+    clock.advance(IDLE_CLAIM_INTERVAL_MS);
     await run(instance);
     expect(receiver.at("/replay").at(-1)?.headers["webhook-id"]).to.equal(dead.id);
     const ids = await db.pool.query("SELECT count(*)::int AS n FROM webhook_deliveries");
@@ -376,6 +380,25 @@ describe("webhooks: dispatcher", function () {
       type: "webhook.test",
       "data.endpointId": endpoint.id,
     });
+  });
+
+  it("claims a new event's delivery at the next pass; what falls due without a fan-out waits for the idle claim interval", async () => {
+    const { endpoint } = await register(ALICE, "/soon");
+    const instance = dispatcher();
+    await emit([event("launch.reported", ALICE)]);
+    await run(instance);
+    await emit([event("launch.blocked", ALICE)]);
+    await run(instance);
+    expect(receiver.at("/soon"), "each event sent at the pass that fanned it out").to.have.length(2);
+
+    // A test event's delivery is written directly, not through the outbox.
+    await service().sendTest(ALICE, endpoint.id);
+    clock.advance(IDLE_CLAIM_INTERVAL_MS - 1);
+    await run(instance);
+    expect(receiver.at("/soon"), "no claim before the interval").to.have.length(2);
+    clock.advance(1);
+    await run(instance);
+    expect(receiver.at("/soon")).to.have.length(3);
   });
 
   it("two dispatchers at once send each delivery once, within the per-endpoint bound", async () => {
