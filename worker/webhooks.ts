@@ -16,10 +16,18 @@ import {
 import { timedPass } from "./timedPass";
 
 /**
- * Outbox polling: an event waits at most this long for its fan-out when the worker is idle. A poll that finds
- * nothing is one index probe; the claim runs only when it found work or IDLE_CLAIM_INTERVAL_MS has passed.
+ * Outbox polling while events flow: an event waits at most this long for its fan-out. A poll that finds nothing
+ * is one index probe; the claim runs only when it found work or IDLE_CLAIM_INTERVAL_MS has passed.
  */
 export const WEBHOOK_POLL_INTERVAL_MS = 50;
+/** Polling once no event has come for WEBHOOK_ACTIVE_WINDOW_MS: an idle service does not probe 20 times a second. */
+export const WEBHOOK_IDLE_POLL_INTERVAL_MS = 250;
+export const WEBHOOK_ACTIVE_WINDOW_MS = 10_000;
+
+/** Whether a poll tick runs a pass: every tick within the active window after the last event, else every idle interval. */
+export function webhookPollDue(now: number, lastPassAt: number, lastEventAt: number): boolean {
+  return now - lastEventAt <= WEBHOOK_ACTIVE_WINDOW_MS || now - lastPassAt >= WEBHOOK_IDLE_POLL_INTERVAL_MS;
+}
 
 export interface WebhookJobOptions {
   pool: Pool;
@@ -53,11 +61,21 @@ export function startWebhookJob(options: WebhookJobOptions): WebhookJob {
     ...options.tuning,
   });
   const intervalMs = options.pollIntervalMs ?? WEBHOOK_POLL_INTERVAL_MS;
+  // Polling runs on real time; `options.now` is the delivery clock (retry schedule, leases), which tests move.
+  const now = Date.now;
+  let lastPassAt = Number.NEGATIVE_INFINITY;
+  let lastEventAt = Number.NEGATIVE_INFINITY;
   let loop: PassLoop | undefined;
+  const pass = timedPass("webhooks", async () => {
+    lastPassAt = now();
+    const outcome = await dispatcher.pass();
+    if (outcome.events > 0) lastEventAt = lastPassAt;
+    if (outcome.more) loop?.wake();
+  });
   loop = startPassLoop({
-    pass: timedPass("webhooks", async () => {
-      if (await dispatcher.pass()) loop?.wake();
-    }),
+    pass: async () => {
+      if (webhookPollDue(now(), lastPassAt, lastEventAt)) await pass();
+    },
     intervalMs,
     backoff: createBackoff({ what: "webhook pass", log: options.log, policy: backoffPolicy(intervalMs) }),
   });

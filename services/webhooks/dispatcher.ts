@@ -38,9 +38,16 @@ export interface DispatcherOptions {
   log: (line: string) => void;
 }
 
+export interface PassOutcome {
+  /** Outbox events the pass fanned out. */
+  events: number;
+  /** Whether the outbox has more (the pass took a full batch). */
+  more: boolean;
+}
+
 export interface WebhookDispatcher {
-  /** Fans out, claims what the queues have room for and starts attempts. True when the outbox has more. */
-  pass(): Promise<boolean>;
+  /** Fans out, claims what the queues have room for and starts attempts. */
+  pass(): Promise<PassOutcome>;
   /**
    * Resolves once every claimed delivery has been sent and its outcome recorded, or once `withinMs` (real time)
    * has passed: with the number of attempts still under way then.
@@ -128,13 +135,13 @@ class Dispatcher implements WebhookDispatcher {
     });
   }
 
-  async pass(): Promise<boolean> {
+  async pass(): Promise<PassOutcome> {
     const at = new Date(this.now());
     const fanned = await fanOutEvents(this.pool, at, this.fanOutBatch, await this.named());
     if (fanned.deliveries > 0 || at.getTime() - this.claimedAt >= IDLE_CLAIM_INTERVAL_MS) {
       await this.claimInTurn(at);
     }
-    return fanned.events === this.fanOutBatch;
+    return { events: fanned.events, more: fanned.events === this.fanOutBatch };
   }
 
   settle(withinMs = Number.POSITIVE_INFINITY): Promise<number> {
