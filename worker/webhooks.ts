@@ -1,8 +1,9 @@
 // The webhook job of the worker: dispatcher passes (services/webhooks/dispatcher.ts) in a pass loop. A pass
 // that leaves outbox events behind wakes the loop at once; otherwise it polls the outbox every
-// WEBHOOK_POLL_INTERVAL_MS (the dispatcher refills its claimed queues itself as they run low). stop() gives
-// back the claims not sent yet and lets the attempts under way finish (each is bounded by its timeout) for at
-// most `drainMs`; an attempt still under way then keeps its lease and is re-sent by a worker once it runs out.
+// WEBHOOK_POLL_INTERVAL_MS while events flow and every WEBHOOK_IDLE_POLL_INTERVAL_MS when idle (the dispatcher
+// refills its claimed queues itself as they run low). stop() gives back the claims not sent yet and lets the
+// attempts under way finish (each is bounded by its timeout) for at most `drainMs`; an attempt still under way
+// then keeps its lease and is re-sent by a worker once it runs out.
 import type { Pool } from "pg";
 import { backoffPolicy, createBackoff } from "../core/retry/backoff";
 import { type PassLoop, startPassLoop } from "../core/retry/passLoop";
@@ -77,7 +78,12 @@ export function startWebhookJob(options: WebhookJobOptions): WebhookJob {
       if (webhookPollDue(now(), lastPassAt, lastEventAt)) await pass();
     },
     intervalMs,
-    backoff: createBackoff({ what: "webhook pass", log: options.log, policy: backoffPolicy(intervalMs) }),
+    // A failing pass backs off from the idle interval, not from the fast poll.
+    backoff: createBackoff({
+      what: "webhook pass",
+      log: options.log,
+      policy: backoffPolicy(Math.max(intervalMs, WEBHOOK_IDLE_POLL_INTERVAL_MS)),
+    }),
   });
   const running = loop;
   return {
