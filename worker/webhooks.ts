@@ -11,6 +11,7 @@ import { createSecretBox } from "../core/secrets/secretBox";
 import {
   type DispatcherOptions,
   type HostLookup,
+  IDLE_CLAIM_INTERVAL_MS,
   systemLookup,
   webhookDispatcher,
 } from "../services/webhooks";
@@ -21,13 +22,20 @@ import { timedPass } from "./timedPass";
  * is one index probe; the claim runs only when it found work or IDLE_CLAIM_INTERVAL_MS has passed.
  */
 export const WEBHOOK_POLL_INTERVAL_MS = 50;
-/** Polling once no event has come for WEBHOOK_ACTIVE_WINDOW_MS: an idle service does not probe 20 times a second. */
-export const WEBHOOK_IDLE_POLL_INTERVAL_MS = 250;
+/**
+ * Polling once no event has come for WEBHOOK_ACTIVE_WINDOW_MS, so an idle service does not probe 20 times a second:
+ * the dispatcher's idle claim interval, since an idle poll in between would claim nothing.
+ */
+export const WEBHOOK_IDLE_POLL_INTERVAL_MS = IDLE_CLAIM_INTERVAL_MS;
 export const WEBHOOK_ACTIVE_WINDOW_MS = 10_000;
 
-/** Whether a poll tick runs a pass: every tick within the active window after the last event, else every idle interval. */
-export function webhookPollDue(now: number, lastPassAt: number, lastEventAt: number): boolean {
-  return now - lastEventAt <= WEBHOOK_ACTIVE_WINDOW_MS || now - lastPassAt >= WEBHOOK_IDLE_POLL_INTERVAL_MS;
+/** The pause before the next poll: `fastMs` within the active window after the last event, else the idle interval. */
+export function webhookPollPauseMs(
+  now: number,
+  lastEventAt: number,
+  fastMs = WEBHOOK_POLL_INTERVAL_MS,
+): number {
+  return now - lastEventAt <= WEBHOOK_ACTIVE_WINDOW_MS ? fastMs : WEBHOOK_IDLE_POLL_INTERVAL_MS;
 }
 
 export interface WebhookJobOptions {
@@ -63,21 +71,15 @@ export function startWebhookJob(options: WebhookJobOptions): WebhookJob {
   });
   const intervalMs = options.pollIntervalMs ?? WEBHOOK_POLL_INTERVAL_MS;
   // Polling runs on real time; `options.now` is the delivery clock (retry schedule, leases), which tests move.
-  const now = Date.now;
-  let lastPassAt = Number.NEGATIVE_INFINITY;
   let lastEventAt = Number.NEGATIVE_INFINITY;
   let loop: PassLoop | undefined;
-  const pass = timedPass("webhooks", async () => {
-    lastPassAt = now();
-    const outcome = await dispatcher.pass();
-    if (outcome.events > 0) lastEventAt = lastPassAt;
-    if (outcome.more) loop?.wake();
-  });
   loop = startPassLoop({
-    pass: async () => {
-      if (webhookPollDue(now(), lastPassAt, lastEventAt)) await pass();
-    },
-    intervalMs,
+    pass: timedPass("webhooks", async () => {
+      const outcome = await dispatcher.pass();
+      if (outcome.events > 0) lastEventAt = Date.now();
+      if (outcome.more) loop?.wake();
+    }),
+    intervalMs: () => webhookPollPauseMs(Date.now(), lastEventAt, intervalMs),
     // A failing pass backs off from the idle interval, not from the fast poll.
     backoff: createBackoff({
       what: "webhook pass",

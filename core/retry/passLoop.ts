@@ -5,8 +5,8 @@ import type { Backoff } from "./backoff";
 
 export interface PassLoopOptions {
   pass: () => Promise<void>;
-  /** Pause after a successful pass. */
-  intervalMs: number;
+  /** Pause after a successful pass: fixed, or read after each pass (a loop that polls faster while busy). */
+  intervalMs: number | (() => number);
   backoff: Backoff;
 }
 
@@ -35,11 +35,15 @@ export function startPassLoop(options: PassLoopOptions): PassLoop {
     });
   const loop = (async () => {
     while (!stopped) {
-      let pauseMs = options.intervalMs;
+      let pauseMs: number;
       woken = false;
       try {
         await options.pass();
-        if (woken) pauseMs = 0;
+        pauseMs = woken
+          ? 0
+          : typeof options.intervalMs === "number"
+            ? options.intervalMs
+            : options.intervalMs();
         options.backoff.succeeded();
         backingOff = false;
       } catch (error) {

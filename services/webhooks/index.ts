@@ -33,7 +33,12 @@ export { WEBHOOK_ATTEMPT_TIMEOUT_MS, WEBHOOK_RETRY_DELAYS_SECONDS } from "../../
 export { DOMAIN_EVENT_TYPES, type DomainEventType } from "../../storage/domainEvents";
 export { type OutboxBacklog, readOutboxBacklog } from "./backlog";
 export { DELIVERY_STATUSES, type DeliveryStatus, TEST_EVENT_TYPE } from "./deliveryStore";
-export { type DispatcherOptions, type WebhookDispatcher, webhookDispatcher } from "./dispatcher";
+export {
+  type DispatcherOptions,
+  IDLE_CLAIM_INTERVAL_MS,
+  type WebhookDispatcher,
+  webhookDispatcher,
+} from "./dispatcher";
 export type { WebhookOwner } from "./endpointStore";
 export { type HostLookup, MAX_RECEIVER_URL_LENGTH, systemLookup } from "./receiverUrl";
 
