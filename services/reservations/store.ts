@@ -1,6 +1,7 @@
 // Reading and writing `reservations` rows. Status changes go through `transition`, which names the states a row
 // may leave (core/reservation canTransition) so two writers (API, worker replicas) never both move one row.
 import type { Pool, PoolClient } from "pg";
+import { sameOnChainSql } from "../../core/address/equality";
 import type { Environment } from "../../core/environment";
 import { canTransition, type ReservationStatus } from "../../core/reservation";
 import type { PendingPrepare } from "../../core/status";
@@ -59,6 +60,30 @@ export async function recordCommitSubmission(
   const { rows } = await db.query<ReservationRow>(
     `UPDATE reservations SET commit_transaction_hash = $2, commit_submitted_at = $3, updated_at = now()
       WHERE reservation_id = $1 AND status = 'pending_payment' AND commit_transaction_hash IS NULL
+      RETURNING *`,
+    [reservationId, transactionHash, now],
+  );
+  const row = rows[0];
+  return row === undefined ? undefined : reservationOf(row);
+}
+
+/**
+ * Records the hash a wallet reported for a reservation the mirror confirmed before the report came, when it is the
+ * transaction the mirror's hold of the pair holds: a reorg that takes that block out then waits for it (submitted)
+ * instead of for any payment. Any other hash changes nothing.
+ */
+export async function recordConfirmedSettlement(
+  db: Db,
+  reservationId: string,
+  transactionHash: string,
+  now: Date,
+): Promise<Reservation | undefined> {
+  const { rows } = await db.query<ReservationRow>(
+    `UPDATE reservations r SET transaction_hash = $2, submitted_at = COALESCE(r.submitted_at, $3), updated_at = now()
+      WHERE r.reservation_id = $1 AND r.status = 'confirmed' AND r.transaction_hash IS NULL
+        AND EXISTS (SELECT 1 FROM chain_reservations hold
+                     WHERE hold.chain = r.chain AND hold.name_hash = r.name_hash AND hold.ticker_hash = r.ticker_hash
+                       AND ${sameOnChainSql("r.family", "hold.tx_hash", "$2")})
       RETURNING *`,
     [reservationId, transactionHash, now],
   );

@@ -6,7 +6,7 @@ import { ApiError } from "../../core/errors/catalogue";
 import { isFinal } from "../../core/reservation";
 import { fromChain } from "./chainAccess";
 import type { Reservation } from "./record";
-import { recordCommitSubmission, transition } from "./store";
+import { recordCommitSubmission, recordConfirmedSettlement, transition } from "./store";
 
 /** Which of the reservation's transactions a reported hash was taken for. */
 export type SubmittedStep = "commit" | "reveal" | "renew";
@@ -40,6 +40,7 @@ async function stepOfReport(
  * A new reservation's commitment is recorded beside it (it stays pending_payment: nothing is paid yet); its reveal,
  * or a renewal, moves it pending_payment -> submitted with the hash. A submitted reservation takes a new hash too: a
  * Solana creator whose blockhash lapsed signs again and sends a new signature. The same hash again changes nothing.
+ * A confirmed reservation keeps its state; it records a first hash only when the mirror holds it as its settlement.
  */
 export async function recordSubmission(
   pool: Pool,
@@ -58,8 +59,16 @@ export async function recordSubmission(
     );
   }
   const paying: SubmittedStep = reservation.reveal === null ? "renew" : "reveal";
-  if (reservation.transactionHash === transactionHash || reservation.status === "confirmed")
-    return { reservation, step: paying };
+  if (reservation.transactionHash === transactionHash) return { reservation, step: paying };
+  if (reservation.status === "confirmed") {
+    const recorded =
+      reservation.transactionHash === null
+        ? await unlessUsed(transactionHash, () =>
+            recordConfirmedSettlement(pool, reservation.reservationId, transactionHash, now),
+          )
+        : undefined;
+    return { reservation: recorded ?? reservation, step: paying };
+  }
   if (isFinal(reservation.status)) {
     throw new ApiError("reservation_finished", undefined, {
       reservationId: reservation.reservationId,
@@ -72,13 +81,20 @@ export async function recordSubmission(
     const recorded = await recordCommitSubmission(pool, reservation.reservationId, transactionHash, now);
     return { reservation: recorded ?? reservation, step };
   }
-  try {
-    const moved = await transition(pool, reservation.reservationId, reservation.status, "submitted", {
+  const moved = await unlessUsed(transactionHash, () =>
+    transition(pool, reservation.reservationId, reservation.status, "submitted", {
       transaction_hash: transactionHash,
       submitted_at: now,
-    });
-    // Another request moved it meanwhile; answer with what it is now.
-    return { reservation: moved ?? reservation, step };
+    }),
+  );
+  // Another request moved it meanwhile; answer with what it is now.
+  return { reservation: moved ?? reservation, step };
+}
+
+/** Runs a write of `transactionHash` as a reservation's settlement; another reservation holding it is the caller's error. */
+async function unlessUsed<T>(transactionHash: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
   } catch (error) {
     if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
       throw new ApiError("transaction_already_used", undefined, { transactionHash });

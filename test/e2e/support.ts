@@ -62,7 +62,7 @@ const WAIT_MS = 30_000;
  * local EVM chain runs up to a few seconds ahead of wall time. The service's clock leads wall time by this
  * much, so a block just mined is never in the service's future (a hold that starts after "now" is not live yet).
  */
-const CLOCK_LEAD_MS = 3_000;
+export const CLOCK_LEAD_MS = 3_000;
 
 /** The service's clock: the chains' time (wall time plus however far the tests moved them, plus the lead). */
 export class ChainClock {

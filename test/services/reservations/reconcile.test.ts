@@ -8,6 +8,7 @@ import {
   SUBMISSION_GRACE_SECONDS,
 } from "../../../core/reservation";
 import { reconcilePass, reconcileReservation } from "../../../services/reservations/reconcile";
+import { recordSubmission } from "../../../services/reservations/submission";
 import {
   catalogueOf,
   checkpoint,
@@ -434,6 +435,47 @@ describe("reservations: reconciler", function () {
       expect(again).to.include({ status: "confirmed" });
       expect(again.startsAt).to.deep.equal(seconds(t0, 85));
       expect(await ledgerOf(db.pool, reservation.reservationId)).to.include({ status: "accrued" });
+    });
+    it("records a hash reported after the mirror confirmed the prepare only when the hold carries it; a reorg then waits for that transaction", async () => {
+      const reservation = await prepare(db.pool, { preparedAt: t0 });
+      await mirrorHold(db.pool, reservation, {
+        launcher: EVM_LAUNCHER,
+        reservedAt: seconds(t0, 40),
+        expiresAt: seconds(t0, 40 + DAY),
+        durationSeconds: DAY,
+        feePaid: 900n,
+        partnerRef: reservation.partnerRef,
+        txHash: HASH_A,
+      });
+      await checkpoint(db.pool, "hardhat", "evm", seconds(t0, 60));
+      expect(await passAt(seconds(t0, 60))).to.include({ confirmed: 1 });
+      const registry = unreachableRegistry("hardhat");
+      const report = async (hash: string) =>
+        (
+          await recordSubmission(
+            db.pool,
+            registry,
+            await current(db.pool, reservation),
+            hash,
+            seconds(t0, 65),
+          )
+        ).reservation;
+
+      expect(await report(HASH_B), "not the hold's transaction").to.include({
+        status: "confirmed",
+        transactionHash: null,
+      });
+      const upper = `0x${HASH_A.slice(2).toUpperCase()}`;
+      expect(await report(upper), "the hold's, in any case").to.include({
+        status: "confirmed",
+        transactionHash: upper,
+      });
+      expect(await report(HASH_B), "the first recorded stands").to.include({ transactionHash: upper });
+
+      await db.pool.query("DELETE FROM chain_reservations");
+      await checkpoint(db.pool, "hardhat", "evm", seconds(t0, 80));
+      expect(await passAt(seconds(t0, 80))).to.include({ reopened: 1 });
+      expect(await current(db.pool, reservation)).to.include({ status: "submitted", transactionHash: upper });
     });
   });
 
