@@ -23,6 +23,7 @@ export interface HardhatNode {
 }
 
 const REPO_ROOT = resolve(__dirname, "../../..");
+const NODE_CONFIG = resolve(REPO_ROOT, "scripts/localnet/evm/hardhatNode.config.js");
 const OUTPUT_LINES_KEPT = 40;
 const STOP_GRACE_MS = 5_000;
 
@@ -61,7 +62,16 @@ export async function startHardhatNode(options: HardhatNodeOptions = {}): Promis
   const port = requested === 0 ? await freePort(host) : requested;
   const child = spawn(
     process.execPath,
-    [require.resolve("hardhat/internal/cli/cli.js"), "node", "--hostname", host, "--port", String(port)],
+    [
+      require.resolve("hardhat/internal/cli/cli.js"),
+      "--config",
+      NODE_CONFIG,
+      "node",
+      "--hostname",
+      host,
+      "--port",
+      String(port),
+    ],
     {
       cwd: REPO_ROOT,
       stdio: ["ignore", "pipe", "pipe"],
