@@ -8,6 +8,8 @@ export interface HardhatNodeOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
+  /** The chain id it reports (default Hardhat's 31337); a second local chain needs another, e.g. 1337. */
+  chainId?: number;
   startTimeoutMs?: number;
 }
 
@@ -75,7 +77,11 @@ export async function startHardhatNode(options: HardhatNodeOptions = {}): Promis
     {
       cwd: REPO_ROOT,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: "true" },
+      env: {
+        ...process.env,
+        HARDHAT_DISABLE_TELEMETRY_PROMPT: "true",
+        ...(options.chainId === undefined ? {} : { HARDHAT_NODE_CHAIN_ID: String(options.chainId) }),
+      },
     },
   );
   // Hardhat logs every call; keep only the tail, for the error message when it fails to start.

@@ -1,6 +1,5 @@
 // A real Hardhat node (child process) with the registry deployed, and wallets that reserve (commit, then reveal)
 // and renew through it: the local EVM chain the indexer tests and the indexer bench run against.
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +18,7 @@ import {
   manifestEntry,
 } from "../../../scripts/evm/deploy";
 import { refreshLocalPrice } from "../../../scripts/evm/set-price";
-import { freePort } from "../../support/testDatabase";
+import { startHardhatNode } from "../../../scripts/localnet/evm/hardhatNode";
 
 /** Hardhat's public development mnemonic: its accounts are funded only on local nodes (index 0 deploys). */
 const HARDHAT_MNEMONIC = "test test test test test test test test test test test junk";
@@ -96,7 +95,10 @@ export interface HardhatChain {
 export const ONE_DAY = 86_400;
 
 export interface HardhatChainOptions {
-  /** Chain id 1337 instead of Hardhat's 31337, to run beside a default chain (secondChain.hardhat.config.ts). */
+  /**
+   * Chain id 1337 instead of Hardhat's 31337, to run beside a default chain (Ponder tells chains apart by id; 1337
+   * is still a development id, indexer/evm/chains.ts LOCAL_CHAIN_IDS).
+   */
   secondChainId?: boolean;
 }
 
@@ -111,20 +113,9 @@ export async function startHardhatChain(
   chainName = "hardhat",
   options: HardhatChainOptions = {},
 ): Promise<HardhatChain> {
-  const port = await freePort();
-  const rpcUrl = `http://127.0.0.1:${port}`;
-  const config = options.secondChainId ? ["--config", join(__dirname, "secondChain.hardhat.config.ts")] : [];
-  const node = spawn(
-    "npx",
-    ["hardhat", ...config, "node", "--hostname", "127.0.0.1", "--port", String(port)],
-    {
-      cwd: join(__dirname, "..", "..", ".."),
-      stdio: "ignore",
-      detached: true,
-    },
-  );
+  const node = await startHardhatNode({ port: 0, chainId: options.secondChainId ? 1337 : undefined });
+  const { rpcUrl } = node;
   try {
-    await waitForRpc(rpcUrl);
     const deployment = await deployIdentityRegistry({ rpcUrl, deployerPrivateKey: HARDHAT_DEV_PRIVATE_KEY });
     const manifestDir = mkdtempSync(join(tmpdir(), "indexer-manifest-"));
     const manifestPath = join(manifestDir, "local.json");
@@ -181,7 +172,7 @@ export async function startHardhatChain(
     return {
       chain: chainName,
       rpcUrl,
-      wsUrl: `ws://127.0.0.1:${port}`,
+      wsUrl: node.wsUrl,
       deployment,
       entry,
       manifestPath,
@@ -208,10 +199,10 @@ export async function startHardhatChain(
         await refreshPrice();
       },
       refreshPrice,
-      stop: () => stopNode(node),
+      stop: node.stop,
     };
   } catch (error) {
-    await stopNode(node);
+    await node.stop();
     throw error;
   }
 }
@@ -220,30 +211,4 @@ function walletKey(addressIndex: number): Hex {
   const key = mnemonicToAccount(HARDHAT_MNEMONIC, { addressIndex }).getHdKey().privateKey;
   if (!key) throw new Error("the development mnemonic did not derive a key");
   return toHex(key);
-}
-
-async function waitForRpc(rpcUrl: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    try {
-      const response = await fetch(rpcUrl, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-      });
-      if (response.ok) return;
-    } catch {
-      // Still starting.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`Hardhat node at ${rpcUrl} did not answer within 30 s.`);
-}
-
-async function stopNode(node: ChildProcess): Promise<void> {
-  if (node.exitCode !== null || node.signalCode !== null || node.pid === undefined) return;
-  const exited = new Promise((resolve) => node.once("exit", resolve));
-  // The node runs under npx in its own process group: end the whole group.
-  process.kill(-node.pid, "SIGTERM");
-  await exited;
 }
