@@ -10,7 +10,10 @@ import { compileContracts } from "../evm/artifacts";
 import { deployRegistryWithSandbox, manifestEntry } from "../evm/deploy";
 import { refreshLocalPrice as refreshEvmPrice } from "../evm/set-price";
 import {
+  type DeployProgramOptions,
   deployIdentityRegistry as deploySolanaRegistry,
+  maxDataLenOf,
+  ProgramAlreadyDeployedError,
   refreshLocalPrice as refreshSolanaPrice,
 } from "../solana/deploy";
 import { type DevWallet, devWallet, devWallets, SOLANA_DEV_WALLET_LAMPORTS } from "./devWallets";
@@ -149,9 +152,23 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
       "Deploying the Solana program and the EVM registry with its price feed, each twice (production, sandbox)...",
     );
     // The sandbox program gets a fresh program id on every start: nothing outside this chain refers to it.
+    // Loaded as a validator loads programs at genesis: the loader's ~50 write transactions a program cost ~1.5 s of
+    // CPU each (docs/localnet.md). Initializing still goes through transactions.
+    const placeProgram = async (deploy: DeployProgramOptions) => {
+      const programId = deploy.program.publicKey.toBase58();
+      if (solana.chain.account(programId) !== null) throw new ProgramAlreadyDeployedError(programId);
+      const authority = deployer.solana.publicKey.toBase58();
+      const loaded = solana.chain.loadUpgradeableProgram(
+        programId,
+        authority,
+        deploy.bytes,
+        maxDataLenOf(deploy),
+      );
+      return { programId, ...loaded };
+    };
     const [solanaDeployment, solanaSandbox, evmDeployments] = await Promise.all([
-      deploySolanaRegistry(provider),
-      deploySolanaRegistry(provider, { program: Keypair.generate() }),
+      deploySolanaRegistry(provider, { placeProgram }),
+      deploySolanaRegistry(provider, { program: Keypair.generate(), placeProgram }),
       deployRegistryWithSandbox({
         rpcUrl: evm.rpcUrl,
         deployerPrivateKey: evmPrivateKey(deployer),

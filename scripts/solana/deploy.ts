@@ -55,6 +55,11 @@ export interface DeployedProgram {
   deploySlot: number;
 }
 
+/** The program-data room a deploy allocates: the given one, else twice the program. */
+export function maxDataLenOf(options: DeployProgramOptions): number {
+  return options.maxDataLen ?? options.bytes.length * 2;
+}
+
 function payerOf(provider: Provider) {
   if (!provider.publicKey || !provider.sendAndConfirm) {
     throw new TypeError("the provider needs a wallet (publicKey) and sendAndConfirm to deploy");
@@ -72,7 +77,7 @@ export async function deployProgram(
   if (await connection.getAccountInfo(programId)) throw new ProgramAlreadyDeployedError(programId.toBase58());
   const buffer = KeypairClass.generate();
   const bufferSize = BUFFER_METADATA_SIZE + options.bytes.length;
-  const maxDataLen = options.maxDataLen ?? options.bytes.length * 2;
+  const maxDataLen = maxDataLenOf(options);
 
   await send(
     new Transaction().add(
@@ -142,6 +147,11 @@ export interface DeployRegistryOptions {
   overrides?: Partial<Pick<RegistrySettings, "minCommitmentSlots" | "maxConfidenceBps">>;
   /** Local price to write when the settings are local; defaults to $150/SOL published now. */
   localPrice?: LocalPrice;
+  /**
+   * Puts the program on the chain; defaults to deployProgram (the loader's transactions, paid by the provider's
+   * wallet, whose key becomes the upgrade authority). The local chain loads it directly instead.
+   */
+  placeProgram?: (options: DeployProgramOptions) => Promise<DeployedProgram>;
 }
 
 /** Deploys the program, initializes its config and, for local settings, writes the price account. */
@@ -149,7 +159,8 @@ export async function deployIdentityRegistry(
   provider: Provider,
   options: DeployRegistryOptions = {},
 ): Promise<RegistryDeployment> {
-  const deployed = await deployProgram(provider, {
+  const place = options.placeProgram ?? ((program) => deployProgram(provider, program));
+  const deployed = await place({
     program: options.program ?? loadLocalProgramKeypair(),
     bytes: options.bytes ?? loadProgramBytes(),
   });

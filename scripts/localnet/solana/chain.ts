@@ -10,6 +10,12 @@ import {
   VersionedTransaction,
 } from "@solana/web3.js";
 import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from "litesvm";
+import {
+  BPF_LOADER_UPGRADEABLE_ID,
+  PROGRAM_ACCOUNT_SIZE,
+  PROGRAM_DATA_METADATA_SIZE,
+  programDataAddress,
+} from "../../solana/upgradeable-loader";
 import { type AccountState, byteView } from "./accountEncoding";
 import { base58Encode } from "./base58";
 import { FaultInjector, type FaultPlan } from "./faults";
@@ -25,6 +31,10 @@ import {
 } from "./wireTransaction";
 
 type Address = Parameters<LiteSVM["getAccount"]>[0];
+
+/** `UpgradeableLoaderState` tags (bincode u32) of a program account and of its program-data account. */
+const UPGRADEABLE_PROGRAM_TAG = 2;
+const UPGRADEABLE_PROGRAM_DATA_TAG = 3;
 
 export interface SolanaChainOptions {
   /** Milliseconds per slot; a cluster runs at about 400. */
@@ -183,6 +193,48 @@ export class SolanaChain {
     clock.slot = BigInt(this.ledger.head.slot);
     clock.unixTimestamp = BigInt(this.now());
     this.svm.setClock(clock);
+  }
+
+  /**
+   * Loads an upgradeable program as a validator does at genesis (`solana-test-validator --upgradeable-program`):
+   * its program-data account (deployed at the head slot, `authority` may upgrade it) and its program account are
+   * written directly, without the loader's transactions. The next block makes it callable. Returns the program-data
+   * address and the deploy slot.
+   */
+  loadUpgradeableProgram(
+    programId: string,
+    authority: string,
+    bytes: Uint8Array,
+    maxDataLen: number,
+  ): { programData: string; deploySlot: number } {
+    const programData = programDataAddress(new PublicKey(programId));
+    const slot = this.ledger.head.slot;
+    const data = new Uint8Array(PROGRAM_DATA_METADATA_SIZE + maxDataLen);
+    const view = new DataView(data.buffer);
+    view.setUint32(0, UPGRADEABLE_PROGRAM_DATA_TAG, true);
+    view.setBigUint64(4, BigInt(slot), true);
+    data[12] = 1;
+    data.set(new PublicKey(authority).toBytes(), 13);
+    data.set(bytes, PROGRAM_DATA_METADATA_SIZE);
+    const program = new Uint8Array(PROGRAM_ACCOUNT_SIZE);
+    new DataView(program.buffer).setUint32(0, UPGRADEABLE_PROGRAM_TAG, true);
+    program.set(programData.toBytes(), 4);
+    const loader = asAddress(BPF_LOADER_UPGRADEABLE_ID.toBase58());
+    for (const [address, account, executable] of [
+      [programData.toBase58(), data, false],
+      [programId, program, true],
+    ] as const) {
+      this.svm.setAccount({
+        address: asAddress(address),
+        data: account,
+        executable,
+        lamports: this.svm.minimumBalanceForRentExemption(BigInt(account.length)) as never,
+        programAddress: loader,
+        space: BigInt(account.length),
+      });
+    }
+    this.produceBlock();
+    return { programData: programData.toBase58(), deploySlot: slot };
   }
 
   /** An account as RPC shows it: null when it does not exist or holds no lamports. */

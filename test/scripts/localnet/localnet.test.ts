@@ -16,10 +16,16 @@ import { startHardhatNode } from "../../../scripts/localnet/evm/hardhatNode";
 import { startSolanaRpc } from "../../../scripts/localnet/solana/server";
 import {
   configAddress,
+  loadProgramBytes,
   registryProgram,
   reservationAddress,
   TIER_DURATIONS,
 } from "../../../scripts/solana/registry";
+import {
+  BPF_LOADER_UPGRADEABLE_ID,
+  PROGRAM_DATA_METADATA_SIZE,
+  programDataAddress,
+} from "../../../scripts/solana/upgradeable-loader";
 import {
   commitAndReveal,
   commitMethod,
@@ -135,10 +141,23 @@ describe("localnet: both registries deployed, driven by stock clients", function
       return revealMethod(program, plan);
     };
 
-    it("deployed the program through the upgradeable loader as an executable account", async () => {
+    it("loads the program as the upgradeable loader deploys it, the deployer its upgrade authority (what initialize checks)", async () => {
       const account = await connection.getAccountInfo(programId);
       expect(account?.executable).to.equal(true);
-      expect(account?.owner.toBase58()).to.equal("BPFLoaderUpgradeab1e11111111111111111111111");
+      expect(account?.owner.equals(BPF_LOADER_UPGRADEABLE_ID)).to.equal(true);
+      expect(account?.data.subarray(4, 36).equals(programDataAddress(programId).toBuffer())).to.equal(true);
+      const programData = await connection.getAccountInfo(programDataAddress(programId));
+      const { deploySlot } = localnet.manifest.solana[0] as { deploySlot: number };
+      expect(programData?.data.readUInt32LE(0), "ProgramData tag").to.equal(3);
+      expect(Number(programData?.data.readBigUInt64LE(4))).to.equal(deploySlot);
+      const authority = programData?.data.subarray(13, PROGRAM_DATA_METADATA_SIZE);
+      expect(authority?.equals(devWallet("deployer").solana.publicKey.toBuffer())).to.equal(true);
+      const bytes = loadProgramBytes();
+      const code = programData?.data.subarray(
+        PROGRAM_DATA_METADATA_SIZE,
+        PROGRAM_DATA_METADATA_SIZE + bytes.length,
+      );
+      expect(code?.equals(bytes)).to.equal(true);
     });
 
     it("reserves a pair and finds it again by account, history and logs", async () => {
