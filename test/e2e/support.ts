@@ -355,17 +355,24 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
   };
   try {
     const clock = new ChainClock();
-    const db = await createTestDatabase();
-    stops.push(() => db.close());
-    const localnet = await startLocalnet({
-      evmPort: 0,
-      solanaPort: 0,
-      slotMs: timings.slotMs,
-      evmBlockMs: timings.evmBlockMs,
-      manifestPath: null,
-      priceRefreshMs: timings.priceRefreshMs ?? 3_600_000,
-    });
-    stops.push(() => localnet.stop());
+    // The database and the chains start side by side; whichever started is stopped if the other failed.
+    const [started, chains] = await Promise.allSettled([
+      createTestDatabase(),
+      startLocalnet({
+        evmPort: 0,
+        solanaPort: 0,
+        slotMs: timings.slotMs,
+        evmBlockMs: timings.evmBlockMs,
+        manifestPath: null,
+        priceRefreshMs: timings.priceRefreshMs ?? 3_600_000,
+      }),
+    ]);
+    if (started.status === "fulfilled") stops.push(() => started.value.close());
+    if (chains.status === "fulfilled") stops.push(() => chains.value.stop());
+    if (started.status === "rejected") throw started.reason;
+    if (chains.status === "rejected") throw chains.reason;
+    const db = started.value;
+    const localnet = chains.value;
     const manifestDir = mkdtempSync(join(tmpdir(), "e2e-manifest-"));
     const manifestPath = join(manifestDir, "local.json");
     writeManifestEntries(manifestPath, localnet.manifest);
