@@ -29,13 +29,11 @@ export const WEBHOOK_POLL_INTERVAL_MS = 50;
 export const WEBHOOK_IDLE_POLL_INTERVAL_MS = IDLE_CLAIM_INTERVAL_MS;
 export const WEBHOOK_ACTIVE_WINDOW_MS = 10_000;
 
-/** The pause before the next poll: `fastMs` within the active window after the last event, else the idle interval. */
-export function webhookPollPauseMs(
-  now: number,
-  lastEventAt: number,
-  fastMs = WEBHOOK_POLL_INTERVAL_MS,
-): number {
-  return now - lastEventAt <= WEBHOOK_ACTIVE_WINDOW_MS ? fastMs : WEBHOOK_IDLE_POLL_INTERVAL_MS;
+/** The pause before the next poll: the fast poll within the active window after the last event, else the idle one. */
+export function webhookPollPauseMs(now: number, lastEventAt: number): number {
+  return now - lastEventAt <= WEBHOOK_ACTIVE_WINDOW_MS
+    ? WEBHOOK_POLL_INTERVAL_MS
+    : WEBHOOK_IDLE_POLL_INTERVAL_MS;
 }
 
 export interface WebhookJobOptions {
@@ -50,7 +48,6 @@ export interface WebhookJobOptions {
   log: (line: string) => void;
   /** Concurrency bounds and transport (defaults in services/webhooks/dispatcher.ts). */
   tuning?: Pick<DispatcherOptions, "maxInFlight" | "perEndpoint" | "transport" | "timeoutMs">;
-  pollIntervalMs?: number;
   /** How long stop() waits for attempts under way (the role's SHUTDOWN_GRACE_MS); until they end without it. */
   drainMs?: number;
 }
@@ -69,7 +66,6 @@ export function startWebhookJob(options: WebhookJobOptions): WebhookJob {
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
     ...options.tuning,
   });
-  const intervalMs = options.pollIntervalMs ?? WEBHOOK_POLL_INTERVAL_MS;
   // Polling runs on real time; `options.now` is the delivery clock (retry schedule, leases), which tests move.
   let lastEventAt = Number.NEGATIVE_INFINITY;
   let loop: PassLoop | undefined;
@@ -79,12 +75,12 @@ export function startWebhookJob(options: WebhookJobOptions): WebhookJob {
       if (outcome.events > 0) lastEventAt = Date.now();
       if (outcome.more) loop?.wake();
     }),
-    intervalMs: () => webhookPollPauseMs(Date.now(), lastEventAt, intervalMs),
+    intervalMs: () => webhookPollPauseMs(Date.now(), lastEventAt),
     // A failing pass backs off from the idle interval, not from the fast poll.
     backoff: createBackoff({
       what: "webhook pass",
       log: options.log,
-      policy: backoffPolicy(Math.max(intervalMs, WEBHOOK_IDLE_POLL_INTERVAL_MS)),
+      policy: backoffPolicy(WEBHOOK_IDLE_POLL_INTERVAL_MS),
     }),
   });
   const running = loop;
