@@ -69,8 +69,8 @@ export async function recordCommitSubmission(
 
 /**
  * Records the hash a wallet reported for a reservation the mirror confirmed before the report came, when it is the
- * transaction the mirror's hold of the pair holds: a reorg that takes that block out then waits for it (submitted)
- * instead of for any payment. Any other hash changes nothing.
+ * transaction of the mirror's hold of the pair by the reservation's launcher: a reorg that takes that block out then
+ * waits for it (submitted) instead of for any payment. Any other hash changes nothing.
  */
 export async function recordConfirmedSettlement(
   db: Db,
@@ -83,6 +83,7 @@ export async function recordConfirmedSettlement(
       WHERE r.reservation_id = $1 AND r.status = 'confirmed' AND r.transaction_hash IS NULL
         AND EXISTS (SELECT 1 FROM chain_reservations hold
                      WHERE hold.chain = r.chain AND hold.name_hash = r.name_hash AND hold.ticker_hash = r.ticker_hash
+                       AND ${sameOnChainSql("r.family", "hold.launcher", "r.launcher")}
                        AND ${sameOnChainSql("r.family", "hold.tx_hash", "$2")})
       RETURNING *`,
     [reservationId, transactionHash, now],

@@ -436,7 +436,8 @@ describe("reservations: reconciler", function () {
       expect(again.startsAt).to.deep.equal(seconds(t0, 85));
       expect(await ledgerOf(db.pool, reservation.reservationId)).to.include({ status: "accrued" });
     });
-    it("records a hash reported after the mirror confirmed the prepare only when the hold carries it; a reorg then waits for that transaction", async () => {
+
+    it("records a hash reported after the mirror confirmed the prepare only when the launcher's hold carries it; a reorg then waits for that transaction", async () => {
       const reservation = await prepare(db.pool, { preparedAt: t0 });
       await mirrorHold(db.pool, reservation, {
         launcher: EVM_LAUNCHER,
@@ -465,6 +466,11 @@ describe("reservations: reconciler", function () {
         status: "confirmed",
         transactionHash: null,
       });
+      await db.pool.query("UPDATE chain_reservations SET launcher = $1", [OTHER_LAUNCHER]);
+      expect(await report(HASH_A), "the transaction of another launcher's hold").to.include({
+        transactionHash: null,
+      });
+      await db.pool.query("UPDATE chain_reservations SET launcher = $1", [EVM_LAUNCHER]);
       const upper = `0x${HASH_A.slice(2).toUpperCase()}`;
       expect(await report(upper), "the hold's, in any case").to.include({
         status: "confirmed",
