@@ -9,6 +9,12 @@ import { type Reservation, type ReservationRow, reservationOf } from "./record";
 
 type Db = Pool | PoolClient;
 
+/** The first row a statement returned, as a reservation; undefined when it matched none. */
+function firstReservation(rows: ReservationRow[]): Reservation | undefined {
+  const row = rows[0];
+  return row === undefined ? undefined : reservationOf(row);
+}
+
 export async function insertReservation(client: Db, reservation: Reservation): Promise<void> {
   await client.query(
     `INSERT INTO reservations (reservation_id, environment, partner_id, api_key_id, launchpad, source, chain, family,
@@ -63,8 +69,7 @@ export async function recordCommitSubmission(
       RETURNING *`,
     [reservationId, transactionHash, now],
   );
-  const row = rows[0];
-  return row === undefined ? undefined : reservationOf(row);
+  return firstReservation(rows);
 }
 
 /**
@@ -88,8 +93,7 @@ export async function recordConfirmedSettlement(
       RETURNING *`,
     [reservationId, transactionHash, now],
   );
-  const row = rows[0];
-  return row === undefined ? undefined : reservationOf(row);
+  return firstReservation(rows);
 }
 
 /** The reservation, or undefined; `forUpdate` locks the row for the rest of the transaction. */
@@ -103,8 +107,7 @@ export async function reservationById(
      ${options.forUpdate ? "FOR UPDATE" : ""}`,
     [reservationId, options.environment ?? null],
   );
-  const row = rows[0];
-  return row === undefined ? undefined : reservationOf(row);
+  return firstReservation(rows);
 }
 
 /** Column values a transition sets besides status (snake_case column -> value; null clears a reopened window). */
@@ -142,8 +145,7 @@ export async function transition(
      WHERE reservation_id = $1 AND status = $2 RETURNING *`,
     [reservationId, from, to, ...entries.map(([, value]) => value)],
   );
-  const row = rows[0];
-  return row === undefined ? undefined : reservationOf(row);
+  return firstReservation(rows);
 }
 
 /**
