@@ -21,6 +21,8 @@ export interface PassLoop {
 }
 
 export function startPassLoop(options: PassLoopOptions): PassLoop {
+  const { intervalMs } = options;
+  const intervalAfterPass = typeof intervalMs === "number" ? () => intervalMs : intervalMs;
   let stopped = false;
   let backingOff = false;
   let woken = false;
@@ -39,11 +41,7 @@ export function startPassLoop(options: PassLoopOptions): PassLoop {
       woken = false;
       try {
         await options.pass();
-        pauseMs = woken
-          ? 0
-          : typeof options.intervalMs === "number"
-            ? options.intervalMs
-            : options.intervalMs();
+        pauseMs = woken ? 0 : intervalAfterPass();
         options.backoff.succeeded();
         backingOff = false;
       } catch (error) {
