@@ -1,5 +1,5 @@
 // The deploy library and CLI against a real `hardhat node` process over HTTP, as the localnet uses them.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,7 +12,6 @@ import { DEFAULT_MAX_PRICE_AGE_SECONDS } from "../../chains/evm/settings";
 import type { DeploymentManifest } from "../../config/manifest";
 import { identityRegistryAbi } from "../../contracts/abi/identityRegistry";
 import { DEFAULT_TIER_PRICES_USD_MICROS } from "../../core/reservation";
-import { freePort } from "../../net/ports";
 import { REPO_ROOT } from "../../scripts/evm/artifacts";
 import { connectEvm } from "../../scripts/evm/clients";
 import {
@@ -27,6 +26,7 @@ import {
   requireFeedFor,
 } from "../../scripts/evm/deploy";
 import { refreshLocalPrice } from "../../scripts/evm/set-price";
+import { type HardhatNode, startHardhatNode } from "../../scripts/localnet/evm/hardhatNode";
 
 /** A hardhat entry from an earlier deployment: the CLI replaces it. */
 const STALE_HARDHAT = {
@@ -44,38 +44,19 @@ const SEQUENCER_FEED = getAddress(`0x${"5e".repeat(20)}`);
 /** Hardhat's second development account (public, local chains only). */
 const SECOND_DEV_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
 
-function startHardhatNode(port: number): Promise<ChildProcess> {
-  const node = spawn(
-    process.execPath,
-    [require.resolve("hardhat/internal/cli/cli"), "node", "--hostname", "127.0.0.1", "--port", String(port)],
-    { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("Started HTTP")) resolve(node);
-    };
-    node.stdout?.on("data", onData);
-    node.stderr?.on("data", onData);
-    node.once("exit", (code) => reject(new Error(`hardhat node exited with ${code}: ${output}`)));
-  });
-}
-
 describe("EVM deploy library and CLI on a hardhat node over HTTP", () => {
-  let node: ChildProcess;
+  let node: HardhatNode;
   let rpcUrl: string;
   let deployment: EvmDeployment;
 
   before(async () => {
-    const port = await freePort();
-    rpcUrl = `http://127.0.0.1:${port}`;
-    node = await startHardhatNode(port);
+    node = await startHardhatNode({ port: 0 });
+    rpcUrl = node.rpcUrl;
     deployment = await deployIdentityRegistry({ rpcUrl, deployerPrivateKey: HARDHAT_DEV_PRIVATE_KEY });
   });
 
-  after(() => {
-    node?.kill();
+  after(async () => {
+    await node?.stop();
   });
 
   it("deploys feed and registry configured with the defaults, and reports where the indexer starts", async () => {
