@@ -134,6 +134,36 @@ describe("api: look-alike advisories", () => {
       });
     }
 
+    it("finds a live look-alike written after more lapsed ones than the read's bound (16)", async () => {
+      // Names of L and I only: distinct identities with one look-alike key (IIIII::III).
+      const variants = Array.from({ length: 32 }, (_, n) =>
+        [...n.toString(2).padStart(5, "0")].map((bit) => (bit === "1" ? "L" : "I")).join(""),
+      );
+      const [asked, live, ...lapsed] = variants as [string, string, ...string[]];
+      // The live one last: read in the order written, the first 16 would all be lapsed.
+      for (const name of lapsed.slice(0, 20))
+        await mirrorReservation(api.db.pool, {
+          chain: "hardhat",
+          name,
+          ticker: "LIL",
+          launcher: EVM_OWNER,
+          expiresInSeconds: -60,
+        });
+      await mirrorReservation(api.db.pool, {
+        chain: "hardhat",
+        name: live,
+        ticker: "LIL",
+        launcher: EVM_OWNER,
+        expiresInSeconds: 600,
+      });
+      const answer = await check(asked, "LIL", "&chain=hardhat");
+      expect(answer.lookalikeOf).to.deep.equal({
+        identityKey: `${live}::LIL`,
+        status: "reserved",
+        chain: "hardhat",
+      });
+    });
+
     it("Greek capitals that fold to nothing: the 400 refusal names the protected identity they copy", async () => {
       const response = await api.call({
         path: `/api/v1/identity/check?name=${encodeURIComponent("ΡΕΡΕ")}&ticker=PEPE`,
