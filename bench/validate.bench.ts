@@ -24,6 +24,7 @@ import { type Database, openDatabase, quoteIdentifier } from "../storage/databas
 import { createLogger } from "../telemetry/log";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
+import { openLoop } from "./support/openLoop";
 import { postgresCpu, postgresCpuSecondsBetween } from "./support/postgresCpu";
 import { validationKeys } from "./support/validationKeys";
 
@@ -118,29 +119,6 @@ async function closedLoop(target: Client, durationMs: number, connections: numbe
     }
   };
   await Promise.all(Array.from({ length: connections }, worker));
-  return { latencies, errors, seconds: (performance.now() - started) / 1000 };
-}
-
-/** Open loop: requests start on a fixed schedule whatever the answers do, so queueing shows in latency. */
-async function openLoop(target: Client, ratePerSecond: number, durationMs: number): Promise<Sample> {
-  const latencies: number[] = [];
-  let errors = 0;
-  const pending: Promise<void>[] = [];
-  const started = performance.now();
-  const total = Math.floor((ratePerSecond * durationMs) / 1000);
-  for (let index = 0; index < total; index += 1) {
-    const due = started + (index * 1000) / ratePerSecond;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    const sent = performance.now();
-    pending.push(
-      target.send(1_000_000 + index).then((status) => {
-        if (status !== 200) errors += 1;
-        latencies.push(performance.now() - sent);
-      }),
-    );
-  }
-  await Promise.all(pending);
   return { latencies, errors, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -276,24 +254,16 @@ interface Latency {
 const median = (values: readonly number[]) =>
   [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)] as number;
 
-function p99Of(sample: Sample): number {
-  return percentile(
-    sample.latencies.sort((left, right) => left - right),
-    0.99,
-  );
-}
-
 /** Latency at a fixed rate (open loop), measured after settling at that rate. */
 async function latencyAt(server: Server, rate: number): Promise<Latency> {
-  const settling = await openLoop(server.target, rate, SETTLE_MS);
-  const sample = await openLoop(server.target, rate, RATE_MS);
-  const sorted = sample.latencies.sort((left, right) => left - right);
+  const settling = await openLoop(server.target.send, rate, SETTLE_MS, 1_000_000);
+  const sample = await openLoop(server.target.send, rate, RATE_MS, 1_000_000);
   return {
     rate,
-    p50Ms: percentile(sorted, 0.5),
-    p99Ms: percentile(sorted, 0.99),
+    p50Ms: percentile(sample.latencies, 0.5),
+    p99Ms: percentile(sample.latencies, 0.99),
     errors: sample.errors + settling.errors,
-    settlingP99Ms: p99Of(settling),
+    settlingP99Ms: percentile(settling.latencies, 0.99),
   };
 }
 
