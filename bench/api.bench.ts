@@ -42,6 +42,7 @@ import { isPostgresServer } from "../storage/namedStatements";
 import { createLogger } from "../telemetry/log";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
+import { chosenCases } from "./support/chosenCases";
 import { openLoop as openLoopOf, type Send } from "./support/openLoop";
 import { postgresCpu, postgresCpuSecondsBetween } from "./support/postgresCpu";
 import { validationKeys } from "./support/validationKeys";
@@ -420,26 +421,18 @@ async function refresh(database: Database): Promise<void> {
 
 type Running = { mode: ServerMode; url: string; child: ChildProcess };
 
-const CASES = ["throughput", "scale", "lookalike"] as const;
-
 /**
- * API_CASES: a comma-separated subset of `throughput`, `scale` and `lookalike` (default: all three); `scale` runs
- * `throughput` too, at half of whose check throughput it measures.
+ * API_CASES: a comma-separated subset of these (default: all three); `scale` runs `throughput` too, at half of
+ * whose check throughput it measures.
  */
-function chosenCases(): Set<(typeof CASES)[number]> {
-  const asked = process.env.API_CASES?.split(",").map((name) => name.trim()) ?? [...CASES];
-  for (const name of asked)
-    if (!(CASES as readonly string[]).includes(name))
-      throw new Error(`API_CASES: unknown case "${name}" (${CASES.join(", ")})`);
-  return new Set(asked as (typeof CASES)[number][]);
-}
+const CASES = ["throughput", "scale", "lookalike"] as const;
 
 export async function run(emit: Emit): Promise<void> {
   const { openSchema, cleanup } = benchSchemas();
   process.stderr.write(
     `api bench on ${process.env.DATABASE_URL ? "Postgres (DATABASE_URL)" : "the embedded database"}: ${CONCURRENCY} connections, ${ROUNDS} rounds of ${ROUND_MS / 1000} s per server\n`,
   );
-  const cases = chosenCases();
+  const cases = chosenCases("API_CASES", CASES);
   const servers: Running[] = [];
   try {
     const small = await openSchema();

@@ -40,6 +40,7 @@ import type { ChainDriver, E2e, PaidSteps } from "../test/e2e/support";
 import { DAY, startE2e, uniquePair } from "../test/e2e/support";
 import { stopSharedEmbeddedServer } from "../test/support/testDatabase";
 import type { Emit } from "./run";
+import { chosenCases } from "./support/chosenCases";
 import { validationKeys } from "./support/validationKeys";
 
 const PREPARES_PER_CHAIN = 300;
@@ -583,16 +584,8 @@ async function copycatWindows(e2e: E2e, emit: Emit): Promise<void> {
   }
 }
 
-function chosenCases(): Set<(typeof CASES)[number]> {
-  const asked = process.env.RESERVATIONS_CASES?.split(",").map((name) => name.trim()) ?? [...CASES];
-  for (const name of asked)
-    if (!(CASES as readonly string[]).includes(name))
-      throw new Error(`RESERVATIONS_CASES: unknown case "${name}" (${CASES.join(", ")})`);
-  return new Set(asked as (typeof CASES)[number][]);
-}
-
 export async function run(emit: Emit): Promise<void> {
-  const cases = chosenCases();
+  const cases = chosenCases("RESERVATIONS_CASES", CASES);
   note(`database: ${process.env.DATABASE_URL ? "DATABASE_URL (Postgres)" : "embedded (PGlite)"}`);
   const e2e = await startE2e({ timings: NPM_START_TIMINGS });
   try {
