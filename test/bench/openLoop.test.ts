@@ -1,0 +1,47 @@
+// The benches' open loop: requests start on schedule whatever the answers do, every answer is counted once,
+// and a send that fails outright counts as an error instead of hanging the loop.
+import { expect } from "chai";
+import { openLoop } from "../../bench/support/openLoop";
+
+const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("bench: the open loop", () => {
+  it("starts rate x duration requests on schedule, numbered from the first index, and waits for every answer", async () => {
+    const sent: { index: number; at: number }[] = [];
+    const started = performance.now();
+    const sample = await openLoop(
+      async (index) => {
+        sent.push({ index, at: performance.now() - started });
+        await after(30); // slower than the schedule: an open loop does not wait for it
+        return 200;
+      },
+      200,
+      100,
+      1_000,
+    );
+    expect(sent.map((request) => request.index)).to.deep.equal(
+      Array.from({ length: 20 }, (_, n) => 1_000 + n),
+    );
+    expect(sample.latencies).to.have.length(20);
+    expect(sample.errors).to.equal(0);
+    // Request n goes out at its time on the schedule (5 ms apart; timers run on whole ms, so up to 2 ms early), not
+    // after the answer before it: one after another, 20 answers of 30 ms would take 600 ms.
+    for (const [n, request] of sent.entries()) expect(request.at).to.be.at.least(n * 5 - 2.5);
+    expect(sample.seconds).to.be.below(0.5);
+    for (const latency of sample.latencies) expect(latency).to.be.at.least(29);
+    expect(sample.latencies).to.deep.equal([...sample.latencies].sort((a, b) => a - b));
+  });
+
+  it("counts answers other than 200 and sends that fail outright as errors", async () => {
+    const sample = await openLoop(
+      async (index) => {
+        if (index % 3 === 0) throw new Error("connection refused");
+        return index % 3 === 1 ? 503 : 200;
+      },
+      1_000,
+      9,
+    );
+    expect(sample.latencies).to.have.length(9);
+    expect(sample.errors).to.equal(6);
+  });
+});
