@@ -525,8 +525,8 @@ const SCALE_ROUNDS = 6;
 const SCALE_ROUND_MS = 3_000;
 /**
  * Each turn first runs at the rate for this long, reported on its own (`p99_turn_lead_in`): a server resuming
- * after the other's turn answers its first ~150 ms slower (its sockets and Postgres backend idle meanwhile), which a
- * server under steady load does not see, and which decided single turns' p99.
+ * after the other's turn often answered its first ~150 ms slower (why is not known), which a server under steady
+ * load does not see, and which decided single turns' p99.
  */
 const TURN_LEAD_IN_MS = 500;
 /** Comparisons of the two sizes on the same schemas (SCALE_RUNS, default 1), each its own median of pairs. */
