@@ -444,12 +444,12 @@ export async function run(emit: Emit): Promise<void> {
       BENCH_MASTER_KEY: masterKey.toString("hex"),
     };
     if (cases.has("throughput") || cases.has("scale")) {
-      const halfRate = Math.round((await throughputCase(small.database, env, keys, servers, emit)) / 2);
+      const { service, throughput } = await throughputCase(small.database, env, keys, servers, emit);
       if (cases.has("scale")) {
-        const service = servers.find((server) => server.mode === "service") as Running;
         const large = await openSchema();
         await seed(large.database, masterKey);
-        await scaleCase(small, large, service, servers, Math.max(1, halfRate), env.BENCH_MASTER_KEY, emit);
+        const halfRate = Math.max(1, Math.round(throughput / 2));
+        await scaleCase(small, large, service, servers, halfRate, env.BENCH_MASTER_KEY, emit);
       }
       for (const server of servers.splice(0)) await stopServer(server);
     }
@@ -462,7 +462,7 @@ export async function run(emit: Emit): Promise<void> {
 
 /**
  * The servers' throughput in turns (the full app's check and validate, the bare servers); leaves the full app
- * running in `servers` and returns its check throughput.
+ * running in `servers` and returns it with its check throughput.
  */
 async function throughputCase(
   database: Database,
@@ -470,7 +470,7 @@ async function throughputCase(
   keys: readonly string[],
   servers: Running[],
   emit: Emit,
-): Promise<number> {
+): Promise<{ service: Running; throughput: number }> {
   for (const mode of MODES) servers.push({ mode, ...(await startChildServer(__filename, mode, env)) });
   const service = servers.find((server) => server.mode === "service");
   if (service === undefined) throw new Error("the service did not start");
@@ -514,7 +514,7 @@ async function throughputCase(
     await stopServer(server);
     servers.splice(servers.indexOf(server), 1);
   }
-  return throughput.get("service") ?? 0;
+  return { service, throughput: throughput.get("service") ?? 0 };
 }
 
 /** Identities in the mirror for the scale case: reservations and as many locks, generated in SQL. */
@@ -635,19 +635,14 @@ async function scaleCase(
     await openLoop(size.url, rate, SETTLE_MS);
   }
   const runRatios: number[] = [];
-  // The run's p99 over all its turns' answers, large over small: "the p99 at half rate" of each size, read
-  // literally; a pause of ~100 ms, which sets one turn's p99, moves it little.
   const pooledRatios: number[] = [];
   for (let run = 0; run < SCALE_RUNS; run += 1) {
-    const pairRatios = await scaleRun(sizes, rate);
-    const [small, large] = sizes.map((size) =>
-      percentile(combined(size.rounds.slice(-SCALE_ROUNDS)).latencies, 0.99),
-    );
-    pooledRatios.push((large as number) / (small as number));
+    const { pairRatios, p99s } = await scaleRun(sizes, rate);
     process.stderr.write(
-      `check p99 at half rate, large / small, per pair of turns${SCALE_RUNS > 1 ? ` (run ${run + 1})` : ""}: ${pairRatios.map((ratio) => ratio.toFixed(2)).join(" ")}; over the run's turns ${(small as number).toFixed(2)} / ${(large as number).toFixed(2)} ms\n`,
+      `check p99 at half rate, large / small, per pair of turns${SCALE_RUNS > 1 ? ` (run ${run + 1})` : ""}: ${pairRatios.map((ratio) => ratio.toFixed(2)).join(" ")}; over the run's turns ${p99s.small.toFixed(2)} / ${p99s.large.toFixed(2)} ms\n`,
     );
     runRatios.push(median(pairRatios));
+    pooledRatios.push(p99s.large / p99s.small);
   }
   for (const size of sizes) {
     const identities = await recordCount(size.schema.database);
@@ -695,25 +690,30 @@ interface Size {
   leadIns: Measurement[];
 }
 
-/** SCALE_ROUNDS pairs of turns; each pair's p99 ratio, large over small. */
-async function scaleRun(sizes: readonly [Size, Size], rate: number): Promise<number[]> {
-  const pairRatios: number[] = [];
+/**
+ * SCALE_ROUNDS pairs of turns: each pair's p99 ratio, large over small, and each size's p99 over all its turns of
+ * the run ("the p99 at half rate" read literally: a pause of ~100 ms, which sets one turn's p99, moves it little).
+ */
+async function scaleRun(
+  sizes: readonly [Size, Size],
+  rate: number,
+): Promise<{ pairRatios: number[]; p99s: Record<Size["label"], number> }> {
+  const turns: Record<Size["label"], Measurement[]> = { small: [], large: [] };
+  const p99 = (measurement: Measurement) => percentile(measurement.latencies, 0.99);
   for (let round = 0; round < SCALE_ROUNDS; round += 1) {
-    const turns = new Map<Size, Measurement>();
     // Alternate which size goes first, so neither always meets the other's leftovers.
     for (const size of round % 2 === 0 ? sizes : [...sizes].reverse()) {
       await refresh(size.schema.database);
       size.leadIns.push(await openLoop(size.url, rate, TURN_LEAD_IN_MS));
       const turn = await openLoop(size.url, rate, SCALE_ROUND_MS);
       size.rounds.push(turn);
-      turns.set(size, turn);
+      turns[size.label].push(turn);
     }
-    const [small, large] = sizes.map((size) => turns.get(size) as Measurement);
-    pairRatios.push(
-      percentile((large as Measurement).latencies, 0.99) / percentile((small as Measurement).latencies, 0.99),
-    );
   }
-  return pairRatios;
+  return {
+    pairRatios: turns.large.map((large, round) => p99(large) / p99(turns.small[round] as Measurement)),
+    p99s: { small: p99(combined(turns.small)), large: p99(combined(turns.large)) },
+  };
 }
 
 /** Fetches one check and says whether it named a look-alike. */
