@@ -80,10 +80,14 @@ export async function send(
   options: RetryOptions,
 ): Promise<HttpOutcome> {
   const now = options.now ?? Date.now;
+  let answered: HttpAnswer | undefined;
   for (let attempts = 1; ; attempts++) {
     const remaining = options.deadline - now();
-    if (remaining <= 0) return { kind: "timeout" };
+    if (remaining <= 0) return answered ?? { kind: "timeout" };
     const outcome = await attempt(fetchFn, request, remaining);
+    // A retry the deadline cut short says less than the answer before it (a 503 beats "timeout").
+    if (outcome.kind === "timeout" && answered !== undefined) return answered;
+    if (outcome.kind === "answer") answered = outcome;
     if (!options.retry || !retryable(outcome)) return outcome;
     const serverWait = outcome.kind === "answer" ? retryAfterSeconds(outcome.headers) : undefined;
     const wait = Math.max(backoffDelay(RETRY_BACKOFF, attempts), (serverWait ?? 0) * 1000);

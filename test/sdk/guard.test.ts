@@ -2,7 +2,7 @@
 // matches the request, and every other answer, fault or tampering resolves to launch: false with a reason.
 import { expect } from "chai";
 import { createSecretBox } from "../../core/secrets/secretBox";
-import { createLaunchGuard, type LaunchVerdict } from "../../sdk/src";
+import { createLaunchGuard, type Fetch, type LaunchVerdict } from "../../sdk/src";
 import { revokeSigningKey, rotateSigningKey } from "../../services/signing/signingKeyStore";
 import {
   CHAINS,
@@ -278,6 +278,26 @@ describe("sdk: createLaunchGuard against a running service", function () {
       } finally {
         await keyless.close();
       }
+    });
+
+    it("a retry the deadline cuts short: the 503 before it is the verdict, not a timeout", async () => {
+      let validates = 0;
+      const hangsAfterA503: Fetch = async (url, init) => {
+        if (!isValidate(url)) return fetch(url, init);
+        validates += 1;
+        if (validates === 1) {
+          return new Response('{"error":{"code":"service_unavailable","message":"x","details":null}}', {
+            status: 503,
+          });
+        }
+        // The retry never answers; only the guard's deadline ends it.
+        return new Promise<Response>((_resolve, reject) => {
+          init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+        });
+      };
+      const verdict = await fx.guard({ fetch: hangsAfterA503, timeoutMs: 600 }).check(fresh());
+      expect(verdict).to.include({ launch: false, reason: "service_unavailable", status: 503 });
+      expect(validates).to.equal(2);
     });
 
     it("a lost answer is retried and replayed (one decision recorded); Retry-After is honoured", async () => {
