@@ -44,7 +44,7 @@ import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
 import { chosenCases } from "./support/chosenCases";
 import { openLoop as openLoopOf, type Send } from "./support/openLoop";
-import { postgresCpu, postgresCpuSecondsBetween } from "./support/postgresCpu";
+import { postgresCpu, postgresCpuMicrosPerRequest } from "./support/postgresCpu";
 import { validationKeys } from "./support/validationKeys";
 
 const CHAINS = [{ chain: "hardhat", family: "evm" as const }];
@@ -775,12 +775,12 @@ async function lookalikeCase(
       const cpu = (await serverCpuSeconds(server.child)) - cpuBefore;
       rounds.get(server.mode)?.push(measurement);
       cpuPerRequest.get(server.mode)?.push((cpu / measurement.latencies.length) * 1e6);
-      if (databaseBefore && databaseAfter)
-        databaseCpuPerRequest
-          .get(server.mode)
-          ?.push(
-            (postgresCpuSecondsBetween(databaseBefore, databaseAfter) / measurement.latencies.length) * 1e6,
-          );
+      const databaseCpu = postgresCpuMicrosPerRequest(
+        databaseBefore,
+        databaseAfter,
+        measurement.latencies.length,
+      );
+      if (databaseCpu !== undefined) databaseCpuPerRequest.get(server.mode)?.push(databaseCpu);
       rps.set(server.mode, measurement.latencies.length / measurement.seconds);
     }
     // One ratio per pair of back-to-back rounds: a neighbour's burst spoils one pair, not the figure.

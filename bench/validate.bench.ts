@@ -25,7 +25,7 @@ import { createLogger } from "../telemetry/log";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
 import { openLoop } from "./support/openLoop";
-import { postgresCpu, postgresCpuSecondsBetween } from "./support/postgresCpu";
+import { postgresCpu, postgresCpuMicrosPerRequest } from "./support/postgresCpu";
 import { validationKeys } from "./support/validationKeys";
 
 const CHAINS = [{ chain: "hardhat", family: "evm" as const }];
@@ -343,10 +343,7 @@ export async function run(emit: Emit): Promise<void> {
           cpu: ((after.cpuSeconds - before.cpuSeconds) * 1e6) / requests,
           statements: (after.statements - before.statements) / requests,
           client: (client.user + client.system) / requests,
-          database:
-            databaseBefore !== undefined && databaseAfter !== undefined
-              ? (postgresCpuSecondsBetween(databaseBefore, databaseAfter) * 1e6) / requests
-              : undefined,
+          database: postgresCpuMicrosPerRequest(databaseBefore, databaseAfter, requests),
         };
       };
       for (let round = 0; round < ROUNDS; round += 1) {

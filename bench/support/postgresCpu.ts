@@ -40,3 +40,13 @@ export function postgresCpuSecondsBetween(before: PostgresCpu, after: PostgresCp
   for (const [pid, used] of after) seconds += used - (before.get(pid) ?? 0);
   return seconds;
 }
+
+/** The PostgreSQL processes' CPU per request between two readings, in µs; undefined without both readings. */
+export function postgresCpuMicrosPerRequest(
+  before: PostgresCpu | undefined,
+  after: PostgresCpu | undefined,
+  requests: number,
+): number | undefined {
+  if (before === undefined || after === undefined) return undefined;
+  return (postgresCpuSecondsBetween(before, after) * 1e6) / requests;
+}
