@@ -43,7 +43,7 @@ import { createLogger } from "../telemetry/log";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
 import { chosenCases } from "./support/chosenCases";
-import { openLoop as openLoopOf, type Send } from "./support/openLoop";
+import { type OpenLoopSample, openLoop as openLoopOf, type Send, slipShare } from "./support/openLoop";
 import { postgresCpu, postgresCpuMicrosPerRequest } from "./support/postgresCpu";
 import { validationKeys } from "./support/validationKeys";
 
@@ -180,7 +180,7 @@ function openLoop(
   ratePerSecond: number,
   durationMs: number,
   workload: Workload = gets(checkPath),
-): Promise<Measurement> {
+): Promise<OpenLoopSample> {
   return openLoopOf(workload(baseUrl), ratePerSecond, durationMs, 1_000_000);
 }
 
@@ -650,8 +650,9 @@ async function scaleCase(
     const p50 = percentile(result.latencies, 0.5);
     const p99 = percentile(result.latencies, 0.99);
     const leadInP99 = percentile(combined(size.leadIns).latencies, 0.99);
+    const slip = slipShare(size.rounds);
     process.stderr.write(
-      `check at ${rate} req/s (half of its maximum), ${identities} records: p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms (turns' first ${TURN_LEAD_IN_MS} ms: ${leadInP99.toFixed(2)} ms)  non-200 ${result.errors}\n`,
+      `check at ${rate} req/s (half of its maximum), ${identities} records: p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms (turns' first ${TURN_LEAD_IN_MS} ms: ${leadInP99.toFixed(2)} ms)  non-200 ${result.errors}  generator's schedule slipped ${(slip * 100).toFixed(2)}%\n`,
     );
     emit(`identity_check.${size.label}.records`, identities, "records");
     emit(`identity_check.${size.label}.half_rate`, rate, "req/s");
@@ -659,6 +660,7 @@ async function scaleCase(
     emit(`identity_check.${size.label}.p99_at_half_rate`, Number(p99.toFixed(3)), "ms");
     emit(`identity_check.${size.label}.p99_turn_lead_in`, Number(leadInP99.toFixed(3)), "ms");
     emit(`identity_check.${size.label}.non_200_at_half_rate`, result.errors, "responses");
+    emit(`identity_check.${size.label}.generator_slip_at_half_rate`, Number(slip.toFixed(4)), "share");
     await listLatencies(size.url, emit, size.label);
   }
   process.stderr.write(
@@ -686,8 +688,8 @@ interface Size {
   label: "small" | "large";
   schema: BenchSchema;
   url: string;
-  rounds: Measurement[];
-  leadIns: Measurement[];
+  rounds: OpenLoopSample[];
+  leadIns: OpenLoopSample[];
 }
 
 /**
@@ -698,7 +700,7 @@ async function scaleRun(
   sizes: readonly [Size, Size],
   rate: number,
 ): Promise<{ pairRatios: number[]; p99s: Record<Size["label"], number> }> {
-  const turns: Record<Size["label"], Measurement[]> = { small: [], large: [] };
+  const turns: Record<Size["label"], OpenLoopSample[]> = { small: [], large: [] };
   const p99 = (measurement: Measurement) => percentile(measurement.latencies, 0.99);
   for (let round = 0; round < SCALE_ROUNDS; round += 1) {
     // Alternate which size goes first, so neither always meets the other's leftovers.
@@ -711,7 +713,7 @@ async function scaleRun(
     }
   }
   return {
-    pairRatios: turns.large.map((large, round) => p99(large) / p99(turns.small[round] as Measurement)),
+    pairRatios: turns.large.map((large, round) => p99(large) / p99(turns.small[round] as OpenLoopSample)),
     p99s: { small: p99(combined(turns.small)), large: p99(combined(turns.large)) },
   };
 }

@@ -24,7 +24,7 @@ import { type Database, openDatabase, quoteIdentifier } from "../storage/databas
 import { createLogger } from "../telemetry/log";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
-import { openLoop } from "./support/openLoop";
+import { openLoop, slipShare } from "./support/openLoop";
 import { postgresCpu, postgresCpuMicrosPerRequest } from "./support/postgresCpu";
 import { validationKeys } from "./support/validationKeys";
 
@@ -249,6 +249,8 @@ interface Latency {
   p99Ms: number;
   errors: number;
   settlingP99Ms: number;
+  /** The share of the measured phase the load generator's schedule slipped (openLoop.ts). */
+  slipShare: number;
 }
 
 const median = (values: readonly number[]) =>
@@ -264,6 +266,7 @@ async function latencyAt(server: Server, rate: number): Promise<Latency> {
     p99Ms: percentile(sample.latencies, 0.99),
     errors: sample.errors + settling.errors,
     settlingP99Ms: percentile(settling.latencies, 0.99),
+    slipShare: slipShare([sample]),
   };
 }
 
@@ -377,7 +380,7 @@ export async function run(emit: Emit): Promise<void> {
         ["bare signer", bareHalf],
       ] as const) {
         process.stderr.write(
-          `${label} at ${latency.rate} req/s: p50 ${latency.p50Ms.toFixed(2)} ms, p99 ${latency.p99Ms.toFixed(2)} ms (p99 while settling ${latency.settlingP99Ms.toFixed(2)} ms; ${latency.errors} errors)\n`,
+          `${label} at ${latency.rate} req/s: p50 ${latency.p50Ms.toFixed(2)} ms, p99 ${latency.p99Ms.toFixed(2)} ms (p99 while settling ${latency.settlingP99Ms.toFixed(2)} ms; ${latency.errors} errors; the generator's schedule slipped ${(latency.slipShare * 100).toFixed(2)}%)\n`,
         );
       }
       emit("validate_max_throughput", Math.round(apiMax), "req/s");
@@ -405,6 +408,7 @@ export async function run(emit: Emit): Promise<void> {
       emit("validate_p99_at_half_rate", Math.round(apiHalf.p99Ms * 100) / 100, "ms");
       emit("validate_p99_settling", Math.round(apiHalf.settlingP99Ms * 100) / 100, "ms");
       emit("validate_errors_at_half_rate", apiHalf.errors, "requests");
+      emit("validate_generator_slip_at_half_rate", Math.round(apiHalf.slipShare * 10000) / 10000, "share");
       emit("bare_p50_at_half_rate", Math.round(bareHalf.p50Ms * 100) / 100, "ms");
       emit("bare_p99_at_half_rate", Math.round(bareHalf.p99Ms * 100) / 100, "ms");
       emit("bare_p99_settling", Math.round(bareHalf.settlingP99Ms * 100) / 100, "ms");
