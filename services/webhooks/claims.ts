@@ -71,6 +71,60 @@ const CLAIM_LOCK_SQL =
   "SELECT pg_advisory_xact_lock(hashtext('webhook_delivery_claims:' || current_schema()))";
 
 /**
+ * Leases due deliveries (parameters: $1 the claim's time, $2 lease token, $3 leased until, $4 per-endpoint bound,
+ * $5 limit, $6 ids held, $7 holder, $8 ahead per endpoint). The endpoints with pending deliveries are found one
+ * index probe each (a loose scan of the pending rows' index) and read by primary key, so a claim's cost follows
+ * the endpoints that have work, not every endpoint registered.
+ */
+export const CLAIM_SQL = `WITH RECURSIVE pending_endpoints AS (
+  (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
+  UNION ALL
+  SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
+          WHERE d.status = 'pending' AND d.endpoint_id > p.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
+  FROM pending_endpoints p WHERE p.endpoint_id IS NOT NULL
+), rooms AS (
+  SELECT e.id, greatest(0, CASE WHEN l.others = 0 THEN $8 - l.own ELSE $4 - l.own - l.others END) AS room
+  FROM webhook_endpoints e CROSS JOIN LATERAL (
+    -- Per endpoint, through the index of leased rows (a count over the whole table grows with history).
+    SELECT count(*) FILTER (WHERE d.lease_holder = $7) AS own,
+      count(*) FILTER (WHERE d.lease_holder IS DISTINCT FROM $7) AS others
+    FROM webhook_deliveries d
+    WHERE d.endpoint_id = e.id AND d.leased_until IS NOT NULL AND d.leased_until > $1
+  ) l
+  -- Endpoints by primary key from a list: a join with pending_endpoints, whose size the planner cannot
+  -- know, became a hash join over every endpoint once there were thousands.
+  WHERE e.id = ANY (ARRAY(SELECT endpoint_id FROM pending_endpoints WHERE endpoint_id IS NOT NULL))
+    AND e.enabled
+), picked AS (
+  SELECT due.id FROM rooms CROSS JOIN LATERAL (
+    SELECT d.id, d.next_attempt_at, d.seq FROM webhook_deliveries d
+    WHERE d.endpoint_id = rooms.id AND d.status = 'pending' AND d.next_attempt_at <= $1
+      AND (d.leased_until IS NULL OR d.leased_until <= $1) AND NOT (d.id = ANY ($6::text[]))
+    ORDER BY d.next_attempt_at, d.seq LIMIT rooms.room
+    FOR UPDATE OF d SKIP LOCKED
+  ) due
+  WHERE rooms.room > 0
+  ORDER BY due.next_attempt_at, due.seq LIMIT $5
+), leased AS (
+  UPDATE webhook_deliveries d SET lease_token = $2, leased_until = $3, lease_holder = $7
+  FROM picked WHERE d.id = picked.id
+  RETURNING d.id, d.lease_token, d.endpoint_id, d.type, d.data, d.event_created_at, d.attempt_count,
+    d.failures_in_round, d.next_attempt_at, d.seq
+), leased_endpoints AS (
+  SELECT * FROM webhook_endpoints WHERE id = ANY (ARRAY(SELECT DISTINCT endpoint_id FROM leased))
+)
+SELECT l.id, l.lease_token, l.endpoint_id, e.url, l.type, l.data, l.event_created_at, l.attempt_count,
+  l.failures_in_round, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
+  CASE WHEN e.environment = 'sandbox' THEN (
+    SELECT json_agg(json_build_object('keyId', k.key_id, 'sealed', k.signing_secret_sealed)
+                    ORDER BY k.created_at)
+    FROM api_keys k
+    WHERE k.partner_id = e.partner_id AND k.environment = 'sandbox' AND k.revoked_at IS NULL
+      AND k.signing_secret_sealed IS NOT NULL) END AS partner_key_secrets
+FROM leased l JOIN leased_endpoints e ON e.id = l.endpoint_id
+ORDER BY l.next_attempt_at, l.seq`;
+
+/**
  * Leases due deliveries, oldest first per endpoint. An endpoint on which only this holder has live leases gets
  * up to `aheadPerEndpoint` of them (the holder sends `perEndpoint` at once, the rest wait in its queue); once
  * another worker holds one, all of them together hold at most `perEndpoint`. So at most `perEndpoint` attempts
@@ -90,50 +144,7 @@ export async function claimDueDeliveries(
     await client.query(CLAIM_LOCK_SQL);
     return client.query<ClaimRow>({
       ...(named ? { name: "webhooks.claim" } : {}),
-      // The endpoints with pending deliveries, one index probe each (a loose scan of the pending rows' index):
-      // a claim's cost follows the endpoints that have work, not every endpoint registered.
-      text: `WITH RECURSIVE pending_endpoints AS (
-           (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
-           UNION ALL
-           SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
-                   WHERE d.status = 'pending' AND d.endpoint_id > p.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
-           FROM pending_endpoints p WHERE p.endpoint_id IS NOT NULL
-         ), rooms AS (
-           SELECT e.id, greatest(0, CASE WHEN l.others = 0 THEN $8 - l.own ELSE $4 - l.own - l.others END) AS room
-           FROM pending_endpoints p JOIN webhook_endpoints e ON e.id = p.endpoint_id CROSS JOIN LATERAL (
-             -- Per endpoint, through the index of leased rows (a count over the whole table grows with history).
-             SELECT count(*) FILTER (WHERE d.lease_holder = $7) AS own,
-               count(*) FILTER (WHERE d.lease_holder IS DISTINCT FROM $7) AS others
-             FROM webhook_deliveries d
-             WHERE d.endpoint_id = e.id AND d.leased_until IS NOT NULL AND d.leased_until > $1
-           ) l
-           WHERE e.enabled
-         ), picked AS (
-           SELECT due.id FROM rooms CROSS JOIN LATERAL (
-             SELECT d.id, d.next_attempt_at, d.seq FROM webhook_deliveries d
-             WHERE d.endpoint_id = rooms.id AND d.status = 'pending' AND d.next_attempt_at <= $1
-               AND (d.leased_until IS NULL OR d.leased_until <= $1) AND NOT (d.id = ANY ($6::text[]))
-             ORDER BY d.next_attempt_at, d.seq LIMIT rooms.room
-             FOR UPDATE OF d SKIP LOCKED
-           ) due
-           WHERE rooms.room > 0
-           ORDER BY due.next_attempt_at, due.seq LIMIT $5
-         ), leased AS (
-           UPDATE webhook_deliveries d SET lease_token = $2, leased_until = $3, lease_holder = $7
-           FROM picked WHERE d.id = picked.id
-           RETURNING d.id, d.lease_token, d.endpoint_id, d.type, d.data, d.event_created_at, d.attempt_count,
-             d.failures_in_round, d.next_attempt_at, d.seq
-         )
-         SELECT l.id, l.lease_token, l.endpoint_id, e.url, l.type, l.data, l.event_created_at, l.attempt_count,
-           l.failures_in_round, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
-           CASE WHEN e.environment = 'sandbox' THEN (
-             SELECT json_agg(json_build_object('keyId', k.key_id, 'sealed', k.signing_secret_sealed)
-                             ORDER BY k.created_at)
-             FROM api_keys k
-             WHERE k.partner_id = e.partner_id AND k.environment = 'sandbox' AND k.revoked_at IS NULL
-               AND k.signing_secret_sealed IS NOT NULL) END AS partner_key_secrets
-         FROM leased l JOIN webhook_endpoints e ON e.id = l.endpoint_id
-         ORDER BY l.next_attempt_at, l.seq`,
+      text: CLAIM_SQL,
       values: [
         at,
         token,
