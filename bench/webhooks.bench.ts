@@ -7,9 +7,10 @@
 //   reported (the ratio's median is over each round's ratio). Goal: ratio >= 0.5;
 // - latency: events written one transaction each at a steady RATE per second for LATENCY_SECONDS, from the
 //   event's insert (its createdAt) to the first attempt's arrival at the receiver. Goal: p99 <= 1 s;
-// - claim scaling: one claim statement's time (median of CLAIM_SAMPLES) taking CLAIM_DUE due deliveries of the
-//   bench's endpoints, alone and beside IDLE_ENDPOINTS more enabled endpoints that have nothing due, in
-//   alternating turns. Goal: the idle endpoints cost nothing (ratio ~1).
+// - idle endpoints: one claim statement's time (median of CLAIM_SAMPLES) taking CLAIM_DUE due deliveries of the
+//   bench's endpoints, and one fan-out's (median of FAN_OUT_SAMPLES) of FAN_OUT_EVENTS events of the bench's
+//   partners, alone and beside IDLE_ENDPOINTS more enabled endpoints of other partners, in alternating turns.
+//   Goal: the idle endpoints cost nothing (ratio ~1).
 // Database: DATABASE_URL when set (a fresh schema), else the embedded one. Everything runs in this process.
 
 import { randomBytes } from "node:crypto";
@@ -38,7 +39,10 @@ const RATE = 100;
 const LATENCY_SECONDS = Number(process.env.LAT_S ?? 15);
 const CLAIM_DUE = 64;
 const CLAIM_SAMPLES = 40;
-const CLAIM_ROUNDS = 4;
+const FAN_OUT_EVENTS = 500;
+const FAN_OUT_SAMPLES = 12;
+/** Alternating turns of the idle-endpoint comparisons. */
+const SCALING_TURNS = 4;
 const IDLE_ENDPOINTS = 5000;
 
 const note = (line: string) => process.stderr.write(`${line}\n`);
@@ -201,13 +205,33 @@ async function claimSamples(setup: Setup, samples: number): Promise<number[]> {
   return times;
 }
 
+/** One fan-out's time, ms, per sample: each fans out FAN_OUT_EVENTS new events of the bench's partners. */
+async function fanOutSamples(setup: Setup, samples: number, first: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let sample = 0; sample < samples; sample++) {
+    const events = eventsFor(setup, first + sample * FAN_OUT_EVENTS, FAN_OUT_EVENTS);
+    await withTransaction(setup.pool, (client) => appendDomainEvents(client, events));
+    const started = performance.now();
+    const fanned = await fanOutEvents(setup.pool, new Date(), FAN_OUT_EVENTS);
+    times.push(performance.now() - started);
+    if (fanned.deliveries !== FAN_OUT_EVENTS)
+      throw new Error(`fanned out ${fanned.deliveries} deliveries for ${FAN_OUT_EVENTS} events`);
+  }
+  return times;
+}
+
+interface IdleEndpointCosts {
+  claim: { alone: number; beside: number };
+  fanOut: { alone: number; beside: number };
+}
+
 /**
- * Claim time (median of CLAIM_SAMPLES) with the bench's endpoints alone and beside IDLE_ENDPOINTS enabled
- * endpoints with nothing due, in CLAIM_ROUNDS alternating turns (the idle endpoints disabled, then enabled):
- * every claim and release leaves dead row versions behind, so the side measured second would otherwise pay
- * for the first's.
+ * A claim's and a fan-out's time (medians) with the bench's endpoints alone and beside IDLE_ENDPOINTS enabled
+ * endpoints of other partners, in SCALING_TURNS alternating turns (the idle endpoints disabled, then enabled):
+ * every claim, release and fan-out leaves rows behind, so the side measured second would otherwise pay for the
+ * first's. The claims run first: the fan-outs leave their deliveries pending.
  */
-async function claimScaling(setup: Setup): Promise<{ alone: number; beside: number }> {
+async function idleEndpointCosts(setup: Setup): Promise<IdleEndpointCosts> {
   await withTransaction(setup.pool, (client) => appendDomainEvents(client, eventsFor(setup, 0, CLAIM_DUE)));
   await fanOutEvents(setup.pool, new Date(), CLAIM_DUE);
   await setup.pool.query(
@@ -217,23 +241,35 @@ async function claimScaling(setup: Setup): Promise<{ alone: number; beside: numb
      FROM generate_series(1, $1) AS n`,
     [IDLE_ENDPOINTS],
   );
-  const alone: number[] = [];
-  const beside: number[] = [];
-  for (let round = 0; round < CLAIM_ROUNDS; round++) {
-    for (const enabled of [false, true]) {
-      await setup.pool.query("UPDATE webhook_endpoints SET enabled = $1 WHERE id LIKE 'whe_idle_%'", [
-        enabled,
-      ]);
-      await setup.pool.query("ANALYZE webhook_endpoints");
-      (enabled ? beside : alone).push(...(await claimSamples(setup, CLAIM_SAMPLES / CLAIM_ROUNDS)));
+  const times = {
+    claim: { alone: [] as number[], beside: [] as number[] },
+    fanOut: { alone: [] as number[], beside: [] as number[] },
+  };
+  let events = CLAIM_DUE;
+  for (const step of ["claim", "fanOut"] as const) {
+    for (let turn = 0; turn < SCALING_TURNS; turn++) {
+      for (const enabled of [false, true]) {
+        await setup.pool.query("UPDATE webhook_endpoints SET enabled = $1 WHERE id LIKE 'whe_idle_%'", [
+          enabled,
+        ]);
+        await setup.pool.query("ANALYZE webhook_endpoints");
+        const samples = (step === "claim" ? CLAIM_SAMPLES : FAN_OUT_SAMPLES) / SCALING_TURNS;
+        const taken =
+          step === "claim" ? await claimSamples(setup, samples) : await fanOutSamples(setup, samples, events);
+        if (step === "fanOut") events += samples * FAN_OUT_EVENTS;
+        times[step][enabled ? "beside" : "alone"].push(...taken);
+      }
     }
   }
-  const median = (times: number[]) =>
+  const median = (samples: number[]) =>
     percentile(
-      times.sort((a, b) => a - b),
+      samples.sort((a, b) => a - b),
       50,
     );
-  return { alone: median(alone), beside: median(beside) };
+  return {
+    claim: { alone: median(times.claim.alone), beside: median(times.claim.beside) },
+    fanOut: { alone: median(times.fanOut.alone), beside: median(times.fanOut.beside) },
+  };
 }
 
 /** Event insert (createdAt) to first arrival, ms, for events written at a steady RATE per second. */
@@ -307,12 +343,15 @@ export async function run(emit: Emit): Promise<void> {
     emit("event_to_first_attempt_max", samples[samples.length - 1] ?? Number.NaN, "ms");
 
     note(
-      `claim scaling: ${CLAIM_DUE} due over ${ENDPOINTS} endpoints, then beside ${IDLE_ENDPOINTS} idle ones`,
+      `idle endpoints: a claim of ${CLAIM_DUE} due and a fan-out of ${FAN_OUT_EVENTS} events over ${ENDPOINTS} endpoints, alone and beside ${IDLE_ENDPOINTS} idle ones`,
     );
-    const { alone, beside } = await claimScaling(setup);
-    emit(`claim_ms_${ENDPOINTS}_endpoints`, alone, "ms");
-    emit(`claim_ms_with_${IDLE_ENDPOINTS}_idle_endpoints`, beside, "ms");
-    emit("claim_idle_endpoints_ratio", beside / alone, "ratio");
+    const { claim, fanOut } = await idleEndpointCosts(setup);
+    emit(`claim_ms_${ENDPOINTS}_endpoints`, claim.alone, "ms");
+    emit(`claim_ms_with_${IDLE_ENDPOINTS}_idle_endpoints`, claim.beside, "ms");
+    emit("claim_idle_endpoints_ratio", claim.beside / claim.alone, "ratio");
+    emit(`fan_out_ms_${ENDPOINTS}_endpoints`, fanOut.alone, "ms");
+    emit(`fan_out_ms_with_${IDLE_ENDPOINTS}_idle_endpoints`, fanOut.beside, "ms");
+    emit("fan_out_idle_endpoints_ratio", fanOut.beside / fanOut.alone, "ratio");
   } finally {
     await receiver.stop();
     await database.close();

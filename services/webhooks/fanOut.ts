@@ -10,6 +10,35 @@ export interface FanOutCounts {
   deliveries: number;
 }
 
+/** Fans out up to $1 undispatched events at $2 (the deliveries' creation and first due time). */
+export const FAN_OUT_SQL = `WITH events AS (
+  SELECT id, type, environment, partner_id, payload, created_at FROM domain_events
+  WHERE dispatched_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
+), inserted AS (
+  INSERT INTO webhook_deliveries (id, endpoint_id, partner_id, environment, event_id, type, data,
+    event_created_at, status, next_attempt_at, created_at)
+  SELECT ${NEW_DELIVERY_ID_SQL}, t.endpoint_id, t.partner_id, t.environment, ev.id, ev.type, ev.payload,
+    ev.created_at, 'pending', $2, $2
+  FROM events ev CROSS JOIN LATERAL (
+    -- One branch per kind of event: a partner's event reads that partner's endpoints through their index
+    -- (one join with the partner inside an OR tried every endpoint of the environment against each event);
+    -- an event without a partner goes to every subscriber.
+    SELECT e.id AS endpoint_id, e.partner_id, e.environment FROM webhook_endpoints e
+     WHERE ev.partner_id IS NOT NULL AND e.partner_id = ev.partner_id AND e.environment = ev.environment
+       AND e.enabled AND (e.events IS NULL OR ev.type = ANY (e.events))
+    UNION ALL
+    SELECT e.id, e.partner_id, e.environment FROM webhook_endpoints e
+     WHERE ev.partner_id IS NULL AND e.environment = ev.environment
+       AND e.enabled AND (e.events IS NULL OR ev.type = ANY (e.events))
+  ) t
+  ORDER BY ev.id
+  ON CONFLICT (endpoint_id, event_id) DO NOTHING
+  RETURNING 1
+), marked AS (
+  UPDATE domain_events d SET dispatched_at = $2 FROM events WHERE d.id = events.id RETURNING 1
+)
+SELECT (SELECT count(*) FROM marked)::int AS events, (SELECT count(*) FROM inserted)::int AS deliveries`;
+
 /** `named`: a named statement, planned once per connection (storage/namedStatements: real Postgres only). */
 export async function fanOutEvents(
   pool: Pool,
@@ -19,25 +48,7 @@ export async function fanOutEvents(
 ): Promise<FanOutCounts> {
   const { rows } = await pool.query<FanOutCounts>({
     ...(named ? { name: "webhooks.fan_out" } : {}),
-    text: `WITH events AS (
-       SELECT id, type, environment, partner_id, payload, created_at FROM domain_events
-       WHERE dispatched_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
-     ), inserted AS (
-       INSERT INTO webhook_deliveries (id, endpoint_id, partner_id, environment, event_id, type, data,
-         event_created_at, status, next_attempt_at, created_at)
-       SELECT ${NEW_DELIVERY_ID_SQL}, e.id, e.partner_id, e.environment, ev.id, ev.type, ev.payload,
-         ev.created_at, 'pending', $2, $2
-       FROM events ev JOIN webhook_endpoints e
-         ON e.environment = ev.environment AND e.enabled
-        AND (ev.partner_id IS NULL OR e.partner_id = ev.partner_id)
-        AND (e.events IS NULL OR ev.type = ANY (e.events))
-       ORDER BY ev.id
-       ON CONFLICT (endpoint_id, event_id) DO NOTHING
-       RETURNING 1
-     ), marked AS (
-       UPDATE domain_events d SET dispatched_at = $2 FROM events WHERE d.id = events.id RETURNING 1
-     )
-     SELECT (SELECT count(*) FROM marked)::int AS events, (SELECT count(*) FROM inserted)::int AS deliveries`,
+    text: FAN_OUT_SQL,
     values: [batchSize, at],
   });
   return rows[0] ?? { events: 0, deliveries: 0 };
