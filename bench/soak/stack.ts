@@ -12,13 +12,20 @@ import { Connection, Keypair } from "@solana/web3.js";
 import { createPublicClient, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { registryCatalogue } from "../../chains/catalogue";
-import type { PreparedTransaction, RegistryClient } from "../../chains/registryClient";
+import type { RegistryClient } from "../../chains/registryClient";
 import { type DeploymentManifest, writeManifestEntries } from "../../config/manifest";
 import type { PublicKeyEntry } from "../../core/keyring/publicKeyEntry";
 import { type Localnet, startLocalnet } from "../../scripts/localnet";
 import { createApiKey } from "../../services/partners/apiKeyStore";
 import { openDatabase } from "../../storage/database";
-import { type ChainDriver, DAY, evmDriver, solanaDriver, uniquePair } from "../../test/e2e/support";
+import {
+  type ChainDriver,
+  DAY,
+  evmDriver,
+  type PaidSteps,
+  solanaDriver,
+  uniquePair,
+} from "../../test/e2e/support";
 import { type FaultProxy, startFaultProxy } from "../../test/support/faultProxy";
 import { freePort } from "../../test/support/testDatabase";
 import { type PrivatePostgres, startPrivatePostgres } from "../support/privatePostgres";
@@ -131,7 +138,8 @@ async function reserveOnChain(client: SoakClient, apiKey: string, driver: ChainD
     throw new Error(
       `prepare on ${driver.chain} answered ${prepared.status}: ${JSON.stringify(prepared.body)}`,
     );
-  await wallet.signAndSend((prepared.body as { transaction: PreparedTransaction }).transaction);
+  // Commit, then reveal once the registry accepts it (docs/commit-reveal.md): the commitment alone holds nothing.
+  await wallet.pay(prepared.body as PaidSteps);
   const blocked: RequestCase = {
     route: "check",
     chain: driver.chain,
