@@ -17,7 +17,7 @@ describe("storage: no statement is JIT-compiled", () => {
     await db?.close();
   });
 
-  it("plans a statement far above the JIT threshold without JIT, on the pool's every connection", async () => {
+  it("plans a statement far above the JIT threshold without JIT, on two of the pool's connections at once", async () => {
     const clients = await Promise.all([db.pool.connect(), db.pool.connect()]);
     try {
       for (const client of clients) {
