@@ -27,6 +27,7 @@ import { checkedReceiver } from "../services/webhooks/receiverUrl";
 import { createTransport, postToReceiver } from "../services/webhooks/send";
 import { appendDomainEvents, type DomainEvent } from "../storage/domainEvents";
 import { withTransaction } from "../storage/transaction";
+import { insertIdleEndpoints } from "../test/services/webhooks/support";
 import { createTestDatabase, stopSharedEmbeddedServer } from "../test/support/testDatabase";
 import { startWebhookJob } from "../worker/webhooks";
 import type { Emit } from "./run";
@@ -50,6 +51,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+function median(values: readonly number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
 /** Answers 200 at once; records each delivery id's first arrival (ms since the epoch) and its createdAt. */
@@ -206,11 +214,12 @@ async function claimSamples(setup: Setup, samples: number): Promise<number[]> {
 }
 
 /** One fan-out's time, ms, per sample: each fans out FAN_OUT_EVENTS new events of the bench's partners. */
-async function fanOutSamples(setup: Setup, samples: number, first: number): Promise<number[]> {
+async function fanOutSamples(setup: Setup, samples: number): Promise<number[]> {
   const times: number[] = [];
   for (let sample = 0; sample < samples; sample++) {
-    const events = eventsFor(setup, first + sample * FAN_OUT_EVENTS, FAN_OUT_EVENTS);
-    await withTransaction(setup.pool, (client) => appendDomainEvents(client, events));
+    await withTransaction(setup.pool, (client) =>
+      appendDomainEvents(client, eventsFor(setup, 0, FAN_OUT_EVENTS)),
+    );
     const started = performance.now();
     const fanned = await fanOutEvents(setup.pool, new Date(), FAN_OUT_EVENTS);
     times.push(performance.now() - started);
@@ -234,18 +243,15 @@ interface IdleEndpointCosts {
 async function idleEndpointCosts(setup: Setup): Promise<IdleEndpointCosts> {
   await withTransaction(setup.pool, (client) => appendDomainEvents(client, eventsFor(setup, 0, CLAIM_DUE)));
   await fanOutEvents(setup.pool, new Date(), CLAIM_DUE);
-  await setup.pool.query(
-    `INSERT INTO webhook_endpoints (id, partner_id, environment, url, enabled, secret_sealed, created_at, updated_at)
-     SELECT 'whe_idle_' || n, 'partner_idle_' || n, 'production', 'https://idle.example/' || n, false, 'unused',
-       now(), now()
-     FROM generate_series(1, $1) AS n`,
-    [IDLE_ENDPOINTS],
-  );
+  await insertIdleEndpoints(setup.pool, IDLE_ENDPOINTS, false);
+  const samplers = {
+    claim: () => claimSamples(setup, CLAIM_SAMPLES / SCALING_TURNS),
+    fanOut: () => fanOutSamples(setup, FAN_OUT_SAMPLES / SCALING_TURNS),
+  };
   const times = {
     claim: { alone: [] as number[], beside: [] as number[] },
     fanOut: { alone: [] as number[], beside: [] as number[] },
   };
-  let events = CLAIM_DUE;
   for (const step of ["claim", "fanOut"] as const) {
     for (let turn = 0; turn < SCALING_TURNS; turn++) {
       for (const enabled of [false, true]) {
@@ -253,19 +259,10 @@ async function idleEndpointCosts(setup: Setup): Promise<IdleEndpointCosts> {
           enabled,
         ]);
         await setup.pool.query("ANALYZE webhook_endpoints");
-        const samples = (step === "claim" ? CLAIM_SAMPLES : FAN_OUT_SAMPLES) / SCALING_TURNS;
-        const taken =
-          step === "claim" ? await claimSamples(setup, samples) : await fanOutSamples(setup, samples, events);
-        if (step === "fanOut") events += samples * FAN_OUT_EVENTS;
-        times[step][enabled ? "beside" : "alone"].push(...taken);
+        times[step][enabled ? "beside" : "alone"].push(...(await samplers[step]()));
       }
     }
   }
-  const median = (samples: number[]) =>
-    percentile(
-      samples.sort((a, b) => a - b),
-      50,
-    );
   return {
     claim: { alone: median(times.claim.alone), beside: median(times.claim.beside) },
     fanOut: { alone: median(times.fanOut.alone), beside: median(times.fanOut.beside) },
@@ -327,11 +324,6 @@ export async function run(emit: Emit): Promise<void> {
       note(`round ${round + 1}: ratio ${(dispatched / bare).toFixed(2)}`);
       rounds.push({ bare, dispatched });
     }
-    const median = (values: number[]) =>
-      percentile(
-        [...values].sort((a, b) => a - b),
-        50,
-      );
     emit("bare_post_throughput", median(rounds.map((r) => r.bare)), "deliveries/s");
     emit("dispatcher_throughput", median(rounds.map((r) => r.dispatched)), "deliveries/s");
     emit("dispatcher_vs_bare_ratio", median(rounds.map((r) => r.dispatched / r.bare)), "ratio");

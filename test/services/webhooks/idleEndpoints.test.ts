@@ -13,7 +13,7 @@ import { appendDomainEvents } from "../../../storage/domainEvents";
 import { withTransaction } from "../../../storage/transaction";
 import { planOf, rowsVisited, scansOf } from "../../support/queryPlan";
 import { createTestDatabase, type TestDatabase } from "../../support/testDatabase";
-import { tableLookup } from "./support";
+import { insertIdleEndpoints, tableLookup } from "./support";
 
 const IDLE_ENDPOINTS = 3000;
 const OWNER = { partnerId: "partner_busy", environment: "production" } as const;
@@ -48,13 +48,7 @@ describe("webhooks: thousands of idle endpoints", () => {
       allowLocalReceivers: true,
       lookup: tableLookup({}),
     }).create(OWNER, { url: URL });
-    await db.pool.query(
-      `INSERT INTO webhook_endpoints (id, partner_id, environment, url, enabled, secret_sealed, created_at, updated_at)
-       SELECT 'whe_idle_' || n, 'partner_idle_' || n, 'production', 'https://idle.example/' || n, true, 'unused',
-         now(), now()
-       FROM generate_series(1, $1::int) AS n`,
-      [IDLE_ENDPOINTS],
-    );
+    await insertIdleEndpoints(db.pool, IDLE_ENDPOINTS, true);
     await db.pool.query("ANALYZE webhook_endpoints");
   });
   after(async () => {

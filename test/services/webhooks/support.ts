@@ -2,6 +2,7 @@
 // every request with its raw body, and a clock the tests move by hand.
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Pool } from "pg";
 import type { HostLookup } from "../../../services/webhooks";
 
 /** Resolves the names in `table` (mutable: a test may re-point a name), and fails like DNS for others. */
@@ -12,6 +13,20 @@ export function tableLookup(table: Record<string, string[]>): HostLookup {
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
     return addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
   };
+}
+
+/**
+ * `count` production endpoints of as many other partners (ids `whe_idle_<n>`), never sent to: stand-ins that
+ * show what endpoints with nothing to do cost the job.
+ */
+export async function insertIdleEndpoints(pool: Pool, count: number, enabled: boolean): Promise<void> {
+  await pool.query(
+    `INSERT INTO webhook_endpoints (id, partner_id, environment, url, enabled, secret_sealed, created_at, updated_at)
+     SELECT 'whe_idle_' || n, 'partner_idle_' || n, 'production', 'https://idle.example/' || n, $2, 'unused',
+       now(), now()
+     FROM generate_series(1, $1::int) AS n`,
+    [count, enabled],
+  );
 }
 
 export class ManualClock {
