@@ -91,10 +91,14 @@ describe("EVM indexer (Ponder) on a local Hardhat chain", function () {
     const checkpoint = await waitFor(
       async () =>
         (await database.pool.query("SELECT * FROM chain_checkpoints WHERE chain = $1", [CHAIN])).rows[0],
-      (row) => row !== undefined && BigInt(row.indexed_number ?? -1) >= (head ?? 0n),
+      // Ponder's trigger records the indexed block in the transaction that indexed it, the monitor the head at
+      // its next tick: either may arrive first.
+      (row) =>
+        row !== undefined &&
+        BigInt(row.indexed_number ?? -1) >= (head ?? 0n) &&
+        BigInt(row.head_number ?? -1) >= (head ?? 0n),
     );
     expect(checkpoint.family).to.equal("evm");
-    expect(Number(checkpoint.head_number)).to.be.at.least(Number(head));
     expect(checkpoint.indexed_block_time).to.be.instanceOf(Date);
     expect(checkpoint.head_seen_at).to.be.instanceOf(Date);
   });
