@@ -5,7 +5,9 @@
 // here (undici, the leanest Node client: the CPU it takes is CPU both servers lose on a small machine).
 // Then latency at half of the measured maximum rate (open loop, after settling), the figure the goal is set on. Each round
 // also reports where a validation's CPU goes (server, database and load generator, per request) and how many
-// database statements it took (the batches' share: a statement's fixed cost is far above a row's).
+// database statements it took (the batches' share: a statement's fixed cost is far above a row's). Last, the
+// record phase: the recorder's statement beside a history of VALIDATE_RECORD_HISTORY decisions (default 10^6),
+// with the service's request ids against random ones (support/recordBesideHistory.ts).
 //
 // Database: DATABASE_URL (a fresh schema, dropped afterwards). Without it: postgres://postgres@127.0.0.1/test.
 import type { ChildProcess } from "node:child_process";
@@ -26,6 +28,7 @@ import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
 import { openLoop, slipShare } from "./support/openLoop";
 import { postgresCpu, postgresCpuMicrosPerRequest } from "./support/postgresCpu";
+import { recordBesideHistory } from "./support/recordBesideHistory";
 import { validationKeys } from "./support/validationKeys";
 
 const CHAINS = [{ chain: "hardhat", family: "evm" as const }];
@@ -52,6 +55,8 @@ const SETTLE_MS = 5_000;
 const API_KEYS = 100;
 const LAUNCHER = "0x1111111111111111111111111111111111111111";
 const DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/test";
+/** Decisions already recorded when the record phase measures the record statement (VALIDATE_RECORD_HISTORY). */
+const RECORD_HISTORY = Number(process.env.VALIDATE_RECORD_HISTORY ?? 1_000_000);
 
 type ServerMode = "api" | "bare";
 
@@ -420,6 +425,20 @@ export async function run(emit: Emit): Promise<void> {
     }
     const { rows } = await database.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM decisions");
     emit("decisions_recorded", rows[0]?.n ?? 0, "rows");
+    const record = await recordBesideHistory(url, RECORD_HISTORY, median);
+    for (const [suffix, figures] of [
+      ["", record.service],
+      ["_random_ids", record.random],
+    ] as const) {
+      if (figures.databaseCpuPerRow !== undefined)
+        emit(
+          `decision_record_database_cpu_per_row${suffix}`,
+          Math.round(figures.databaseCpuPerRow * 10) / 10,
+          "µs",
+        );
+      emit(`decision_record_wal_bytes_per_row${suffix}`, Math.round(figures.walBytesPerRow), "bytes");
+    }
+    emit("decision_record_history_rows", RECORD_HISTORY, "rows");
   } finally {
     await database.pool.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`);
     await database.close();

@@ -1,7 +1,6 @@
 // POST /v1/launches/validate: fold, decide, sign with the environment's active key, then record the
 // decision and its outbox events (atomically, group-committed with concurrent decisions) before answering.
 // Never an unsigned allow: when signing or the data path fails, the route answers 503 service_unavailable.
-import { randomUUID } from "node:crypto";
 import type { Pool } from "pg";
 import type { GuardTarget } from "../../chains/registryClient";
 import { DecisionFieldError, type SignedDecision } from "../../core/decision";
@@ -22,6 +21,7 @@ import { normalizedOrReject } from "./identityInput";
 import { type LookalikeAdvisory, lookalikeAdvisories } from "./lookalikes";
 import { checkedOnchainTarget, onchainDecision } from "./onchainDecision";
 import type { DecisionSnapshot } from "./recordLoader";
+import { newDecisionRequestId } from "./requestIds";
 
 export interface ValidationRequest {
   chain: string;
@@ -195,7 +195,7 @@ export async function decideLaunch(
   let decision: SignedDecision;
   try {
     decision = signer.sign({
-      requestId: `dec_${randomUUID()}`,
+      requestId: newDecisionRequestId(),
       identityKey: identity.identityKey,
       normalizedName: identity.normalizedName,
       normalizedTicker: identity.normalizedTicker,

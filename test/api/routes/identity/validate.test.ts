@@ -155,6 +155,16 @@ describe("api: POST /v1/launches/validate", () => {
       expect(rows[0].signed, "the signed decision exactly as answered").to.deep.equal(signed);
       expect(rows[0].signed).to.include({ decision: "allow", launchpadId: "pad-7", keyId: decision.keyId });
     });
+
+    it("gives each decision a new request id that sorts after the ones before it (time-ordered UUID)", async () => {
+      const body = { chain: "hardhat", name: "Ordered Ids", ticker: "ORD", launcher: EVM_OTHER };
+      const ids: string[] = [];
+      for (let index = 0; index < 5; index += 1) ids.push((await verifiedDecision(body)).requestId as string);
+      for (const id of ids)
+        expect(id).to.match(/^dec_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(new Set(ids).size, "unique").to.equal(ids.length);
+      expect([...ids].sort(), "each after the one before").to.deep.equal(ids);
+    });
   });
 
   describe("sandbox", () => {

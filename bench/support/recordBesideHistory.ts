@@ -1,0 +1,140 @@
+// The decision record statement beside a long history: the service's recorder writing 16-decision batches into a
+// decisions table that already holds `historyRows` records, with the service's request ids (time-ordered) against
+// random version 4 ids, each side in a schema of its own, in alternating turns. The validate bench's own run
+// starts from an empty table; a production table only grows.
+import { randomUUID } from "node:crypto";
+import { DECISION_SIGNATURE_ALG, DECISION_VERSION, type SignedDecision } from "../../core/decision";
+import { decisionRecorder } from "../../services/identity/decisionRecorder";
+import { newDecisionRequestId } from "../../services/identity/requestIds";
+import { type Database, openDatabase, quoteIdentifier } from "../../storage/database";
+import { postgresCpu, postgresCpuMicrosPerRequest } from "./postgresCpu";
+
+const BATCH = 16;
+const WARM_BATCHES = 100;
+const MEASURED_BATCHES = 1_500;
+const TURNS = 3;
+
+/** The history's ids in SQL (`g` numbers the rows): as each side mints them, the service's in minting order. */
+const HISTORY_ID_SQL = {
+  service: `'dec_' || substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-7' || substr(gen_random_uuid()::text, 16)`,
+  random: `'dec_' || gen_random_uuid()`,
+} as const;
+
+type Side = keyof typeof HISTORY_ID_SQL;
+
+const MINT: Record<Side, () => string> = {
+  service: newDecisionRequestId,
+  random: () => `dec_${randomUUID()}`,
+};
+
+export interface RecordFigures {
+  databaseCpuPerRow: number | undefined;
+  walBytesPerRow: number;
+}
+
+function decisionOf(requestId: string, index: number): SignedDecision {
+  const issuedAt = new Date();
+  return {
+    version: DECISION_VERSION,
+    requestId,
+    identityKey: `BENCH COIN ${index}::BNC`,
+    normalizedName: `BENCH COIN ${index}`,
+    normalizedTicker: "BNC",
+    chain: "hardhat",
+    launchpadId: "bench-pad",
+    launcher: `0x${"ab".repeat(20)}`,
+    decision: "allow",
+    reason: "available",
+    issuedAt: issuedAt.toISOString(),
+    expiresAt: new Date(issuedAt.getTime() + 300_000).toISOString(),
+    environment: "production",
+    signature: `${"A".repeat(86)}==`,
+    signatureAlg: DECISION_SIGNATURE_ALG,
+    keyId: "bench-kid",
+  };
+}
+
+async function fillHistory(database: Database, side: Side, rows: number): Promise<void> {
+  // Milliseconds in the past, one per row, as 12 hex digits (`h`): the history was minted before the bench.
+  await database.pool.query(
+    `INSERT INTO decisions (request_id, environment, partner_id, api_key_id, status, signed)
+     SELECT ${HISTORY_ID_SQL[side]}, 'production', 'bench-partner', 'bench-key', 'available', '{}'::jsonb
+       FROM (SELECT g, lpad(to_hex((extract(epoch FROM now()) * 1000)::bigint - $1::bigint + g), 12, '0') AS h
+               FROM generate_series(1, $1::bigint) AS g) AS minted`,
+    [rows],
+  );
+  await database.pool.query("VACUUM ANALYZE decisions");
+}
+
+async function walPosition(database: Database): Promise<string> {
+  const { rows } = await database.pool.query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn");
+  return rows[0]?.lsn as string;
+}
+
+async function turn(database: Database, side: Side): Promise<RecordFigures> {
+  const recorder = decisionRecorder(database.pool, () => true);
+  let index = 0;
+  const batch = () =>
+    Promise.all(
+      Array.from({ length: BATCH }, () => {
+        index += 1;
+        return recorder.record({
+          decision: decisionOf(MINT[side](), index),
+          partnerId: "bench-partner",
+          apiKeyId: "bench-key",
+          status: "available",
+          events: [],
+        });
+      }),
+    );
+  for (let warm = 0; warm < WARM_BATCHES; warm += 1) await batch();
+  const walBefore = await walPosition(database);
+  const cpuBefore = postgresCpu();
+  for (let measured = 0; measured < MEASURED_BATCHES; measured += 1) await batch();
+  const cpuAfter = postgresCpu();
+  const rows = MEASURED_BATCHES * BATCH;
+  const { rows: wal } = await database.pool.query<{ bytes: string }>(
+    "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)::text AS bytes",
+    [walBefore],
+  );
+  return {
+    databaseCpuPerRow: postgresCpuMicrosPerRequest(cpuBefore, cpuAfter, rows),
+    walBytesPerRow: Number(wal[0]?.bytes) / rows,
+  };
+}
+
+/** Each side's figures, median of its turns; the sides' schemas are dropped afterwards. */
+export async function recordBesideHistory(
+  url: string,
+  historyRows: number,
+  median: (values: readonly number[]) => number,
+): Promise<Record<Side, RecordFigures>> {
+  const sides = ["service", "random"] as const;
+  const databases = new Map<Side, { database: Database; schema: string }>();
+  try {
+    for (const side of sides) {
+      const schema = `bench_record_${side}_${randomUUID().slice(0, 8)}`;
+      const database = await openDatabase({ kind: "postgres", url, schema });
+      databases.set(side, { database, schema });
+      await fillHistory(database, side, historyRows);
+    }
+    const turns: Record<Side, RecordFigures[]> = { service: [], random: [] };
+    for (let round = 0; round < TURNS; round += 1) {
+      for (const side of sides)
+        turns[side].push(await turn((databases.get(side) as { database: Database }).database, side));
+    }
+    const figures = (side: Side): RecordFigures => {
+      const cpu = turns[side].flatMap((figure) => figure.databaseCpuPerRow ?? []);
+      return {
+        databaseCpuPerRow: cpu.length > 0 ? median(cpu) : undefined,
+        walBytesPerRow: median(turns[side].map((figure) => figure.walBytesPerRow)),
+      };
+    };
+    return { service: figures("service"), random: figures("random") };
+  } finally {
+    for (const { database, schema } of databases.values()) {
+      await database.pool.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`);
+      await database.close();
+    }
+  }
+}
