@@ -14,7 +14,7 @@ const WARM_BATCHES = 100;
 const MEASURED_BATCHES = 1_500;
 const TURNS = 3;
 
-/** The history's ids in SQL (`g` numbers the rows): as each side mints them, the service's in minting order. */
+/** The history's ids in SQL, as each side mints them; `h` is the row's minting time, 12 hex digits of milliseconds. */
 const HISTORY_ID_SQL = {
   service: `'dec_' || substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-7' || substr(gen_random_uuid()::text, 16)`,
   random: `'dec_' || gen_random_uuid()`,
@@ -109,19 +109,17 @@ export async function recordBesideHistory(
   historyRows: number,
   median: (values: readonly number[]) => number,
 ): Promise<Record<Side, RecordFigures>> {
-  const sides = ["service", "random"] as const;
-  const databases = new Map<Side, { database: Database; schema: string }>();
+  const opened: { side: Side; database: Database; schema: string }[] = [];
   try {
-    for (const side of sides) {
+    for (const side of ["service", "random"] as const) {
       const schema = `bench_record_${side}_${randomUUID().slice(0, 8)}`;
       const database = await openDatabase({ kind: "postgres", url, schema });
-      databases.set(side, { database, schema });
+      opened.push({ side, database, schema });
       await fillHistory(database, side, historyRows);
     }
     const turns: Record<Side, RecordFigures[]> = { service: [], random: [] };
     for (let round = 0; round < TURNS; round += 1) {
-      for (const side of sides)
-        turns[side].push(await turn((databases.get(side) as { database: Database }).database, side));
+      for (const { side, database } of opened) turns[side].push(await turn(database, side));
     }
     const figures = (side: Side): RecordFigures => {
       const cpu = turns[side].flatMap((figure) => figure.databaseCpuPerRow ?? []);
@@ -132,7 +130,7 @@ export async function recordBesideHistory(
     };
     return { service: figures("service"), random: figures("random") };
   } finally {
-    for (const { database, schema } of databases.values()) {
+    for (const { database, schema } of opened) {
       await database.pool.query(`DROP SCHEMA ${quoteIdentifier(schema)} CASCADE`);
       await database.close();
     }
