@@ -14,18 +14,22 @@ const WARM_BATCHES = 100;
 const MEASURED_BATCHES = 1_500;
 const TURNS = 3;
 
-/** The history's ids in SQL, as each side mints them; `h` is the row's minting time, 12 hex digits of milliseconds. */
-const HISTORY_ID_SQL = {
-  service: `'dec_' || substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-7' || substr(gen_random_uuid()::text, 16)`,
-  random: `'dec_' || gen_random_uuid()`,
+/**
+ * Each side's ids: as it mints them, and its history's in SQL (`h` is the row's minting time, 12 hex digits of
+ * milliseconds; the service's history is in minting order).
+ */
+const SIDES = {
+  service: {
+    mint: newDecisionRequestId,
+    historyIdSql: `'dec_' || substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-7' || substr(gen_random_uuid()::text, 16)`,
+  },
+  random: {
+    mint: () => `dec_${randomUUID()}`,
+    historyIdSql: `'dec_' || gen_random_uuid()`,
+  },
 } as const;
 
-type Side = keyof typeof HISTORY_ID_SQL;
-
-const MINT: Record<Side, () => string> = {
-  service: newDecisionRequestId,
-  random: () => `dec_${randomUUID()}`,
-};
+type Side = keyof typeof SIDES;
 
 export interface RecordFigures {
   databaseCpuPerRow: number | undefined;
@@ -58,7 +62,7 @@ async function fillHistory(database: Database, side: Side, rows: number): Promis
   // Milliseconds in the past, one per row, as 12 hex digits (`h`): the history was minted before the bench.
   await database.pool.query(
     `INSERT INTO decisions (request_id, environment, partner_id, api_key_id, status, signed)
-     SELECT ${HISTORY_ID_SQL[side]}, 'production', 'bench-partner', 'bench-key', 'available', '{}'::jsonb
+     SELECT ${SIDES[side].historyIdSql}, 'production', 'bench-partner', 'bench-key', 'available', '{}'::jsonb
        FROM (SELECT g, lpad(to_hex((extract(epoch FROM now()) * 1000)::bigint - $1::bigint + g), 12, '0') AS h
                FROM generate_series(1, $1::bigint) AS g) AS minted`,
     [rows],
@@ -79,7 +83,7 @@ async function turn(database: Database, side: Side): Promise<RecordFigures> {
       Array.from({ length: BATCH }, () => {
         index += 1;
         return recorder.record({
-          decision: decisionOf(MINT[side](), index),
+          decision: decisionOf(SIDES[side].mint(), index),
           partnerId: "bench-partner",
           apiKeyId: "bench-key",
           status: "available",
