@@ -4,7 +4,8 @@
 // - throughput: EVENTS events enqueued at once, one per endpoint in turn, delivered by the job; the baseline is
 //   a bare loop that signs the same envelopes and POSTs them to the same receiver over the same transport,
 //   at the job's concurrency (PER_ENDPOINT per endpoint, ENDPOINTS endpoints). ROUNDS rounds of both, medians
-//   reported (the ratio's median is over each round's ratio). Goal: ratio >= 0.5;
+//   reported (the ratio's median is over each round's ratio), with this process's CPU per delivery on each side
+//   and the database's on the job's. Goal: ratio >= 0.5;
 // - latency: events written one transaction each at a steady RATE per second for LATENCY_SECONDS, from the
 //   event's insert (its createdAt) to the first attempt's arrival at the receiver. Goal: p99 <= 1 s;
 // - idle endpoints: one claim statement's time (median of CLAIM_SAMPLES) taking CLAIM_DUE due deliveries of the
@@ -31,9 +32,11 @@ import { insertIdleEndpoints } from "../test/services/webhooks/support";
 import { createTestDatabase, stopSharedEmbeddedServer } from "../test/support/testDatabase";
 import { startWebhookJob } from "../worker/webhooks";
 import type { Emit } from "./run";
+import { postgresCpu, postgresCpuMicrosPerRequest } from "./support/postgresCpu";
 
 const ENDPOINTS = DEFAULT_MAX_IN_FLIGHT / DEFAULT_PER_ENDPOINT;
-const EVENTS = 2000;
+/** Events a throughput round delivers. */
+const EVENTS = Number(process.env.WEBHOOK_BENCH_EVENTS ?? 2000);
 /** Throughput rounds (bare loop, then the job, each round); the medians are reported. */
 const ROUNDS = Number(process.env.WEBHOOK_BENCH_ROUNDS ?? 5);
 const RATE = 100;
@@ -137,27 +140,47 @@ function startJob(setup: Setup) {
   });
 }
 
-async function dispatcherThroughput(setup: Setup, round: number): Promise<number> {
+/** A throughput round's deliveries a second, and the CPU it took per delivery (µs). */
+interface RoundSide {
+  throughput: number;
+  processCpu: number;
+  /** The job's side on Postgres only (embedded, the database runs in this process: its CPU is processCpu's). */
+  databaseCpu?: number | undefined;
+}
+
+/** This process's CPU (user + system, every thread) per delivery since `since`, µs. */
+function processCpuPerDelivery(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / EVENTS;
+}
+
+async function dispatcherThroughput(setup: Setup, round: number): Promise<RoundSide> {
   await withTransaction(setup.pool, (client) =>
     appendDomainEvents(client, eventsFor(setup, round * EVENTS, EVENTS)),
   );
+  const onPostgres = process.env.DATABASE_URL !== undefined;
+  const databaseBefore = onPostgres ? postgresCpu() : undefined;
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const job = startJob(setup);
   await setup.receiver.reached(EVENTS);
   const seconds = (performance.now() - started) / 1000;
+  const processCpu = processCpuPerDelivery(cpuBefore);
+  const databaseCpu = postgresCpuMicrosPerRequest(databaseBefore, postgresCpu(), EVENTS);
   await job.stop();
   note(`dispatcher: ${EVENTS} deliveries in ${seconds.toFixed(2)} s (${setup.receiver.arrivals} arrivals)`);
-  return EVENTS / seconds;
+  return { throughput: EVENTS / seconds, processCpu, databaseCpu };
 }
 
 /** The same envelopes, signed the same way, POSTed over the same transport at the job's concurrency. */
-async function bareLoopThroughput(setup: Setup): Promise<number> {
+async function bareLoopThroughput(setup: Setup): Promise<RoundSide> {
   const transport = createTransport();
   const targets = await Promise.all(
     setup.urls.map((url) => checkedReceiver(url, { allowLocalReceivers: true, lookup: async () => [] })),
   );
   const createdAt = new Date();
   let next = 0;
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: DEFAULT_MAX_IN_FLIGHT }, async (_, lane) => {
@@ -186,9 +209,10 @@ async function bareLoopThroughput(setup: Setup): Promise<number> {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const processCpu = processCpuPerDelivery(cpuBefore);
   transport.http.destroy();
   note(`bare loop: ${EVENTS} POSTs in ${seconds.toFixed(2)} s`);
-  return EVENTS / seconds;
+  return { throughput: EVENTS / seconds, processCpu };
 }
 
 /** One claim's time, ms, per sample: each takes CLAIM_DUE due deliveries and gives them back. */
@@ -315,18 +339,33 @@ export async function run(emit: Emit): Promise<void> {
     note(
       `throughput: ${EVENTS} events over ${ENDPOINTS} endpoints, ${DEFAULT_PER_ENDPOINT} in flight per endpoint`,
     );
-    const rounds: Array<{ bare: number; dispatched: number }> = [];
+    const rounds: Array<{ bare: RoundSide; dispatched: RoundSide }> = [];
     for (let round = 0; round < ROUNDS; round++) {
       const bare = await bareLoopThroughput(setup);
       receiver.reset();
       const dispatched = await dispatcherThroughput(setup, round);
       receiver.reset();
-      note(`round ${round + 1}: ratio ${(dispatched / bare).toFixed(2)}`);
+      note(
+        `round ${round + 1}: ratio ${(dispatched.throughput / bare.throughput).toFixed(2)}, CPU per delivery: this process ${bare.processCpu.toFixed(0)} µs bare, ${dispatched.processCpu.toFixed(0)} µs the job, the database ${dispatched.databaseCpu?.toFixed(0) ?? "?"} µs`,
+      );
       rounds.push({ bare, dispatched });
     }
-    emit("bare_post_throughput", median(rounds.map((r) => r.bare)), "deliveries/s");
-    emit("dispatcher_throughput", median(rounds.map((r) => r.dispatched)), "deliveries/s");
-    emit("dispatcher_vs_bare_ratio", median(rounds.map((r) => r.dispatched / r.bare)), "ratio");
+    emit("bare_post_throughput", median(rounds.map((r) => r.bare.throughput)), "deliveries/s");
+    emit("dispatcher_throughput", median(rounds.map((r) => r.dispatched.throughput)), "deliveries/s");
+    emit(
+      "dispatcher_vs_bare_ratio",
+      median(rounds.map((r) => r.dispatched.throughput / r.bare.throughput)),
+      "ratio",
+    );
+    emit("bare_process_cpu_per_delivery", median(rounds.map((r) => r.bare.processCpu)), "µs/delivery");
+    emit(
+      "dispatcher_process_cpu_per_delivery",
+      median(rounds.map((r) => r.dispatched.processCpu)),
+      "µs/delivery",
+    );
+    const databaseCpu = rounds.flatMap((r) => r.dispatched.databaseCpu ?? []);
+    if (databaseCpu.length > 0)
+      emit("dispatcher_database_cpu_per_delivery", median(databaseCpu), "µs/delivery");
 
     note(`latency: ${RATE} events/s for ${LATENCY_SECONDS} s`);
     const samples = await latencies(setup);

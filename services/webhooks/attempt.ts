@@ -1,42 +1,71 @@
-// One delivery attempt in Svix's three steps: prepare (open the claimed endpoints' secrets, once per claim),
-// dispatch (check the receiver again on a fresh DNS answer, sign, POST to the checked address) and handle the
+// One delivery attempt in Svix's three steps: prepare (once per claim and endpoint: open the endpoint's secrets
+// and check its receiver on a fresh DNS answer), dispatch (sign, POST to the checked addresses) and handle the
 // outcome (success, the next retry of the fixed schedule, or dead).
 import type { SecretBox } from "../../core/secrets/secretBox";
 import { isDeliverySuccess, retryDelayMs } from "../../core/webhook/deliveryPolicy";
 import type { ClaimedDelivery, RecordedAttempt } from "./claims";
 import { type OpenSecrets, openSecrets, secretsAt } from "./endpointSecrets";
 import { envelopeBody, signedHeaders } from "./envelope";
-import { checkedReceiver, type ReceiverPolicy, ReceiverRefusedError } from "./receiverUrl";
+import {
+  checkedReceiver,
+  type ReceiverPolicy,
+  ReceiverRefusedError,
+  type ReceiverTarget,
+} from "./receiverUrl";
 import { type AttemptOutcome, postToReceiver, type Transport } from "./send";
 
-/** A claimed delivery waiting in its endpoint's queue, with its endpoint's secrets opened at the claim. */
+/** A claimed delivery waiting in its endpoint's queue, with what its claim prepared for the endpoint. */
 export interface Queued {
   claimed: ClaimedDelivery;
   claimedAt: number;
   /** Why they could not be opened (e.g. sealed under a master key this worker lacks): nothing is sent unsigned. */
   secrets: OpenSecrets | Error;
+  /** The receiver checked at the claim; rejects with the rule that refuses it. */
+  target: Promise<ReceiverTarget>;
 }
 
-/** Prepare: the claimed deliveries queued with their endpoints' secrets, each endpoint's opened once. */
-export function queuedOf(box: SecretBox, claimed: readonly ClaimedDelivery[], claimedAt: number): Queued[] {
-  const opened = new Map<string, OpenSecrets | Error>();
+interface Prepared {
+  secrets: OpenSecrets | Error;
+  target: Promise<ReceiverTarget>;
+}
+
+function prepared(box: SecretBox, receivers: ReceiverPolicy, delivery: ClaimedDelivery): Prepared {
+  let secrets: OpenSecrets | Error;
+  try {
+    secrets = openSecrets(box, delivery.endpointId, delivery);
+  } catch (error) {
+    secrets = error as Error;
+  }
+  const target = checkedReceiver(delivery.url, receivers);
+  // Handled where each attempt awaits it; this keeps a refusal no attempt reaches (a stale claim) quiet.
+  target.catch(() => undefined);
+  return { secrets, target };
+}
+
+/**
+ * Prepare: the claimed deliveries queued with their endpoints' secrets and receiver check, each endpoint's
+ * once per claim. A queued delivery is sent within half its lease of the claim (dispatcher.ts), so the
+ * addresses it connects to were checked at most that long before.
+ */
+export function queuedOf(
+  box: SecretBox,
+  receivers: ReceiverPolicy,
+  claimed: readonly ClaimedDelivery[],
+  claimedAt: number,
+): Queued[] {
+  const byEndpoint = new Map<string, Prepared>();
   return claimed.map((delivery) => {
-    // Every row of one endpoint carries the same sealed secrets (read in the same statement).
-    let secrets = opened.get(delivery.endpointId);
-    if (secrets === undefined) {
-      try {
-        secrets = openSecrets(box, delivery.endpointId, delivery);
-      } catch (error) {
-        secrets = error as Error;
-      }
-      opened.set(delivery.endpointId, secrets);
+    // Every row of one endpoint carries the same URL and sealed secrets (read in the same statement).
+    let endpoint = byEndpoint.get(delivery.endpointId);
+    if (endpoint === undefined) {
+      endpoint = prepared(box, receivers, delivery);
+      byEndpoint.set(delivery.endpointId, endpoint);
     }
-    return { claimed: delivery, claimedAt, secrets };
+    return { claimed: delivery, claimedAt, ...endpoint };
   });
 }
 
 export interface DispatchDeps {
-  receivers: ReceiverPolicy;
   transport: Transport;
   timeoutMs: number;
   log: (line: string) => void;
@@ -44,13 +73,13 @@ export interface DispatchDeps {
 
 /** Dispatch: the receiver's answer to one signed attempt made at `startedAt`, or why there is none. */
 export async function dispatchAttempt(
-  { claimed, secrets: opened }: Queued,
+  { claimed, secrets: opened, target: checked }: Queued,
   startedAt: Date,
   deps: DispatchDeps,
 ): Promise<AttemptOutcome> {
   try {
-    // The same rule as at registration, on a fresh DNS answer; the request connects to what was checked.
-    const target = await checkedReceiver(claimed.url, deps.receivers);
+    // The same rule as at registration, checked at the claim; the request connects to what was checked.
+    const target = await checked;
     if (opened instanceof Error) throw opened;
     const body = envelopeBody({
       id: claimed.id,

@@ -1,7 +1,7 @@
-// The webhook worker job, in Svix's shape: prepare (fan the outbox out into deliveries, claim the due ones),
-// dispatch (check the receiver again, sign, POST to the checked address), handle the outcome (success, the next
-// retry of the fixed schedule, or dead). One slow receiver holds its own slots and never the others'. The clock
-// is a dependency so tests walk the retry schedule without waiting.
+// The webhook worker job, in Svix's shape: prepare (fan the outbox out into deliveries, claim the due ones, check
+// each claimed endpoint's receiver again), dispatch (sign, POST to the checked addresses), handle the outcome
+// (success, the next retry of the fixed schedule, or dead). One slow receiver holds its own slots and never the
+// others'. The clock is a dependency so tests walk the retry schedule without waiting.
 import { randomBytes } from "node:crypto";
 import type { Pool } from "pg";
 import type { SecretBox } from "../../core/secrets/secretBox";
@@ -88,6 +88,7 @@ export const IDLE_CLAIM_INTERVAL_MS = 250;
 class Dispatcher implements WebhookDispatcher {
   private readonly pool: Pool;
   private readonly box: SecretBox;
+  private readonly receivers: ReceiverPolicy;
   private readonly now: () => number;
   private readonly log: (line: string) => void;
   private readonly dispatch: DispatchDeps;
@@ -112,10 +113,10 @@ class Dispatcher implements WebhookDispatcher {
     const claimAhead = options.claimAhead ?? DEFAULT_CLAIM_AHEAD;
     this.pool = options.pool;
     this.box = options.box;
+    this.receivers = options.receivers;
     this.now = options.now;
     this.log = options.log;
     this.dispatch = {
-      receivers: options.receivers,
       transport: options.transport ?? createTransport(),
       timeoutMs: options.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS,
       log: options.log,
@@ -189,7 +190,7 @@ class Dispatcher implements WebhookDispatcher {
       },
       await this.named(),
     );
-    this.queues.enqueue(queuedOf(this.box, claimed, at.getTime()), limit);
+    this.queues.enqueue(queuedOf(this.box, this.receivers, claimed, at.getTime()), limit);
     this.pump();
   }
 

@@ -1,7 +1,7 @@
 // The webhook dispatcher against a real local receiver (the documented local-service http exception): outbox
 // events fan out to the right endpoints and arrive signed so that an independent HMAC check, Stripe's SDK and
 // the standardwebhooks package all accept them; the fixed retry schedule runs on a hand-moved clock to dead;
-// replay keeps the id; redirects and timeouts fail; the receiver rule runs again at delivery; claims never
+// replay keeps the id; redirects and timeouts fail; the receiver rule runs again at each claim; claims never
 // send an attempt twice and a dead worker's lease runs out.
 import { createHmac, randomBytes } from "node:crypto";
 import { expect } from "chai";
@@ -334,6 +334,43 @@ describe("webhooks: dispatcher", function () {
     const [row] = await delivery();
     expect(row).to.include({ status: "pending", attempt_count: 1, last_response_code: null });
     expect(row.last_error).to.include("(private)").and.include("10.0.0.7");
+  });
+
+  it("checks each claimed endpoint's receiver once per claim, and again at the next claim", async () => {
+    const deliveredDns: Record<string, string[]> = { ...dns, "hooks.example.com": ["10.0.0.7"] };
+    const asked: string[] = [];
+    const answers = tableLookup(deliveredDns);
+    const strict = webhookDispatcher({
+      pool: db.pool,
+      box,
+      now: clock.now,
+      receivers: {
+        allowLocalReceivers: false,
+        lookup: (hostname) => {
+          asked.push(hostname);
+          return answers(hostname);
+        },
+      },
+      log: (line) => lines.push(line),
+    });
+    const hosted = webhooksService(db.pool, box, clock.now, { allowLocalReceivers: false, lookup });
+    await hosted.create(ALICE, { url: "https://hooks.example.com/hook" });
+    await emit([1, 2, 3].map((seq) => event("launch.blocked", ALICE, { seq })));
+    await run(strict);
+    expect(asked).to.deep.equal(["hooks.example.com"]);
+    const refused = await delivery();
+    expect(refused.map((row) => row.attempt_count)).to.deep.equal([1, 1, 1]);
+    for (const row of refused) expect(row.last_error).to.include("(private)").and.include("10.0.0.7");
+
+    // The retries' claim asks again, and sees the name's new answer.
+    deliveredDns["hooks.example.com"] = ["10.0.0.8"];
+    clock.advance(HOUR);
+    await run(strict);
+    expect(asked).to.deep.equal(["hooks.example.com", "hooks.example.com"]);
+    for (const row of await delivery()) {
+      expect(row.attempt_count).to.equal(2);
+      expect(row.last_error).to.include("10.0.0.8");
+    }
   });
 
   it("signs with both secrets during a rotation's grace window, then with the new one only", async () => {
