@@ -33,6 +33,7 @@ import { createTestDatabase, stopSharedEmbeddedServer } from "../test/support/te
 import { startWebhookJob } from "../worker/webhooks";
 import type { Emit } from "./run";
 import { postgresCpu, postgresCpuMicrosPerRequest } from "./support/postgresCpu";
+import { walBytesSince, walPosition } from "./support/walBytes";
 
 const ENDPOINTS = DEFAULT_MAX_IN_FLIGHT / DEFAULT_PER_ENDPOINT;
 /** Events a throughput round delivers. */
@@ -146,6 +147,8 @@ interface RoundSide {
   processCpu: number;
   /** The job's side on Postgres only (embedded, the database runs in this process: its CPU is processCpu's). */
   databaseCpu?: number | undefined;
+  /** The job's side: WAL bytes per delivery (its statements' writes). */
+  walBytes?: number;
 }
 
 /** This process's CPU (user + system, every thread) per delivery since `since`, µs. */
@@ -159,6 +162,7 @@ async function dispatcherThroughput(setup: Setup, round: number): Promise<RoundS
     appendDomainEvents(client, eventsFor(setup, round * EVENTS, EVENTS)),
   );
   const onPostgres = process.env.DATABASE_URL !== undefined;
+  const walBefore = await walPosition(setup.pool);
   const databaseBefore = onPostgres ? postgresCpu() : undefined;
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
@@ -168,8 +172,10 @@ async function dispatcherThroughput(setup: Setup, round: number): Promise<RoundS
   const processCpu = processCpuPerDelivery(cpuBefore);
   const databaseCpu = postgresCpuMicrosPerRequest(databaseBefore, postgresCpu(), EVENTS);
   await job.stop();
+  // After the stop: the last outcomes' statements have committed.
+  const walBytes = (await walBytesSince(setup.pool, walBefore)) / EVENTS;
   note(`dispatcher: ${EVENTS} deliveries in ${seconds.toFixed(2)} s (${setup.receiver.arrivals} arrivals)`);
-  return { throughput: EVENTS / seconds, processCpu, databaseCpu };
+  return { throughput: EVENTS / seconds, processCpu, databaseCpu, walBytes };
 }
 
 /** The same envelopes, signed the same way, POSTed over the same transport at the job's concurrency. */
@@ -346,7 +352,7 @@ export async function run(emit: Emit): Promise<void> {
       const dispatched = await dispatcherThroughput(setup, round);
       receiver.reset();
       note(
-        `round ${round + 1}: ratio ${(dispatched.throughput / bare.throughput).toFixed(2)}, CPU per delivery: this process ${bare.processCpu.toFixed(0)} µs bare, ${dispatched.processCpu.toFixed(0)} µs the job, the database ${dispatched.databaseCpu?.toFixed(0) ?? "?"} µs`,
+        `round ${round + 1}: ratio ${(dispatched.throughput / bare.throughput).toFixed(2)}, CPU per delivery: this process ${bare.processCpu.toFixed(0)} µs bare, ${dispatched.processCpu.toFixed(0)} µs the job, the database ${dispatched.databaseCpu?.toFixed(0) ?? "?"} µs; WAL ${dispatched.walBytes?.toFixed(0)} bytes`,
       );
       rounds.push({ bare, dispatched });
     }
@@ -366,6 +372,11 @@ export async function run(emit: Emit): Promise<void> {
     const databaseCpu = rounds.flatMap((r) => r.dispatched.databaseCpu ?? []);
     if (databaseCpu.length > 0)
       emit("dispatcher_database_cpu_per_delivery", median(databaseCpu), "µs/delivery");
+    emit(
+      "dispatcher_wal_bytes_per_delivery",
+      median(rounds.map((r) => r.dispatched.walBytes ?? Number.NaN)),
+      "bytes/delivery",
+    );
 
     note(`latency: ${RATE} events/s for ${LATENCY_SECONDS} s`);
     const samples = await latencies(setup);

@@ -8,6 +8,7 @@ import { decisionRecorder } from "../../services/identity/decisionRecorder";
 import { newDecisionRequestId } from "../../services/identity/requestIds";
 import { type Database, openDatabase, quoteIdentifier } from "../../storage/database";
 import { postgresCpu, postgresCpuMicrosPerRequest } from "./postgresCpu";
+import { walBytesSince, walPosition } from "./walBytes";
 
 const BATCH = 16;
 const WARM_BATCHES = 100;
@@ -70,11 +71,6 @@ async function fillHistory(database: Database, side: Side, rows: number): Promis
   await database.pool.query("VACUUM ANALYZE decisions");
 }
 
-async function walPosition(database: Database): Promise<string> {
-  const { rows } = await database.pool.query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn");
-  return rows[0]?.lsn as string;
-}
-
 async function turn(database: Database, side: Side): Promise<RecordFigures> {
   const recorder = decisionRecorder(database.pool, () => true);
   let index = 0;
@@ -92,18 +88,14 @@ async function turn(database: Database, side: Side): Promise<RecordFigures> {
       }),
     );
   for (let warm = 0; warm < WARM_BATCHES; warm += 1) await batch();
-  const walBefore = await walPosition(database);
+  const walBefore = await walPosition(database.pool);
   const cpuBefore = postgresCpu();
   for (let measured = 0; measured < MEASURED_BATCHES; measured += 1) await batch();
   const cpuAfter = postgresCpu();
   const rows = MEASURED_BATCHES * BATCH;
-  const { rows: wal } = await database.pool.query<{ bytes: string }>(
-    "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)::text AS bytes",
-    [walBefore],
-  );
   return {
     databaseCpuPerRow: postgresCpuMicrosPerRequest(cpuBefore, cpuAfter, rows),
-    walBytesPerRow: Number(wal[0]?.bytes) / rows,
+    walBytesPerRow: (await walBytesSince(database.pool, walBefore)) / rows,
   };
 }
 
