@@ -1,6 +1,6 @@
-// One delivery attempt in Svix's three steps: prepare (once per claim and endpoint: open the endpoint's secrets
-// and check its receiver on a fresh DNS answer), dispatch (sign, POST to the checked addresses) and handle the
-// outcome (success, the next retry of the fixed schedule, or dead).
+// One delivery attempt in Svix's three steps: prepare (once per claim and endpoint: open the endpoint's secrets),
+// dispatch (check the receiver on a fresh DNS answer, once per claim and endpoint, at its first send; sign; POST
+// to the checked addresses) and handle the outcome (success, the next retry of the fixed schedule, or dead).
 import type { SecretBox } from "../../core/secrets/secretBox";
 import { isDeliverySuccess, retryDelayMs } from "../../core/webhook/deliveryPolicy";
 import type { ClaimedDelivery, RecordedAttempt } from "./claims";
@@ -20,32 +20,23 @@ export interface Queued {
   claimedAt: number;
   /** Why they could not be opened (e.g. sealed under a master key this worker lacks): nothing is sent unsigned. */
   secrets: OpenSecrets | Error;
-  /** The receiver checked at the claim; rejects with the rule that refuses it. */
-  target: Promise<ReceiverTarget>;
+  /** The receiver, checked at the claim's first send to the endpoint; rejects with the rule that refuses it. */
+  receiver: () => Promise<ReceiverTarget>;
 }
 
-interface Prepared {
-  secrets: OpenSecrets | Error;
-  target: Promise<ReceiverTarget>;
-}
-
-function prepared(box: SecretBox, receivers: ReceiverPolicy, delivery: ClaimedDelivery): Prepared {
-  let secrets: OpenSecrets | Error;
-  try {
-    secrets = openSecrets(box, delivery.endpointId, delivery);
-  } catch (error) {
-    secrets = error as Error;
-  }
-  const target = checkedReceiver(delivery.url, receivers);
-  // Handled where each attempt awaits it; this keeps a refusal no attempt reaches (a stale claim) quiet.
-  target.catch(() => undefined);
-  return { secrets, target };
+/** The endpoint's receiver check, run once, when first asked: so checks run only as fast as sends do. */
+function checkedOnce(url: string, receivers: ReceiverPolicy): () => Promise<ReceiverTarget> {
+  let checked: Promise<ReceiverTarget> | undefined;
+  return () => {
+    checked ??= checkedReceiver(url, receivers);
+    return checked;
+  };
 }
 
 /**
  * Prepare: the claimed deliveries queued with their endpoints' secrets and receiver check, each endpoint's
- * once per claim. A queued delivery is sent within half its lease of the claim (dispatcher.ts), so the
- * addresses it connects to were checked at most that long before.
+ * once per claim. The check runs after the claim and a queued delivery is sent within half its lease of the
+ * claim (dispatcher.ts), so the addresses it connects to were checked at most that long before.
  */
 export function queuedOf(
   box: SecretBox,
@@ -53,12 +44,18 @@ export function queuedOf(
   claimed: readonly ClaimedDelivery[],
   claimedAt: number,
 ): Queued[] {
-  const byEndpoint = new Map<string, Prepared>();
+  const byEndpoint = new Map<string, Pick<Queued, "secrets" | "receiver">>();
   return claimed.map((delivery) => {
     // Every row of one endpoint carries the same URL and sealed secrets (read in the same statement).
     let endpoint = byEndpoint.get(delivery.endpointId);
     if (endpoint === undefined) {
-      endpoint = prepared(box, receivers, delivery);
+      let secrets: OpenSecrets | Error;
+      try {
+        secrets = openSecrets(box, delivery.endpointId, delivery);
+      } catch (error) {
+        secrets = error as Error;
+      }
+      endpoint = { secrets, receiver: checkedOnce(delivery.url, receivers) };
       byEndpoint.set(delivery.endpointId, endpoint);
     }
     return { claimed: delivery, claimedAt, ...endpoint };
@@ -73,13 +70,13 @@ export interface DispatchDeps {
 
 /** Dispatch: the receiver's answer to one signed attempt made at `startedAt`, or why there is none. */
 export async function dispatchAttempt(
-  { claimed, secrets: opened, target: checked }: Queued,
+  { claimed, secrets: opened, receiver }: Queued,
   startedAt: Date,
   deps: DispatchDeps,
 ): Promise<AttemptOutcome> {
   try {
-    // The same rule as at registration, checked at the claim; the request connects to what was checked.
-    const target = await checked;
+    // The same rule as at registration, once per endpoint and claim; the request connects to what was checked.
+    const target = await receiver();
     if (opened instanceof Error) throw opened;
     const body = envelopeBody({
       id: claimed.id,

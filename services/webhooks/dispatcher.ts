@@ -1,7 +1,7 @@
-// The webhook worker job, in Svix's shape: prepare (fan the outbox out into deliveries, claim the due ones, check
-// each claimed endpoint's receiver again), dispatch (sign, POST to the checked addresses), handle the outcome
-// (success, the next retry of the fixed schedule, or dead). One slow receiver holds its own slots and never the
-// others'. The clock is a dependency so tests walk the retry schedule without waiting.
+// The webhook worker job, in Svix's shape: prepare (fan the outbox out into deliveries, claim the due ones),
+// dispatch (check each claimed endpoint's receiver again, once per claim; sign; POST to the checked addresses),
+// handle the outcome (success, the next retry of the fixed schedule, or dead). One slow receiver holds its own
+// slots and never the others'. The clock is a dependency so tests walk the retry schedule without waiting.
 import { randomBytes } from "node:crypto";
 import type { Pool } from "pg";
 import type { SecretBox } from "../../core/secrets/secretBox";
