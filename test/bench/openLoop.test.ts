@@ -64,9 +64,11 @@ describe("bench: the open loop", () => {
     // The hold-up's 30 ms, less the lag let go (and 1 ms of timer rounding), plus whatever a busy machine adds.
     expect(sample.slipMs).to.be.within(30 - MAX_SEND_LAG_MS - 1, 80);
     // Caught up at once, the 30 requests missed would all leave within a millisecond of the hold-up ending.
+    // Moving on, the next one or two are due within that millisecond anyway, and on a loaded machine a timer
+    // armed on the event loop's time from before the hold-up can fire at once (CI saw 4 there).
     const [heldUntil] = sent.slice(6);
     const bunched = sent.filter((at) => at >= (heldUntil as number) && at < (heldUntil as number) + 1);
-    expect(bunched.length).to.be.at.most(3);
+    expect(bunched.length).to.be.at.most(5);
     expect(sample.seconds).to.be.at.least(0.065);
   });
 });
