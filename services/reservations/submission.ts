@@ -6,7 +6,7 @@ import { ApiError } from "../../core/errors/catalogue";
 import { isFinal } from "../../core/reservation";
 import { fromChain } from "./chainAccess";
 import type { Reservation } from "./record";
-import { recordCommitSubmission, recordConfirmedSettlement, transition } from "./store";
+import { recordCommitSubmission, recordConfirmedSettlement, reservationById, transition } from "./store";
 
 /** Which of the reservation's transactions a reported hash was taken for. */
 export type SubmittedStep = "commit" | "reveal" | "renew";
@@ -49,6 +49,17 @@ export async function recordSubmission(
   transactionHash: string,
   now: Date,
 ): Promise<Submission> {
+  return recordOnce(pool, registry, reservation, transactionHash, now, true);
+}
+
+async function recordOnce(
+  pool: Pool,
+  registry: RegistryClient,
+  reservation: Reservation,
+  transactionHash: string,
+  now: Date,
+  againIfMoved: boolean,
+): Promise<Submission> {
   if (!registry.isTransactionHash(transactionHash)) {
     throw new ApiError(
       "invalid_request",
@@ -87,8 +98,15 @@ export async function recordSubmission(
       submitted_at: now,
     }),
   );
-  // Another request moved it meanwhile; answer with what it is now.
-  return { reservation: moved ?? reservation, step };
+  if (moved !== undefined) return { reservation: moved, step };
+  // Another writer moved it meanwhile: the reconciler may have confirmed it from the mirror while the wallet's
+  // report was on its way. The report then applies to what the reservation is now (once: a row that moves again
+  // is answered as it stands).
+  const fresh = await reservationById(pool, reservation.reservationId);
+  if (fresh === undefined || fresh.status === reservation.status || !againIfMoved) {
+    return { reservation: fresh ?? reservation, step };
+  }
+  return recordOnce(pool, registry, fresh, transactionHash, now, false);
 }
 
 /** Runs a write of `transactionHash` as a reservation's settlement; another reservation holding it is the caller's error. */

@@ -8,6 +8,7 @@ import {
   SUBMISSION_GRACE_SECONDS,
 } from "../../../core/reservation";
 import { reconcilePass, reconcileReservation } from "../../../services/reservations/reconcile";
+import type { Reservation } from "../../../services/reservations/record";
 import { recordSubmission } from "../../../services/reservations/submission";
 import {
   catalogueOf,
@@ -66,6 +67,20 @@ describe("reservations: reconciler", function () {
   });
 
   const passAt = (now: Date) => reconcilePass(depsAt(db.pool, () => now));
+  /** The launcher's hold of the prepare, settled by HASH_A at t0 + 40 s, and a pass at t0 + 60 s that confirms it. */
+  const confirmFromMirror = async (reservation: Reservation) => {
+    await mirrorHold(db.pool, reservation, {
+      launcher: EVM_LAUNCHER,
+      reservedAt: seconds(t0, 40),
+      expiresAt: seconds(t0, 40 + DAY),
+      durationSeconds: DAY,
+      feePaid: 900n,
+      partnerRef: reservation.partnerRef,
+      txHash: HASH_A,
+    });
+    await checkpoint(db.pool, "hardhat", "evm", seconds(t0, 60));
+    expect(await passAt(seconds(t0, 60))).to.include({ confirmed: 1 });
+  };
 
   describe("confirmation", () => {
     it("confirms a prepare its partnerRef settled, accrues the ledger at the fee charged and emits both events", async () => {
@@ -439,17 +454,7 @@ describe("reservations: reconciler", function () {
 
     it("records a hash reported after the mirror confirmed the prepare only when the launcher's hold carries it; a reorg then waits for that transaction", async () => {
       const reservation = await prepare(db.pool, { preparedAt: t0 });
-      await mirrorHold(db.pool, reservation, {
-        launcher: EVM_LAUNCHER,
-        reservedAt: seconds(t0, 40),
-        expiresAt: seconds(t0, 40 + DAY),
-        durationSeconds: DAY,
-        feePaid: 900n,
-        partnerRef: reservation.partnerRef,
-        txHash: HASH_A,
-      });
-      await checkpoint(db.pool, "hardhat", "evm", seconds(t0, 60));
-      expect(await passAt(seconds(t0, 60))).to.include({ confirmed: 1 });
+      await confirmFromMirror(reservation);
       const registry = unreachableRegistry("hardhat");
       const report = async (hash: string) =>
         (
@@ -482,6 +487,30 @@ describe("reservations: reconciler", function () {
       await checkpoint(db.pool, "hardhat", "evm", seconds(t0, 80));
       expect(await passAt(seconds(t0, 80))).to.include({ reopened: 1 });
       expect(await current(db.pool, reservation)).to.include({ status: "submitted", transactionHash: upper });
+    });
+  });
+
+  describe("a report racing the reconciler", () => {
+    it("records the reveal's hash when the reconciler confirmed the reservation from the mirror after the report read it", async () => {
+      const reservation = await prepare(db.pool, { preparedAt: t0 });
+      // As the report read it: the commitment recorded, the reveal not yet.
+      const asReported = { ...reservation, commitTransactionHash: HASH_B };
+      await confirmFromMirror(reservation);
+      const registry: RegistryClient = { ...unreachableRegistry("hardhat"), stepOf: async () => "reserve" };
+
+      const { reservation: answered } = await recordSubmission(
+        db.pool,
+        registry,
+        asReported,
+        HASH_A,
+        seconds(t0, 65),
+      );
+
+      expect(answered).to.include({ status: "confirmed", transactionHash: HASH_A });
+      expect(await current(db.pool, reservation)).to.include({
+        status: "confirmed",
+        transactionHash: HASH_A,
+      });
     });
   });
 
