@@ -52,10 +52,15 @@ describe("web: the public pages in headless Chromium (local chains)", function (
 
   before(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    [e2e, browser] = await Promise.all([
+    // Side by side; whichever started is kept for after() to stop when the other failed (no Chromium, say).
+    const [started, launched] = await Promise.allSettled([
       startE2e({ hosts: { ...TEST_HOSTS, sandbox: [SANDBOX_HOST] } }),
       launchChromium(),
     ]);
+    if (started.status === "fulfilled") e2e = started.value;
+    if (launched.status === "fulfilled") browser = launched.value;
+    if (started.status === "rejected") throw started.reason;
+    if (launched.status === "rejected") throw launched.reason;
     base = e2e.api.url;
     sandboxBase = base.replace("127.0.0.1", SANDBOX_HOST);
     // A reservation on each local chain, each by a dev wallet sending straight to the registry.
