@@ -1,6 +1,8 @@
 // The production roles as compiled code: each role's entry bundled by esbuild into dist/roles/<role>.js with its
 // source map, the npm packages left to node_modules. Unlike tsx, which runs the sources with esbuild's keepNames
 // (every closure bound to a name is named by Object.defineProperty when created), the bundle keeps no names.
+import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { type BuildOptions, buildSync } from "esbuild";
 import { projectPath } from "../../config/projectRoot";
 
@@ -31,13 +33,19 @@ export const NODE_BUNDLE: BuildOptions = {
 
 /** Bundles every role into ROLES_DIR; returns the bundles' paths by role. */
 export function buildRoles(): Record<RoleBundle, string> {
+  // Built beside ROLES_DIR (the same depth, so the source maps' relative paths hold), then each file renamed into
+  // place: a role starting meanwhile, or another build running at once (a parallel test run), reads a whole file.
+  const staging = projectPath("dist", `.roles-${process.pid}`);
   buildSync({
     ...NODE_BUNDLE,
     entryPoints: Object.fromEntries(
       Object.entries(ROLE_ENTRIES).map(([bundle, entry]) => [bundle, projectPath(entry)]),
     ),
-    outdir: ROLES_DIR,
+    outdir: staging,
   });
+  mkdirSync(ROLES_DIR, { recursive: true });
+  for (const file of readdirSync(staging)) renameSync(join(staging, file), join(ROLES_DIR, file));
+  rmSync(staging, { recursive: true, force: true });
   return Object.fromEntries(
     Object.keys(ROLE_ENTRIES).map((bundle) => [bundle, projectPath("dist", "roles", `${bundle}.js`)]),
   ) as Record<RoleBundle, string>;

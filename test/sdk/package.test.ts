@@ -1,12 +1,23 @@
 // The SDK as published: built (scripts/sdk/build.ts), installed by its package name into a scratch project,
 // imported by Node's own ESM loader through the exports map, and type-checked by a consumer on
-// moduleResolution nodenext (the strictest resolver) against the emitted declarations.
+// moduleResolution nodenext (the strictest resolver) against the emitted declarations; its testing entry
+// loading the programs it carries. One build for every test: two test files building the one sdk/dist at once
+// (a parallel run) would delete each other's files.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { expect } from "chai";
 import { buildSdk, SDK_DIR } from "../../scripts/sdk/build";
+import { LOCAL_LAUNCHPAD_PROGRAM_ID } from "../../sdk/src/testing";
 
 const ROOT = resolve(__dirname, "..", "..");
 
@@ -20,6 +31,7 @@ describe("sdk: the built package", function () {
     mkdirSync(join(project, "node_modules", "@identity-protection"), { recursive: true });
     symlinkSync(SDK_DIR, join(project, "node_modules", "@identity-protection", "sdk"));
     symlinkSync(join(ROOT, "node_modules", "@noble"), join(project, "node_modules", "@noble"));
+    symlinkSync(join(ROOT, "node_modules", "litesvm"), join(project, "node_modules", "litesvm"));
     writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
   });
   after(() => rmSync(project, { recursive: true, force: true }));
@@ -86,5 +98,29 @@ export { verdict, client };
     expect(consumer('client.get("/v1/keys").then((body) => body.keys.map((key) => key.nope));')).to.match(
       /Property 'nope' does not exist/,
     );
+  });
+
+  it("declares every entry's types, and its testing entry loads the programs it carries", () => {
+    const manifest = JSON.parse(readFileSync(join(SDK_DIR, "package.json"), "utf8"));
+    for (const [entry, target] of Object.entries(manifest.exports as Record<string, { types?: string }>)) {
+      if (target.types !== undefined) expect(existsSync(join(SDK_DIR, target.types)), entry).to.equal(true);
+    }
+    writeFileSync(
+      join(project, "check.mjs"),
+      `import { LiteSVM } from "litesvm";
+import { OnchainDecisionError } from "@identity-protection/sdk";
+import { guardedLaunchInstructions } from "@identity-protection/sdk/onchain-guard/solana";
+import { loadIdentityPrograms } from "@identity-protection/sdk/testing";
+const programs = loadIdentityPrograms(new LiteSVM());
+let refused = null;
+try { guardedLaunchInstructions({ kind: "evm" }, {}); } catch (error) { refused = error instanceof OnchainDecisionError && error.reason; }
+console.log(JSON.stringify({ launchpad: programs.launchpadProgram.toBase58(), refused }));
+`,
+    );
+    const output = execFileSync(process.execPath, ["check.mjs"], { cwd: project, encoding: "utf8" });
+    expect(JSON.parse(output)).to.deep.equal({
+      launchpad: LOCAL_LAUNCHPAD_PROGRAM_ID.toBase58(),
+      refused: "wrong_chain_kind",
+    });
   });
 });

@@ -1,18 +1,9 @@
 // The SDK's testing helpers as a launchpad engineer uses them: the registry and the guard in their own Hardhat test
 // and the programs in their own litesvm test, a test key's decision and a launch, in a few lines (the first test of
 // each chain is sdk/README.md's example); the launch program deployed over a real local RPC; the shipped bytecode
-// equal to the compiled contracts; and the built testing entry imported by name.
-import { execFileSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+// equal to the compiled contracts. The built testing entry imported by name is in package.test.ts, beside the
+// package's one build.
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from "@solana/web3.js";
 import { expect } from "chai";
@@ -23,7 +14,6 @@ import { foldedHashBytes, foldV1 } from "../../core/fold";
 import { readArtifact } from "../../scripts/evm/artifacts";
 import { SDK_ARTIFACT_MODULES } from "../../scripts/evm/export-abi";
 import { type SolanaRpc, startSolanaRpc } from "../../scripts/localnet/solana/server";
-import { buildSdk, SDK_DIR } from "../../scripts/sdk/build";
 import {
   GUARDED_LAUNCH_ABI,
   guardedLaunchArgs,
@@ -223,44 +213,5 @@ describe("sdk testing helpers: the launch program over a real RPC", function () 
     expect(key(8).equals(payer.publicKey)).to.equal(true);
     expect(key(40).equals(registryProgram)).to.equal(true);
     expect(key(104).toBase58()).to.equal(await connection.getGenesisHash());
-  });
-});
-
-describe("sdk testing helpers: the built package", function () {
-  this.timeout(120_000);
-  let project: string;
-
-  before(async () => {
-    await buildSdk();
-    project = mkdtempSync(join(tmpdir(), "sdk-testing-consumer-"));
-    mkdirSync(join(project, "node_modules", "@identity-protection"), { recursive: true });
-    symlinkSync(SDK_DIR, join(project, "node_modules", "@identity-protection", "sdk"));
-    symlinkSync(join(ROOT, "node_modules", "litesvm"), join(project, "node_modules", "litesvm"));
-    writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
-  });
-  after(() => rmSync(project, { recursive: true, force: true }));
-
-  it("declares every entry's types, and its testing entry loads the programs it carries", () => {
-    const manifest = JSON.parse(readFileSync(join(SDK_DIR, "package.json"), "utf8"));
-    for (const [entry, target] of Object.entries(manifest.exports as Record<string, { types?: string }>)) {
-      if (target.types !== undefined) expect(existsSync(join(SDK_DIR, target.types)), entry).to.equal(true);
-    }
-    writeFileSync(
-      join(project, "check.mjs"),
-      `import { LiteSVM } from "litesvm";
-import { OnchainDecisionError } from "@identity-protection/sdk";
-import { guardedLaunchInstructions } from "@identity-protection/sdk/onchain-guard/solana";
-import { loadIdentityPrograms } from "@identity-protection/sdk/testing";
-const programs = loadIdentityPrograms(new LiteSVM());
-let refused = null;
-try { guardedLaunchInstructions({ kind: "evm" }, {}); } catch (error) { refused = error instanceof OnchainDecisionError && error.reason; }
-console.log(JSON.stringify({ launchpad: programs.launchpadProgram.toBase58(), refused }));
-`,
-    );
-    const output = execFileSync(process.execPath, ["check.mjs"], { cwd: project, encoding: "utf8" });
-    expect(JSON.parse(output)).to.deep.equal({
-      launchpad: LOCAL_LAUNCHPAD_PROGRAM_ID.toBase58(),
-      refused: "wrong_chain_kind",
-    });
   });
 });

@@ -23,6 +23,8 @@ async function databaseUrl(): Promise<string> {
       maxConnections: 32,
     });
     shared = { server, dataDir };
+    // A parallel run's worker keeps its server until it exits (test/support/hooks.ts); its files go with it.
+    process.once("exit", () => rmSync(dataDir, { recursive: true, force: true }));
   }
   return shared.server.connectionString;
 }
