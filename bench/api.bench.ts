@@ -37,8 +37,8 @@ import { evaluate } from "../services/identity/evaluation";
 import { checkIdentity, checkResultOf } from "../services/identity/identityCheck";
 import { snapshotLoader } from "../services/identity/recordLoader";
 import { ensureSigningKeys } from "../services/signing/signingKeyStore";
+import { isPostgresServer } from "../storage/batchesInFlight";
 import { type Database, openDatabase, quoteIdentifier } from "../storage/database";
-import { isPostgresServer } from "../storage/namedStatements";
 import { createLogger } from "../telemetry/log";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
@@ -267,9 +267,13 @@ async function seedProtectedIdentities(database: Database): Promise<void> {
 }
 
 /** The identity check's steps as served (batched reads), with the look-alike read or without it. */
-function lookalikeCaseCheck(database: Database, mode: (typeof LOOKALIKE_MODES)[number], named: boolean) {
+function lookalikeCaseCheck(
+  database: Database,
+  mode: (typeof LOOKALIKE_MODES)[number],
+  postgresServer: boolean,
+) {
   const readChains = chainReader(undefined, 1_000, Date.now);
-  const load = snapshotLoader(database.pool, () => named);
+  const load = snapshotLoader(database.pool, () => postgresServer);
   return async (request: { name: string; ticker: string; chain: string }) => {
     const context: EvaluationContext = {
       environment: "production",

@@ -6,8 +6,8 @@ import type { Environment } from "../core/environment";
 import { ApiError } from "../core/errors/catalogue";
 import { createSecretBox, type SecretBox } from "../core/secrets/secretBox";
 import { DEFAULT_FRESHNESS_BOUND_SECONDS } from "../core/status";
+import { isPostgresServer } from "../storage/batchesInFlight";
 import { DEFAULT_DATA_PATH_TIMEOUT_MS, withinDataPathBound } from "../storage/dataPathBound";
-import { isPostgresServer } from "../storage/namedStatements";
 import { isDatabaseUnavailable } from "../storage/unavailable";
 import type { EvaluationContext } from "./identity/evaluation";
 import type { ChainInfo } from "./mirror/chainCatalogue";
@@ -29,8 +29,8 @@ export interface DataPath {
   pool: Pool;
   /** The evaluation context of a request in `environment`, with the clock read now. */
   context(environment: Environment): EvaluationContext;
-  /** Whether statements may be named (a Postgres server), known once start-up has run. */
-  named(): boolean;
+  /** Whether the database is a Postgres server (storage/batchesInFlight), known once start-up has run. */
+  postgresServer(): boolean;
   /**
    * Start-up work, run once on the first decision request (run waits for it): signing keys exist for both
    * environments. Retried after a failure. Not started at creation: on
@@ -78,11 +78,11 @@ export function createDataPath(
   const timeoutMs = options.dataPathTimeoutMs ?? DEFAULT_DATA_PATH_TIMEOUT_MS;
   let started: Promise<void> | undefined;
   let startUpDone = false;
-  let named = false;
+  let postgresServer = false;
 
   const start = async () => {
     await prepare(pool, box);
-    named = await isPostgresServer(pool);
+    postgresServer = await isPostgresServer(pool);
     startUpDone = true;
   };
 
@@ -118,7 +118,7 @@ export function createDataPath(
       freshnessBoundSeconds,
       now: new Date(now()),
     }),
-    named: () => named,
+    postgresServer: () => postgresServer,
     ready,
     run,
     bounded: (work) => withinDataPathBound(work, timeoutMs),

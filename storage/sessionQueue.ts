@@ -20,7 +20,11 @@
 // session, the setting would reach every other client's commits too. Killed then, the process lost every
 // acknowledged write since Ponder connected. So after any statement that names the setting, the queue sets it
 // back on before another message runs.
+//
+// Statement names are the connection's own (./statementNames): the queue renames them on the way in, and drops a
+// connection's statements when it goes away, once no other connection holds the turn.
 import type { PGlite } from "@electric-sql/pglite";
+import { deallocateMessage, isParse, isStatementClose, withConnectionStatementName } from "./statementNames";
 
 type OnData = (data: Uint8Array) => void;
 
@@ -40,6 +44,9 @@ const COPY_FROM_STDIN = /^\s*(COPY\s+.+?\s+FROM\s+)STDIN\b([^;]*);?\s*$/is;
 const [PARSE, SYNC] = ["P", "S"].map((type) => type.charCodeAt(0));
 const NAMES_SYNCHRONOUS_COMMIT = /synchronous_commit/i;
 const SYNCHRONOUS_COMMIT_ON = "SET synchronous_commit TO on";
+/** The queue's own messages (dropping a closed connection's statements): never a connection's turn. */
+const SESSION_HANDLER = -1;
+const ignore = () => undefined;
 
 /** Whether a Query or Parse message's text may change `synchronous_commit` (SET, set_config, RESET, ...). */
 function mayChangeSynchronousCommit(message: Uint8Array): boolean {
@@ -77,14 +84,27 @@ export class SessionQueue {
   private copy: Copy | null = null;
   /** A statement that names synchronous_commit ran or waits for its Sync: set it back on at the next chance. */
   private synchronousCommitAtRisk = false;
+  /** Each connection's prepared statements, by their session-wide names. */
+  private readonly statements = new Map<number, Set<string>>();
 
   constructor(private readonly db: PGlite) {}
 
   enqueue(handlerId: number, message: Uint8Array, onData: OnData): Promise<number> {
+    const named = withConnectionStatementName(handlerId, message);
+    if (named.name !== undefined) this.track(handlerId, named.message, named.name);
     return new Promise((resolve, reject) => {
-      this.queue.push({ handlerId, message, onData, resolve, reject });
+      this.queue.push({ handlerId, message: named.message, onData, resolve, reject });
       void this.process();
     });
+  }
+
+  private track(handlerId: number, message: Uint8Array, name: string): void {
+    if (isParse(message)) {
+      const names = this.statements.get(handlerId) ?? new Set<string>();
+      this.statements.set(handlerId, names.add(name));
+    } else if (isStatementClose(message)) {
+      this.statements.get(handlerId)?.delete(name);
+    }
   }
 
   getQueueLength(): number {
@@ -98,6 +118,19 @@ export class SessionQueue {
       this.queue.splice(index, 1);
       queued.reject(new Error("Handler disconnected"));
     }
+    // Its statements would otherwise stay in the session for good (pools open and close connections).
+    for (const name of this.statements.get(handlerId) ?? []) {
+      const message = deallocateMessage(name);
+      this.queue.push({
+        handlerId: SESSION_HANDLER,
+        message,
+        onData: ignore,
+        resolve: ignore,
+        reject: ignore,
+      });
+    }
+    this.statements.delete(handlerId);
+    void this.process();
   }
 
   /** A connection that goes away mid-turn must not hold the session: roll back and hand the turn on. */

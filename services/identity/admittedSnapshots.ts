@@ -5,7 +5,7 @@
 // per statement against ~40 µs per row), so one statement instead of two is most of the reads' saving.
 import type { Pool } from "pg";
 import { batcher } from "../../storage/batcher";
-import { batchesInFlight } from "../../storage/namedStatements";
+import { batchesInFlight } from "../../storage/batchesInFlight";
 import type { PartnerContext } from "../partners/admission";
 import { apiKeyEnvironment } from "../partners/apiKeyFormat";
 import {
@@ -53,16 +53,16 @@ SELECT
   ${SHARED_COLUMNS}`;
 
 /**
- * Concurrent validations' key checks and snapshot reads, batched into one statement. `named` (named
- * statements, see storage/namedStatements) is read per batch: it is known once the data path has started.
+ * Concurrent validations' key checks and snapshot reads, batched into one statement. `postgresServer`
+ * (storage/batchesInFlight) is read per batch: it is known once the data path has started.
  */
-export function admittedSnapshotLoader(pool: Pool, named: () => boolean): AdmittedSnapshotLoader {
+export function admittedSnapshotLoader(pool: Pool, postgresServer: () => boolean): AdmittedSnapshotLoader {
   return batcher(
     async (requests) => {
       const authentication = authenticationBatch(requests.map((request) => request.attempt));
       const snapshotRequests = requests.map((request) => request.snapshot);
       const { rows } = await pool.query<SnapshotsRow & { authentications: AuthenticationRow[] | null }>({
-        ...(named() ? { name: "decisions.admitted_snapshots" } : {}),
+        name: "decisions.admitted_snapshots",
         text: ADMITTED_SNAPSHOTS_SQL,
         values: [authentication.parameter, snapshotParameter(snapshotRequests, authentication.positions)],
       });
@@ -73,7 +73,7 @@ export function admittedSnapshotLoader(pool: Pool, named: () => boolean): Admitt
         snapshot,
       }));
     },
-    { maxBatch: 256, maxInFlight: () => batchesInFlight(named()) },
+    { maxBatch: 256, maxInFlight: () => batchesInFlight(postgresServer()) },
   );
 }
 

@@ -6,8 +6,8 @@
 import type { Pool } from "pg";
 import type { SignedDecision } from "../../core/decision";
 import { batcher } from "../../storage/batcher";
+import { batchesInFlight } from "../../storage/batchesInFlight";
 import type { DomainEvent } from "../../storage/domainEvents";
-import { batchesInFlight } from "../../storage/namedStatements";
 
 export interface DecisionRecord {
   decision: SignedDecision;
@@ -53,20 +53,20 @@ export interface DecisionRecorder {
 }
 
 /**
- * `named` (whether statements may be named: storage/namedStatements) is read per batch: it is known once the
- * decision data path (services/dataPath.ts) has started.
+ * `postgresServer` (storage/batchesInFlight) is read per batch: it is known once the decision data path
+ * (services/dataPath.ts) has started.
  */
-export function decisionRecorder(pool: Pool, named: () => boolean = () => false): DecisionRecorder {
+export function decisionRecorder(pool: Pool, postgresServer: () => boolean = () => false): DecisionRecorder {
   const write = batcher<Record<string, unknown>, void>(
     async (rows) => {
       await pool.query({
-        ...(named() ? { name: "decisions.record" } : {}),
+        name: "decisions.record",
         text: RECORD_SQL,
         values: [JSON.stringify(rows)],
       });
       return rows.map(() => undefined);
     },
-    { maxBatch: MAX_BATCH, maxInFlight: () => batchesInFlight(named()) },
+    { maxBatch: MAX_BATCH, maxInFlight: () => batchesInFlight(postgresServer()) },
   );
   return { record: (record) => write(rowOf(record)) };
 }

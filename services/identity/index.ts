@@ -139,13 +139,13 @@ export function identityService(
   registries?: RegistryCatalogue,
 ): IdentityService {
   const { pool } = data;
-  const admittedSnapshots = admittedSnapshotLoader(pool, data.named);
-  const snapshots = snapshotLoader(pool, data.named);
+  const admittedSnapshots = admittedSnapshotLoader(pool, data.postgresServer);
+  const snapshots = snapshotLoader(pool, data.postgresServer);
   const load = (request: SnapshotRequest) => data.bounded(snapshots(request));
   const validation: ValidationDeps = {
     pool,
     signers,
-    recorder: decisionRecorder(pool, data.named),
+    recorder: decisionRecorder(pool, data.postgresServer),
     readChains,
     context: data.context,
     guardTarget: (environment, chain) => registries?.[environment].get(chain)?.guardTarget ?? null,

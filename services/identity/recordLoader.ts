@@ -26,7 +26,7 @@ import type {
   LockRecord,
 } from "../../core/status";
 import { batcher } from "../../storage/batcher";
-import { batchesInFlight } from "../../storage/namedStatements";
+import { batchesInFlight } from "../../storage/batchesInFlight";
 import type { CheckpointedChain } from "../mirror/chainCatalogue";
 import { launchpadPartnerSql } from "../partners/launchpads";
 
@@ -298,18 +298,16 @@ export function snapshotParameter(
 }
 
 /**
- * The snapshot of each request, in order, in one query (one statement snapshot for the whole batch). `named`:
- * as a named statement, planned once per connection (storage/namedStatements: real Postgres only).
+ * The snapshot of each request, in order, in one query (one statement snapshot for the whole batch), a named
+ * statement: planned once per connection.
  */
 export async function loadDecisionSnapshots(
   db: Pool | PoolClient,
   requests: readonly SnapshotRequest[],
-  named = false,
 ): Promise<DecisionSnapshot[]> {
   const lookalikes = requests.some((request) => request.lookalikeKey !== undefined);
-  const name = lookalikes ? "identity.snapshot_lookalikes" : "identity.snapshot";
   const { rows } = await db.query<SnapshotsRow>({
-    ...(named ? { name } : {}),
+    name: lookalikes ? "identity.snapshot_lookalikes" : "identity.snapshot",
     text: lookalikes ? SNAPSHOT_WITH_LOOKALIKES_SQL : SNAPSHOT_SQL,
     values: [snapshotParameter(requests)],
   });
@@ -318,16 +316,16 @@ export async function loadDecisionSnapshots(
 
 /**
  * Concurrent checks' snapshot reads, batched into one statement as validations' are (admittedSnapshots): the
- * keyless check is the call everyone makes, and a statement costs far more than a row. `named` is read per
- * batch: it is known once the data path has started.
+ * keyless check is the call everyone makes, and a statement costs far more than a row. `postgresServer`
+ * (storage/batchesInFlight) is read per batch: it is known once the data path has started.
  */
 export function snapshotLoader(
   pool: Pool,
-  named: () => boolean,
+  postgresServer: () => boolean,
 ): (request: SnapshotRequest) => Promise<DecisionSnapshot> {
-  return batcher((requests) => loadDecisionSnapshots(pool, requests, named()), {
+  return batcher((requests) => loadDecisionSnapshots(pool, requests), {
     maxBatch: 256,
-    maxInFlight: () => batchesInFlight(named()),
+    maxInFlight: () => batchesInFlight(postgresServer()),
   });
 }
 
@@ -342,12 +340,9 @@ export async function loadDecisionSnapshot(
   chain: string | null,
   partnerId: string | null,
   lookalikeKey?: string,
-  named = false,
 ): Promise<DecisionSnapshot> {
-  const [snapshot] = await loadDecisionSnapshots(
-    db,
-    [{ environment, identity, chain, partnerId, lookalikeKey }],
-    named,
-  );
+  const [snapshot] = await loadDecisionSnapshots(db, [
+    { environment, identity, chain, partnerId, lookalikeKey },
+  ]);
   return snapshot as DecisionSnapshot;
 }

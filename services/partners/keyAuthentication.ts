@@ -4,7 +4,6 @@
 import type { Pool } from "pg";
 import type { Environment } from "../../core/environment";
 import { batcher } from "../../storage/batcher";
-import { namedStatementsOn } from "../../storage/namedStatements";
 import { apiKeyHash } from "./apiKeyFormat";
 import type { ApiKeyRecord } from "./apiKeyStore";
 import { type RateState, rateWindowAt } from "./rateWindow";
@@ -149,16 +148,15 @@ export function authenticationBatch(attempts: readonly AuthenticationAttempt[]):
  * Finds the key of each attempt and, unless it is revoked, counts the attempt in the key's current minute
  * window — one statement for the whole batch. Each attempt gets its exact position in its window's count,
  * as if it had been counted alone, so the limit holds across concurrent batches and processes.
- * `result[i]` answers `attempts[i]`; undefined for an unknown key. `named`: see platform/namedStatements.
+ * `result[i]` answers `attempts[i]`; undefined for an unknown key. A named statement: planned once per connection.
  */
 export async function authenticateApiKeys(
   pool: Pool,
   attempts: readonly AuthenticationAttempt[],
-  named = false,
 ): Promise<(Authentication | undefined)[]> {
   const batch = authenticationBatch(attempts);
   const { rows } = await pool.query<AuthenticationRow>({
-    ...(named ? { name: "api_keys.authenticate" } : {}),
+    name: "api_keys.authenticate",
     text: AUTHENTICATE_SQL,
     values: [batch.parameter],
   });
@@ -182,8 +180,7 @@ export interface KeyedRead<R> {
  * database server); a batch is bounded so one statement stays short.
  */
 export function batchedAuthenticator(pool: Pool): Authenticator {
-  const named = namedStatementsOn(pool);
-  return batcher(async (attempts) => authenticateApiKeys(pool, attempts, await named()), {
+  return batcher((attempts) => authenticateApiKeys(pool, attempts), {
     maxBatch: 256,
     maxInFlight: 2,
   });

@@ -134,7 +134,6 @@ export async function claimDueDeliveries(
   pool: Pool,
   at: Date,
   limits: ClaimLimits,
-  named = false,
 ): Promise<ClaimedDelivery[]> {
   if (limits.limit <= 0) return [];
   const token = randomBytes(12).toString("hex");
@@ -143,7 +142,7 @@ export async function claimDueDeliveries(
     // The lock first, then the claim: its snapshot, taken after the lock, sees every earlier claim's leases.
     await client.query(CLAIM_LOCK_SQL);
     return client.query<ClaimRow>({
-      ...(named ? { name: "webhooks.claim" } : {}),
+      name: "webhooks.claim",
       text: CLAIM_SQL,
       values: [
         at,
@@ -208,19 +207,15 @@ export interface LeasedOutcome {
 /**
  * Records attempts and their deliveries' new states in one statement (one commit for many outcomes); each row
  * only under the lease that sent it. Returns the ids recorded: an id missing had lost its lease (dropped).
- * `named`: a named statement, planned once per connection (storage/namedStatements: real Postgres only).
+ * A named statement: planned once per connection.
  */
-export async function recordAttempts(
-  pool: Pool,
-  outcomes: readonly LeasedOutcome[],
-  named = false,
-): Promise<Set<string>> {
+export async function recordAttempts(pool: Pool, outcomes: readonly LeasedOutcome[]): Promise<Set<string>> {
   if (outcomes.length === 0) return new Set();
   // Should two workers ever deadlock here (each recording a delivery the other has taken over), Postgres
   // aborts one statement: its outcomes stay unrecorded, as after a crash, and are sent again after the lease.
   const column = <T>(pick: (outcome: LeasedOutcome) => T) => outcomes.map(pick);
   const { rows } = await pool.query<{ id: string }>({
-    ...(named ? { name: "webhooks.record_attempts" } : {}),
+    name: "webhooks.record_attempts",
     text: `WITH input AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::timestamptz[],
          $6::timestamptz[], $7::integer[], $8::text[], $9::integer[])

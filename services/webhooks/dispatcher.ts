@@ -6,7 +6,6 @@ import { randomBytes } from "node:crypto";
 import type { Pool } from "pg";
 import type { SecretBox } from "../../core/secrets/secretBox";
 import { WEBHOOK_ATTEMPT_TIMEOUT_MS } from "../../core/webhook/deliveryPolicy";
-import { namedStatementsOn } from "../../storage/namedStatements";
 import { countWebhookAttempt } from "../../telemetry/metrics";
 import { attemptResult, type DispatchDeps, dispatchAttempt, type Queued, queuedOf } from "./attempt";
 import { claimDueDeliveries, DELIVERY_LEASE_MS, type RecordedAttempt, releaseLeases } from "./claims";
@@ -96,7 +95,6 @@ class Dispatcher implements WebhookDispatcher {
   private readonly maxHeldPerEndpoint: number;
   private readonly fanOutBatch: number;
   private readonly leaseMs: number;
-  private readonly named: () => Promise<boolean>;
   private readonly recorder: OutcomeRecorder;
   /** Who claims: this dispatcher's leases are its own when a claim counts an endpoint's leases. */
   private readonly holder = randomBytes(8).toString("hex");
@@ -125,8 +123,7 @@ class Dispatcher implements WebhookDispatcher {
     this.maxHeldPerEndpoint = claimAhead * this.perEndpoint;
     this.fanOutBatch = options.fanOutBatch ?? DEFAULT_FAN_OUT_BATCH;
     this.leaseMs = options.leaseMs ?? DELIVERY_LEASE_MS;
-    this.named = namedStatementsOn(options.pool);
-    this.recorder = outcomeRecorder(options.pool, this.named);
+    this.recorder = outcomeRecorder(options.pool);
     this.queues = new SendQueues({
       maxInFlight,
       perEndpoint: this.perEndpoint,
@@ -138,7 +135,7 @@ class Dispatcher implements WebhookDispatcher {
 
   async pass(): Promise<PassOutcome> {
     const at = new Date(this.now());
-    const fanned = await fanOutEvents(this.pool, at, this.fanOutBatch, await this.named());
+    const fanned = await fanOutEvents(this.pool, at, this.fanOutBatch);
     if (fanned.deliveries > 0 || at.getTime() - this.claimedAt >= IDLE_CLAIM_INTERVAL_MS) {
       await this.claimInTurn(at);
     }
@@ -177,19 +174,14 @@ class Dispatcher implements WebhookDispatcher {
     const limit = this.queues.room;
     if (this.stopped || limit <= 0) return;
     this.claimedAt = at.getTime();
-    const claimed = await claimDueDeliveries(
-      this.pool,
-      at,
-      {
-        holder: this.holder,
-        limit,
-        perEndpoint: this.perEndpoint,
-        aheadPerEndpoint: this.maxHeldPerEndpoint,
-        leaseMs: this.leaseMs,
-        held: this.queues.heldIds(),
-      },
-      await this.named(),
-    );
+    const claimed = await claimDueDeliveries(this.pool, at, {
+      holder: this.holder,
+      limit,
+      perEndpoint: this.perEndpoint,
+      aheadPerEndpoint: this.maxHeldPerEndpoint,
+      leaseMs: this.leaseMs,
+      held: this.queues.heldIds(),
+    });
     this.queues.enqueue(queuedOf(this.box, this.receivers, claimed, at.getTime()), limit);
     this.pump();
   }

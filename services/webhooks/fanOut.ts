@@ -39,15 +39,10 @@ export const FAN_OUT_SQL = `WITH events AS (
 )
 SELECT (SELECT count(*) FROM marked)::int AS events, (SELECT count(*) FROM inserted)::int AS deliveries`;
 
-/** `named`: a named statement, planned once per connection (storage/namedStatements: real Postgres only). */
-export async function fanOutEvents(
-  pool: Pool,
-  at: Date,
-  batchSize: number,
-  named = false,
-): Promise<FanOutCounts> {
+/** A named statement: planned once per connection. */
+export async function fanOutEvents(pool: Pool, at: Date, batchSize: number): Promise<FanOutCounts> {
   const { rows } = await pool.query<FanOutCounts>({
-    ...(named ? { name: "webhooks.fan_out" } : {}),
+    name: "webhooks.fan_out",
     text: FAN_OUT_SQL,
     values: [batchSize, at],
   });

@@ -22,11 +22,7 @@ interface Waiting {
   reject: (error: Error) => void;
 }
 
-/** `named`: whether statements may be named on `pool` (storage/namedStatements). */
-export function outcomeRecorder(
-  pool: Pool,
-  named: () => Promise<boolean> = async () => false,
-): OutcomeRecorder {
+export function outcomeRecorder(pool: Pool): OutcomeRecorder {
   let waiting: Waiting[] = [];
   let recording = false;
   /** Ends the gathering pause early once the batch is full. */
@@ -51,7 +47,6 @@ export function outcomeRecorder(
         const recorded = await recordAttempts(
           pool,
           batch.map((entry) => entry.outcome),
-          await named(),
         );
         for (const entry of batch) entry.resolve(recorded.has(entry.outcome.claimed.id));
       } catch (error) {

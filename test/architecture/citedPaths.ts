@@ -1,6 +1,6 @@
 // Repository paths that prose cites: in the docs and the READMEs anywhere, in source files inside comments only
 // (a string literal is code, and the code's own tests judge it). A citation is a top-level folder of the
-// repository followed by a path, e.g. `services/webhooks/claims.ts`, `storage/namedStatements` (a module, as an
+// repository followed by a path, e.g. `services/webhooks/claims.ts`, `storage/batchesInFlight` (a module, as an
 // import names it) or `storage/migrations/0019` (a file name's prefix).
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";

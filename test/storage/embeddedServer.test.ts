@@ -3,11 +3,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { expect } from "chai";
-import { Pool, type Submittable } from "pg";
+import { Client, Pool, type Submittable } from "pg";
 import { PortInUseError } from "../../net/ports";
 import { openDatabase } from "../../storage/database";
-import { startEmbeddedServer } from "../../storage/embeddedServer";
+import { type EmbeddedServer, startEmbeddedServer } from "../../storage/embeddedServer";
 import { withTransaction } from "../../storage/transaction";
 import { freePort } from "../support/testDatabase";
 
@@ -117,14 +118,23 @@ describe("storage: embedded database", () => {
 });
 
 describe("storage: embedded database under concurrent extended-protocol queries", () => {
-  it("gives every connection the answer to its own statement while others run transactions", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "svc-embedded-"));
-    const server = await startEmbeddedServer({
+  let dataDir: string;
+  let server: EmbeddedServer;
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "svc-embedded-"));
+    server = await startEmbeddedServer({
       dataDir,
       host: "127.0.0.1",
       port: await freePort(),
       maxConnections: 32,
     });
+  });
+  after(async () => {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("gives every connection the answer to its own statement while others run transactions", async () => {
     const pool = new Pool({ connectionString: server.connectionString, max: 16 });
     try {
       await pool.query("CREATE TABLE writes (v int)");
@@ -147,8 +157,58 @@ describe("storage: embedded database under concurrent extended-protocol queries"
       expect(rows[0]?.n).to.equal(100);
     } finally {
       await pool.end();
-      await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("gives every connection statement names of its own, as Postgres does", async () => {
+    // The service names its hot statements; every connection shares PGlite's one session, where the second
+    // connection's Parse of the same name would fail ("already exists") or its Bind run the first's statement.
+    const clients = Array.from(
+      { length: 3 },
+      () => new Client({ connectionString: server.connectionString }),
+    );
+    await Promise.all(clients.map((client) => client.connect()));
+    try {
+      const asked = async (client: Client, index: number) => {
+        const { rows } = await client.query<{ n: number }>({
+          name: "same.name",
+          text: `SELECT $1::int + ${index * 100} AS n`,
+          values: [index],
+        });
+        return rows[0]?.n;
+      };
+      for (let round = 0; round < 3; round += 1) {
+        const answers = await Promise.all(clients.map((client, index) => asked(client, index)));
+        expect(answers).to.deep.equal([0, 101, 202]);
+      }
+    } finally {
+      await Promise.all(clients.map((client) => client.end()));
+    }
+  });
+
+  it("drops a connection's statements when it closes, and keeps the others'", async () => {
+    const observer = new Client({ connectionString: server.connectionString });
+    const leaving = new Client({ connectionString: server.connectionString });
+    await Promise.all([observer.connect(), leaving.connect()]);
+    let left = false;
+    const prepared = async () => {
+      const { rows } = await observer.query<{ name: string }>(
+        "SELECT name FROM pg_prepared_statements WHERE name LIKE '%:dropped.%'",
+      );
+      return rows.map((row) => row.name.replace(/^c\d+:/, "")).sort();
+    };
+    try {
+      await observer.query({ name: "dropped.stays", text: "SELECT 1" });
+      await leaving.query({ name: "dropped.goes", text: "SELECT 2" });
+      expect(await prepared()).to.deep.equal(["dropped.goes", "dropped.stays"]);
+      await leaving.end();
+      left = true;
+      for (let wait = 0; wait < 50 && (await prepared()).length > 1; wait += 1) await delay(20);
+      expect(await prepared()).to.deep.equal(["dropped.stays"]);
+      const { rows } = await observer.query<{ n: number }>({ name: "dropped.stays", text: "SELECT 1" });
+      expect(rows).to.have.length(1);
+    } finally {
+      await Promise.all([observer.end(), left ? undefined : leaving.end()]);
     }
   });
 });

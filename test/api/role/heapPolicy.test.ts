@@ -36,8 +36,14 @@ describe("api: heap policy", function () {
     expect(policy).to.have.length.of.at.least(2);
     expect(policy.every((factor) => factor === 4)).to.equal(true, `factors ${policy.join(", ")}`);
     // The probe's second limit comes from measured speeds: adaptive, a process idle for a second gets less.
-    const adaptive = limitFactorsOf("adaptive");
-    expect(adaptive).to.have.length.of.at.least(2);
-    expect(adaptive.at(-1)).to.be.below(4);
+    // V8 reads those speeds off the machine, and on one busy with other work it can reach 4 too (seen in a
+    // suite run in two workers), so up to three probes: one below 4 shows what the policy changes.
+    const secondLimits: number[] = [];
+    for (let probe = 0; probe < 3 && !secondLimits.some((factor) => factor < 4); probe += 1) {
+      const adaptive = limitFactorsOf("adaptive");
+      expect(adaptive).to.have.length.of.at.least(2);
+      secondLimits.push(adaptive.at(-1) as number);
+    }
+    expect(Math.min(...secondLimits)).to.be.below(4, `second limits ${secondLimits.join(", ")}`);
   });
 });
