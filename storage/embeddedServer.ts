@@ -1,21 +1,17 @@
 // The embedded default: PGlite (Postgres compiled to WASM) served over the Postgres wire protocol, so the
-// API, the indexers and Ponder reach it through the same `pg` data path as a real Postgres.
-// pglite-socket's connection handler speaks the protocol; the session queue (./sessionQueue) decides
-// whose messages run, because PGlite has one session for all connections.
-import { mkdirSync } from "node:fs";
-import { type AddressInfo, createServer, type Server, type Socket } from "node:net";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { PGLiteSocketHandler, type PGLiteSocketHandlerOptions } from "@electric-sql/pglite-socket";
+// API, the indexers and Ponder reach it through the same `pg` data path as a real Postgres. The server runs
+// on a thread of its own (./embeddedServerThread) in the process that starts it: a killed process still
+// takes its database down with it, and every commit it acknowledged is on disk by then (README, "Durability").
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import { ServiceError } from "../core/errors/serviceError";
 import { assertPortFree } from "../net/ports";
 import {
   EmbeddedServerRunningError,
   embeddedConnectionString,
-  removeOwnServerRecord,
   runningServerRecord,
-  writeServerRecord,
 } from "./embeddedServerRecord";
-import { SessionQueue } from "./sessionQueue";
 
 export interface EmbeddedServerOptions {
   /** Folder that holds the database files; created when missing. */
@@ -31,6 +27,26 @@ export interface EmbeddedServer {
   stop(): Promise<void>;
 }
 
+export class EmbeddedServerFailedError extends ServiceError {}
+
+/** What the server's thread tells the thread that started it. */
+export type EmbeddedThreadMessage = { kind: "listening"; port: number } | { kind: "failed"; message: string };
+
+/** The bundle built beside a compiled role or bench (scripts/build/roles.ts, THREAD_ENTRIES). */
+export const EMBEDDED_THREAD_BUNDLE = "embedded-database-thread.js";
+
+/**
+ * The thread's code, as a script that loads it: the source under tsx (its CommonJS hook, which a thread
+ * does not inherit from `tsx`'s loader), else the bundle beside this one.
+ */
+function threadScript(): string {
+  const source = join(__dirname, "embeddedServerThread.ts");
+  const load = existsSync(source)
+    ? [require.resolve("tsx/cjs"), source]
+    : [join(__dirname, EMBEDDED_THREAD_BUNDLE)];
+  return load.map((path) => `require(${JSON.stringify(path)});`).join("\n");
+}
+
 /** Starts the server; refuses (EmbeddedServerRunningError) while another one runs on the same data folder. */
 export async function startEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
   const running = await runningServerRecord(options.dataDir);
@@ -40,48 +56,33 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     service: "embedded database",
     setting: "EMBEDDED_DB_PORT",
   });
-  mkdirSync(options.dataDir, { recursive: true });
-  // pg_trgm: the protected list's text search is indexed (storage/migrations/0019).
-  const db = await PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm } });
-  // The handler is typed against pglite-socket's own queue class; ours has the same public methods.
-  const queryQueue = new SessionQueue(db) as unknown as PGLiteSocketHandlerOptions["queryQueue"];
-  const handlers = new Set<PGLiteSocketHandler>();
-
-  const accept = async (socket: Socket) => {
-    if (handlers.size >= options.maxConnections) {
-      socket.end();
-      return;
-    }
-    const handler = new PGLiteSocketHandler({ queryQueue, closeOnDetach: true });
-    handlers.add(handler);
-    const forget = () => handlers.delete(handler);
-    handler.addEventListener("close", forget);
-    handler.addEventListener("error", forget);
-    await handler.attach(socket).catch(() => {
-      forget();
-      socket.destroy();
+  const thread = new Worker(threadScript(), { eval: true, workerData: options });
+  const exited = new Promise<number>((resolve) => thread.once("exit", resolve));
+  const port = await new Promise<number>((resolve, reject) => {
+    thread.once("message", (message: EmbeddedThreadMessage) => {
+      if (message.kind === "listening") resolve(message.port);
+      else if (message.kind === "failed") reject(new EmbeddedServerFailedError(message.message));
     });
-  };
-  const server: Server = createServer((socket) => void accept(socket));
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, resolve);
+    thread.once("error", reject);
+    void exited.then((code) =>
+      reject(new EmbeddedServerFailedError(`The embedded database exited with ${code}.`)),
+    );
   });
-  const { port } = server.address() as AddressInfo;
-  writeServerRecord(options.dataDir, {
-    pid: process.pid,
-    host: options.host,
-    port,
-    startedAt: new Date().toISOString(),
+  let stopping = false;
+  // Past start-up, the thread failing is the database gone: as fatal as it was on the main thread.
+  thread.on("error", (error) => {
+    throw new EmbeddedServerFailedError("The embedded database's thread failed.", { cause: error });
   });
-
+  void exited.then((code) => {
+    if (!stopping) throw new EmbeddedServerFailedError(`The embedded database's thread exited with ${code}.`);
+  });
   return {
     connectionString: embeddedConnectionString(options.host, port),
     async stop() {
-      removeOwnServerRecord(options.dataDir);
-      await Promise.all([...handlers].map((handler) => handler.detach(true)));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await db.close();
+      if (stopping) return void (await exited);
+      stopping = true;
+      thread.postMessage("stop");
+      await exited;
     },
   };
 }

@@ -4,11 +4,11 @@
 // a bench measures the code production runs, not tsx's. BENCH_CPU_PROFILE=<dir> writes each server's V8 CPU
 // profile there.
 import { type ChildProcess, fork } from "node:child_process";
-import { basename } from "node:path";
+import { basename, relative } from "node:path";
 import { createInterface } from "node:readline";
 import { buildSync } from "esbuild";
 import { projectPath } from "../../config/projectRoot";
-import { NODE_BUNDLE } from "../../scripts/build/roles";
+import { NODE_BUNDLE, withThreadEntries } from "../../scripts/build/roles";
 
 const compiled = new Map<string, string>();
 
@@ -16,8 +16,13 @@ const compiled = new Map<string, string>();
 function compiledSuite(modulePath: string): string {
   let bundle = compiled.get(modulePath);
   if (bundle === undefined) {
-    bundle = projectPath("dist", "bench", basename(modulePath).replace(/\.ts$/, ".js"));
-    buildSync({ ...NODE_BUNDLE, entryPoints: [modulePath], outfile: bundle });
+    const name = basename(modulePath).replace(/\.ts$/, "");
+    buildSync({
+      ...NODE_BUNDLE,
+      entryPoints: withThreadEntries({ [name]: relative(projectPath(), modulePath) }),
+      outdir: projectPath("dist", "bench"),
+    });
+    bundle = projectPath("dist", "bench", `${name}.js`);
     compiled.set(modulePath, bundle);
   }
   return bundle;

@@ -5,6 +5,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type BuildOptions, buildSync } from "esbuild";
 import { projectPath } from "../../config/projectRoot";
+import { EMBEDDED_THREAD_BUNDLE } from "../../storage/embeddedServer";
 
 /** Each role's bundle name and its entry (`npm run <role>` runs dist/roles/<bundle>.js). */
 export const ROLE_ENTRIES = {
@@ -15,6 +16,21 @@ export const ROLE_ENTRIES = {
 } as const;
 
 export type RoleBundle = keyof typeof ROLE_ENTRIES;
+
+/**
+ * Threads a bundle may start, bundled beside it: the embedded database's (storage/embeddedServer finds it beside
+ * its own bundle). The benches' servers need it; the roles run only against Postgres.
+ */
+export const THREAD_ENTRIES = {
+  [EMBEDDED_THREAD_BUNDLE.replace(/\.js$/, "")]: "storage/embeddedServerThread.ts",
+};
+
+/** The entry points of `entries` (bundle name to source), with the threads they may start. */
+export function withThreadEntries(entries: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries({ ...entries, ...THREAD_ENTRIES }).map(([bundle, entry]) => [bundle, projectPath(entry)]),
+  );
+}
 
 export const ROLES_DIR = projectPath("dist", "roles");
 
