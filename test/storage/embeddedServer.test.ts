@@ -1,14 +1,20 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { setTimeout as delay } from "node:timers/promises";
 import { expect } from "chai";
 import { Client, Pool, type Submittable } from "pg";
+import { projectPath } from "../../config/projectRoot";
 import { PortInUseError } from "../../net/ports";
 import { openDatabase } from "../../storage/database";
-import { type EmbeddedServer, startEmbeddedServer } from "../../storage/embeddedServer";
+import {
+  type EmbeddedServer,
+  EmbeddedServerFailedError,
+  startEmbeddedServer,
+} from "../../storage/embeddedServer";
 import { withTransaction } from "../../storage/transaction";
 import { freePort } from "../support/testDatabase";
 
@@ -115,6 +121,21 @@ describe("storage: embedded database", () => {
       blocker.close();
     }
   });
+
+  it("refuses to start with the reason its thread failed", async () => {
+    const notAFolder = join(dataDir, "a-file");
+    writeFileSync(notAFolder, "");
+    const failure = await startEmbeddedServer({
+      dataDir: notAFolder,
+      host: "127.0.0.1",
+      port: await freePort(),
+      maxConnections: 4,
+    }).catch((error: Error) => error);
+    expect(failure).to.be.instanceOf(EmbeddedServerFailedError);
+    expect((failure as Error).message)
+      .to.contain("EEXIST")
+      .and.contain(notAFolder);
+  });
 });
 
 describe("storage: embedded database under concurrent extended-protocol queries", () => {
@@ -184,6 +205,43 @@ describe("storage: embedded database under concurrent extended-protocol queries"
     } finally {
       await Promise.all(clients.map((client) => client.end()));
     }
+  });
+
+  it("answers while the thread that started it is busy: the database has a thread of its own", async () => {
+    // A client in another process asks once this thread is blocked; on this thread, the answer would wait.
+    const client = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const { Client } = require("pg");
+         const client = new Client({ connectionString: process.argv[1] });
+         client.connect().then(async () => {
+           console.log("connected");
+           await new Promise((resolve) => setTimeout(resolve, 200));
+           await client.query("SELECT 1");
+           console.log("answered " + Date.now());
+           await client.end();
+         });`,
+        server.connectionString,
+      ],
+      { cwd: projectPath(), stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const lines = createInterface({ input: client.stdout as NodeJS.ReadableStream });
+    const output: string[] = [];
+    const ended = new Promise<void>((resolve) => client.once("exit", () => resolve()));
+    await new Promise<void>((resolve) =>
+      lines.on("line", (line) => {
+        output.push(line);
+        if (line === "connected") resolve();
+      }),
+    );
+    const blockedUntil = Date.now() + 1_500;
+    while (Date.now() < blockedUntil) {
+      // Busy: this thread runs nothing else until the time is up.
+    }
+    await ended;
+    const answeredAt = Number(output.find((line) => line.startsWith("answered "))?.slice("answered ".length));
+    expect(answeredAt).to.be.below(blockedUntil - 500, output.join("\n"));
   });
 
   it("drops a connection's statements when it closes, and keeps the others'", async () => {
