@@ -43,6 +43,7 @@ import { createLogger } from "../telemetry/log";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
 import { chosenCases } from "./support/chosenCases";
+import { closedLoop, type Measurement, percentile } from "./support/closedLoop";
 import { type OpenLoopSample, openLoop as openLoopOf, type Send, slipShare } from "./support/openLoop";
 import { postgresCpu, postgresCpuMicrosPerRequest } from "./support/postgresCpu";
 import { validationKeys } from "./support/validationKeys";
@@ -73,16 +74,6 @@ type ServerMode =
   | "bare-static"
   | "embedded-database"
   | (typeof LOOKALIKE_MODES)[number];
-
-interface Measurement {
-  latencies: number[];
-  errors: number;
-  seconds: number;
-}
-
-function percentile(sorted: number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
-}
 
 /** Queries cycle through reserved and free pairs so the database answers both kinds. */
 function checkPath(index: number): string {
@@ -184,29 +175,12 @@ function openLoop(
   return openLoopOf(workload(baseUrl), ratePerSecond, durationMs, 1_000_000);
 }
 
-async function load(
+function load(
   baseUrl: string,
   durationMs: number,
   workload: Workload = gets(checkPath),
 ): Promise<Measurement> {
-  const send = workload(baseUrl);
-  const latencies: number[] = [];
-  let errors = 0;
-  let counter = 0;
-  const deadline = performance.now() + durationMs;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      counter += 1;
-      const started = performance.now();
-      const status = await send(counter);
-      latencies.push(performance.now() - started);
-      if (status !== 200) errors += 1;
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  return { latencies, errors, seconds };
+  return closedLoop(workload(baseUrl), durationMs, CONCURRENCY);
 }
 
 function combined(measurements: readonly Measurement[]): Measurement {

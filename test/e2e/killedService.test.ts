@@ -2,65 +2,21 @@
 // writes through the API on every kind of table a partner touches (sandbox key, webhook endpoint, launch
 // report, dispute, reservation prepare), its whole process group is killed with SIGKILL right after the last
 // 2xx, and the next `npm start` on the same folder opens and finds every one of them. Ten kills in a row.
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { expect } from "chai";
 import pg from "pg";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { freePort } from "../../net/ports";
 import { type HttpResponse, send } from "../api/support/http";
+import { npmStart, type RunningStart, START_PATIENCE_MS, signalGroup } from "../support/npmStart";
 
-const ROOT = resolve(__dirname, "../..");
 const KILLS = 10;
 const SANDBOX = "sandbox.localhost";
-const STARTED = /API \(canonical\)\s+(http:\/\/\S+)\/api\/v1\/health/;
-const START_PATIENCE_MS = 120_000;
-
-interface Running {
-  child: ChildProcess;
-  apiUrl: string;
-}
-
-/** `npm start` in its own process group (as a terminal runs it), resolved once its start screen is printed. */
-function npmStart(env: Record<string, string>): Promise<Running> {
-  const { DATABASE_URL: _unset, ...inherited } = process.env;
-  const child = spawn("npm", ["start"], {
-    cwd: ROOT,
-    env: { ...inherited, ...env },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  return new Promise((done, fail) => {
-    const timer = setTimeout(
-      () => fail(new Error(`npm start did not start: ${output.slice(-3000)}`)),
-      START_PATIENCE_MS,
-    );
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const apiUrl = STARTED.exec(output)?.[1];
-      if (apiUrl === undefined) return;
-      clearTimeout(timer);
-      done({ child, apiUrl });
-    };
-    child.stdout?.on("data", read);
-    child.stderr?.on("data", read);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      fail(new Error(`npm start exited with ${code}: ${output.slice(-3000)}`));
-    });
-  });
-}
 
 /** SIGKILL to every process of the group (npm, tsx, the service, the Hardhat node), resolved once npm is gone. */
-function killGroup({ child }: Running): Promise<void> {
-  child.removeAllListeners("exit");
-  const gone = new Promise<void>((done) => child.once("exit", () => done()));
-  process.kill(-(child.pid as number), "SIGKILL");
-  return gone;
-}
+const killGroup = (running: RunningStart) => signalGroup(running, "SIGKILL");
 
 /** What one round wrote, each acknowledged with a 2xx. */
 interface Written {
@@ -193,7 +149,7 @@ async function expectKept(apiUrl: string, databaseUrl: string, written: Written[
 describe("e2e: the embedded default keeps every acknowledged write when its process group is killed", function () {
   this.timeout(KILLS * 3 * START_PATIENCE_MS);
   let dataDir: string;
-  let running: Running | undefined;
+  let running: RunningStart | undefined;
 
   before(function () {
     // The embedded default's own promise; the run of the suite on Postgres has no embedded database to test.
