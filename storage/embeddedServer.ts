@@ -32,7 +32,7 @@ export class EmbeddedServerFailedError extends ServiceError {}
 /** What the server's thread tells the thread that started it. */
 export type EmbeddedThreadMessage = { kind: "listening"; port: number } | { kind: "failed"; message: string };
 
-/** The bundle built beside a compiled role or bench (scripts/build/roles.ts, THREAD_ENTRIES). */
+/** The thread's bundle, built beside a compiled bench server (scripts/build/roles.ts, THREAD_ENTRIES). */
 export const EMBEDDED_THREAD_BUNDLE = "embedded-database-thread.js";
 
 /**
@@ -69,9 +69,11 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     );
   });
   let stopping = false;
+  let stopFailure: Error | undefined;
   // Past start-up, the thread failing is the database gone: as fatal as it was on the main thread.
   thread.on("error", (error) => {
-    throw new EmbeddedServerFailedError("The embedded database's thread failed.", { cause: error });
+    if (stopping) stopFailure = error;
+    else throw new EmbeddedServerFailedError("The embedded database's thread failed.", { cause: error });
   });
   void exited.then((code) => {
     if (!stopping) throw new EmbeddedServerFailedError(`The embedded database's thread exited with ${code}.`);
@@ -79,10 +81,14 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   return {
     connectionString: embeddedConnectionString(options.host, port),
     async stop() {
-      if (stopping) return void (await exited);
+      if (!stopping) thread.postMessage("stop");
       stopping = true;
-      thread.postMessage("stop");
       await exited;
+      if (stopFailure !== undefined) {
+        throw new EmbeddedServerFailedError("The embedded database did not stop cleanly.", {
+          cause: stopFailure,
+        });
+      }
     },
   };
 }

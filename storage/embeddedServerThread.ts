@@ -58,20 +58,20 @@ async function serve(options: EmbeddedServerOptions): Promise<{ port: number; st
   };
 }
 
-const port = parentPort;
-if (port !== null) {
-  const tell = (message: EmbeddedThreadMessage) => port.postMessage(message);
+const parent = parentPort;
+if (parent !== null) {
+  const tell = (message: EmbeddedThreadMessage) => parent.postMessage(message);
   serve(workerData as EmbeddedServerOptions).then(
     (server) => {
       tell({ kind: "listening", port: server.port });
-      // The one message the thread is sent: stop.
-      port.once("message", () => {
-        void server.stop().then(() => port.close());
+      // The one message the thread is sent: stop. A failed stop fails the thread, and the stop with it.
+      parent.once("message", () => {
+        void server.stop().finally(() => parent.close());
       });
     },
     (error: Error) => {
       tell({ kind: "failed", message: error.message });
-      port.close();
+      parent.close();
     },
   );
 }
