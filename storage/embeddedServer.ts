@@ -32,7 +32,7 @@ export class EmbeddedServerFailedError extends ServiceError {}
 /** What the server's thread tells the thread that started it. */
 export type EmbeddedThreadMessage = { kind: "listening"; port: number } | { kind: "failed"; message: string };
 
-/** The thread's bundle, built beside a compiled bench server (scripts/build/roles.ts, THREAD_ENTRIES). */
+/** The thread's bundle, built beside a compiled bench server (scripts/build/roles.ts, THREAD_ENTRY_POINTS). */
 export const EMBEDDED_THREAD_BUNDLE = "embedded-database-thread.js";
 
 /**

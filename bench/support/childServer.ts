@@ -4,11 +4,11 @@
 // a bench measures the code production runs, not tsx's. BENCH_CPU_PROFILE=<dir> writes each server's V8 CPU
 // profile there.
 import { type ChildProcess, fork } from "node:child_process";
-import { basename, relative } from "node:path";
+import { basename } from "node:path";
 import { createInterface } from "node:readline";
 import { buildSync } from "esbuild";
 import { projectPath } from "../../config/projectRoot";
-import { NODE_BUNDLE, withThreadEntries } from "../../scripts/build/roles";
+import { NODE_BUNDLE, THREAD_ENTRY_POINTS } from "../../scripts/build/roles";
 
 const compiled = new Map<string, string>();
 
@@ -19,7 +19,7 @@ function compiledSuite(modulePath: string): string {
     const name = basename(modulePath).replace(/\.ts$/, "");
     buildSync({
       ...NODE_BUNDLE,
-      entryPoints: withThreadEntries({ [name]: relative(projectPath(), modulePath) }),
+      entryPoints: { [name]: modulePath, ...THREAD_ENTRY_POINTS },
       outdir: projectPath("dist", "bench"),
     });
     bundle = projectPath("dist", "bench", `${name}.js`);

@@ -18,19 +18,13 @@ export const ROLE_ENTRIES = {
 export type RoleBundle = keyof typeof ROLE_ENTRIES;
 
 /**
- * Threads a bundle may start, bundled beside it: the embedded database's (storage/embeddedServer finds it beside
- * its own bundle). The benches' servers need it; the roles run only against Postgres.
+ * Threads a bundle may start, as esbuild entry points to bundle beside it: the embedded database's
+ * (storage/embeddedServer finds it beside its own bundle). The benches' servers need it; the roles run only
+ * against Postgres.
  */
-export const THREAD_ENTRIES = {
-  [EMBEDDED_THREAD_BUNDLE.replace(/\.js$/, "")]: "storage/embeddedServerThread.ts",
+export const THREAD_ENTRY_POINTS: Readonly<Record<string, string>> = {
+  [EMBEDDED_THREAD_BUNDLE.replace(/\.js$/, "")]: projectPath("storage", "embeddedServerThread.ts"),
 };
-
-/** The entry points of `entries` (bundle name to source), with the threads they may start. */
-export function withThreadEntries(entries: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries({ ...entries, ...THREAD_ENTRIES }).map(([bundle, entry]) => [bundle, projectPath(entry)]),
-  );
-}
 
 export const ROLES_DIR = projectPath("dist", "roles");
 
