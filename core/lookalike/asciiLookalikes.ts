@@ -11,8 +11,12 @@ export const ASCII_LOOKALIKES: readonly (readonly [from: string, to: string])[] 
   ["L", "I"], // l / I (after CL, so cl still reads as d)
 ];
 
+/** Matches text that one of the pairs changes: most names have none, and the check pays for every request. */
+const ANY_PAIR = new RegExp(ASCII_LOOKALIKES.map(([from]) => from).join("|"));
+
 /** Folded text with the ASCII look-alike table applied; applying it again changes nothing. */
 export function asciiLookalikeFold(folded: string): string {
+  if (!ANY_PAIR.test(folded)) return folded;
   let text = folded;
   for (const [from, to] of ASCII_LOOKALIKES) text = text.replaceAll(from, to);
   return text;

@@ -60,13 +60,14 @@ const MESSAGES: Readonly<Record<StatusReason, string>> = {
 
 const FREE_STATUSES = new Set<ChainStatus["status"]>(["available", "expired", "cleared", "launched"]);
 
-/** The response of the identity check for one evaluation. */
+/** The response of the identity check for one evaluation, with the look-alike found beside it, if any. */
 export function checkResultOf(
   identity: { normalizedName: string; normalizedTicker: string; identityKey: string },
   result: ChainStatus,
   adapter: Adapter,
+  lookalike: Lookalike | null = null,
 ): CheckResult {
-  return {
+  const answer: CheckResult = {
     normalizedName: identity.normalizedName,
     normalizedTicker: identity.normalizedTicker,
     identityKey: identity.identityKey,
@@ -79,9 +80,14 @@ export function checkResultOf(
     launcherAuthorized: result.launcherAuthorized,
     adapter,
     dataAsOf: result.dataAsOf?.toISOString() ?? null,
-    message: MESSAGES[result.reason],
+    message:
+      lookalike === null
+        ? MESSAGES[result.reason]
+        : `${MESSAGES[result.reason]} ${lookalikeMessage(lookalike)}`,
     available: result.decision === "allow" && FREE_STATUSES.has(result.status),
   };
+  if (lookalike !== null) answer.lookalikeOf = lookalike;
+  return answer;
 }
 
 /** A result for a data path that could not be read at all: fail closed, never allow. */
@@ -155,10 +161,7 @@ export async function checkNormalized(
   }
   const reads = await readStaleChains(readChains, snapshot, context, identity, chain, request.launcher);
   const { result, adapter } = evaluate(snapshot, context, chain, request.launcher, reads);
-  const answer = checkResultOf(identity, result, adapter);
-  const found = lookalikeOf(snapshot, context, chain);
-  if (found === null) return answer;
-  return { ...answer, message: `${answer.message} ${lookalikeMessage(found)}`, lookalikeOf: found };
+  return checkResultOf(identity, result, adapter, lookalikeOf(snapshot, context, chain));
 }
 
 /**
