@@ -422,12 +422,12 @@ export async function run(emit: Emit): Promise<void> {
       BENCH_MASTER_KEY: masterKey.toString("hex"),
     };
     if (cases.has("throughput") || cases.has("scale")) {
-      const { service, throughput } = await throughputCase(small.database, env, keys, servers, emit);
+      const throughput = await throughputCase(small.database, env, keys, servers, emit);
       if (cases.has("scale")) {
         const large = await openSchema();
         await seed(large.database, masterKey);
         const halfRate = Math.max(1, Math.round(throughput / 2));
-        await scaleCase(small, large, service, servers, halfRate, env.BENCH_MASTER_KEY, emit);
+        await scaleCase(small, large, servers, halfRate, env.BENCH_MASTER_KEY, emit);
       }
       for (const server of servers.splice(0)) await stopServer(server);
     }
@@ -448,7 +448,7 @@ async function throughputCase(
   keys: readonly string[],
   servers: Running[],
   emit: Emit,
-): Promise<{ service: Running; throughput: number }> {
+): Promise<number> {
   for (const mode of MODES) servers.push({ mode, ...(await startChildServer(__filename, mode, env)) });
   const service = servers.find((server) => server.mode === "service");
   if (service === undefined) throw new Error("the service did not start");
@@ -488,11 +488,8 @@ async function throughputCase(
   emit("identity_check.ratio_vs_bare_same_work", ratio("bare-same-work"), "ratio");
   emit("identity_check.ratio_vs_bare_static", ratio("bare-static"), "ratio");
   emit("identity_check.ratio_vs_validate", ratio("validate"), "ratio");
-  for (const server of servers.filter((server) => server.mode !== "service")) {
-    await stopServer(server);
-    servers.splice(servers.indexOf(server), 1);
-  }
-  return { service, throughput: throughput.get("service") ?? 0 };
+  for (const server of servers.splice(0)) await stopServer(server);
+  return throughput.get("service") ?? 0;
 }
 
 /** Identities in the mirror for the scale case: reservations and as many locks, generated in SQL. */
@@ -581,48 +578,64 @@ async function generateIdentities(database: Database): Promise<void> {
 
 /**
  * The check at half its maximum rate on the seeded mirror and on the same mirror with SCALE_IDENTITIES
- * reservations and as many locks more, each on its own schema and app: the two take turns (open loop), so
- * a neighbour's burst falls on one turn, and each run's figure is the median of its per-pair p99 ratios.
+ * reservations and as many locks more, each on its own schema and app, and on a control app on the small schema:
+ * the three take turns (open loop), so a neighbour's burst falls on one turn, and each run's figure is the median
+ * of its per-pair p99 ratios.
  */
 async function scaleCase(
   small: BenchSchema,
   large: BenchSchema,
-  smallServer: Running,
   servers: Running[],
   rate: number,
   masterKeyHex: string,
   emit: Emit,
 ): Promise<void> {
   await generateIdentities(large.database);
-  const largeServer = {
-    mode: "service" as const,
-    ...(await startChildServer(__filename, "service", {
-      BENCH_DB_URL: large.database.url,
-      BENCH_DB_SCHEMA: large.schema,
-      BENCH_MASTER_KEY: masterKeyHex,
-    })),
+  // Three fresh apps with the same history: the throughput case's app had served the maximum rounds, and its
+  // tail at half rate came out longer than a fresh app's on the same schema (the control, below, showed it).
+  const appOn = async (schema: BenchSchema) => {
+    const server = {
+      mode: "service" as const,
+      ...(await startChildServer(__filename, "service", {
+        BENCH_DB_URL: schema.database.url,
+        BENCH_DB_SCHEMA: schema.schema,
+        BENCH_MASTER_KEY: masterKeyHex,
+      })),
+    };
+    servers.push(server);
+    await load(server.url, WARMUP_MS);
+    return server;
   };
-  servers.push(largeServer);
-  await load(largeServer.url, WARMUP_MS);
-  const sizes: [Size, Size] = [
+  const [smallServer, largeServer, controlServer] = [
+    await appOn(small),
+    await appOn(large),
+    await appOn(small),
+  ];
+  const sizes: Sizes = [
     { label: "small", schema: small, url: smallServer.url, rounds: [], leadIns: [] },
     { label: "large", schema: large, url: largeServer.url, rounds: [], leadIns: [] },
+    { label: "control", schema: small, url: controlServer.url, rounds: [], leadIns: [] },
   ];
   for (const size of sizes) {
     await refresh(size.schema.database);
     await openLoop(size.url, rate, SETTLE_MS);
   }
-  const runRatios: number[] = [];
-  const pooledRatios: number[] = [];
+  const runs: Record<Compared, { pairs: number[]; pooled: number[] }> = {
+    large: { pairs: [], pooled: [] },
+    control: { pairs: [], pooled: [] },
+  };
   for (let run = 0; run < SCALE_RUNS; run += 1) {
     const { pairRatios, p99s } = await scaleRun(sizes, rate);
-    process.stderr.write(
-      `check p99 at half rate, large / small, per pair of turns${SCALE_RUNS > 1 ? ` (run ${run + 1})` : ""}: ${pairRatios.map((ratio) => ratio.toFixed(2)).join(" ")}; over the run's turns ${p99s.small.toFixed(2)} / ${p99s.large.toFixed(2)} ms\n`,
-    );
-    runRatios.push(median(pairRatios));
-    pooledRatios.push(p99s.large / p99s.small);
+    for (const compared of COMPARED) {
+      process.stderr.write(
+        `check p99 at half rate, ${compared} / small, per pair of turns${SCALE_RUNS > 1 ? ` (run ${run + 1})` : ""}: ${pairRatios[compared].map((ratio) => ratio.toFixed(2)).join(" ")}; over the run's turns ${p99s.small.toFixed(2)} / ${p99s[compared].toFixed(2)} ms\n`,
+      );
+      runs[compared].pairs.push(median(pairRatios[compared]));
+      runs[compared].pooled.push(p99s[compared] / p99s.small);
+    }
   }
   for (const size of sizes) {
+    if (size.label === "control") continue;
     const identities = await recordCount(size.schema.database);
     const result = combined(size.rounds);
     const p50 = percentile(result.latencies, 0.5);
@@ -641,29 +654,22 @@ async function scaleCase(
     emit(`identity_check.${size.label}.generator_slip_at_half_rate`, Number(slip.toFixed(4)), "share");
     await listLatencies(size.url, emit, size.label);
   }
-  process.stderr.write(
-    `check p99 at half rate, large / small, median of pairs per run: ${runRatios.map((ratio) => ratio.toFixed(2)).join(" ")}\n`,
-  );
-  emit("identity_check.p99_ratio_large_to_small", Number(median(runRatios).toFixed(3)), "ratio");
-  emit(
-    "identity_check.p99_ratio_large_to_small_worst_run",
-    Number(Math.max(...runRatios).toFixed(3)),
-    "ratio",
-  );
-  process.stderr.write(
-    `check p99 at half rate, large / small, over each run's turns: ${pooledRatios.map((ratio) => ratio.toFixed(2)).join(" ")}\n`,
-  );
-  emit("identity_check.p99_ratio_large_to_small_pooled", Number(median(pooledRatios).toFixed(3)), "ratio");
-  emit(
-    "identity_check.p99_ratio_large_to_small_pooled_worst_run",
-    Number(Math.max(...pooledRatios).toFixed(3)),
-    "ratio",
-  );
+  for (const compared of COMPARED) {
+    const { pairs, pooled } = runs[compared];
+    process.stderr.write(
+      `check p99 at half rate, ${compared} / small, median of pairs per run: ${pairs.map((ratio) => ratio.toFixed(2)).join(" ")}; over each run's turns: ${pooled.map((ratio) => ratio.toFixed(2)).join(" ")}\n`,
+    );
+    const metric = `identity_check.p99_ratio_${compared}_to_small`;
+    emit(metric, Number(median(pairs).toFixed(3)), "ratio");
+    emit(`${metric}_worst_run`, Number(Math.max(...pairs).toFixed(3)), "ratio");
+    emit(`${metric}_pooled`, Number(median(pooled).toFixed(3)), "ratio");
+    emit(`${metric}_pooled_worst_run`, Number(Math.max(...pooled).toFixed(3)), "ratio");
+  }
   emit("identity_check.p99_ratio_runs", SCALE_RUNS, "runs");
 }
 
 interface Size {
-  label: "small" | "large";
+  label: "small" | Compared;
   schema: BenchSchema;
   url: string;
   rounds: OpenLoopSample[];
@@ -671,18 +677,29 @@ interface Size {
 }
 
 /**
- * SCALE_ROUNDS pairs of turns: each pair's p99 ratio, large over small, and each size's p99 over all its turns of
- * the run ("the p99 at half rate" read literally: a pause of ~100 ms, which sets one turn's p99, moves it little).
+ * What each turn of the small schema's app is compared with: the large schema's app, and the control, a second
+ * app on the small schema. The control's ratio is what the comparison reads when the size makes no difference
+ * (the same schema, another process taking the same turns), so it shows how far turns of the same work differ.
+ */
+const COMPARED = ["large", "control"] as const;
+type Compared = (typeof COMPARED)[number];
+type Sizes = [Size, Size, Size];
+
+/**
+ * SCALE_ROUNDS rounds of one turn each: each round's p99 ratio of the large app and of the control over the small
+ * one, and each app's p99 over all its turns of the run ("the p99 at half rate" read literally: a pause of ~100 ms,
+ * which sets one turn's p99, moves it little).
  */
 async function scaleRun(
-  sizes: readonly [Size, Size],
+  sizes: Sizes,
   rate: number,
-): Promise<{ pairRatios: number[]; p99s: Record<Size["label"], number> }> {
-  const turns: Record<Size["label"], OpenLoopSample[]> = { small: [], large: [] };
+): Promise<{ pairRatios: Record<Compared, number[]>; p99s: Record<Size["label"], number> }> {
+  const turns: Record<Size["label"], OpenLoopSample[]> = { small: [], large: [], control: [] };
   const p99 = (measurement: Measurement) => percentile(measurement.latencies, 0.99);
   for (let round = 0; round < SCALE_ROUNDS; round += 1) {
-    // Alternate which size goes first, so neither always meets the other's leftovers.
-    for (const size of round % 2 === 0 ? sizes : [...sizes].reverse()) {
+    // The order turns round, so no app always meets the same one's leftovers.
+    const shift = round % sizes.length;
+    for (const size of [...sizes.slice(shift), ...sizes.slice(0, shift)]) {
       await refresh(size.schema.database);
       size.leadIns.push(await openLoop(size.url, rate, TURN_LEAD_IN_MS));
       const turn = await openLoop(size.url, rate, SCALE_ROUND_MS);
@@ -690,9 +707,15 @@ async function scaleRun(
       turns[size.label].push(turn);
     }
   }
+  const ratiosOver = (compared: Compared) =>
+    turns[compared].map((turn, round) => p99(turn) / p99(turns.small[round] as OpenLoopSample));
   return {
-    pairRatios: turns.large.map((large, round) => p99(large) / p99(turns.small[round] as OpenLoopSample)),
-    p99s: { small: p99(combined(turns.small)), large: p99(combined(turns.large)) },
+    pairRatios: { large: ratiosOver("large"), control: ratiosOver("control") },
+    p99s: {
+      small: p99(combined(turns.small)),
+      large: p99(combined(turns.large)),
+      control: p99(combined(turns.control)),
+    },
   };
 }
 
