@@ -495,9 +495,9 @@ async function throughputCase(
 /** Identities in the mirror for the scale case: reservations and as many locks, generated in SQL. */
 const SCALE_IDENTITIES = Number(process.env.SCALE_IDENTITIES ?? 1_000_000);
 const SETTLE_MS = 2_000;
-/** The apps take turns at the same rate, so all see the same machine; each turn is SCALE_TURN_MS long. */
+/** The apps take turns at the same rate, so all see the same machine; a turn lasts SCALE_TURN_MS (default 3 s). */
 const SCALE_ROUNDS = 6;
-const SCALE_ROUND_MS = Number(process.env.SCALE_TURN_MS ?? 3_000);
+const SCALE_TURN_MS = Number(process.env.SCALE_TURN_MS ?? 3_000);
 /**
  * Each turn first runs at the rate for this long, reported on its own (`p99_turn_lead_in`): a server resuming
  * after the other's turn often answered its first ~150 ms slower (why is not known), which a server under steady
@@ -702,7 +702,7 @@ async function scaleRun(
     for (const size of [...sizes.slice(shift), ...sizes.slice(0, shift)]) {
       await refresh(size.schema.database);
       size.leadIns.push(await openLoop(size.url, rate, TURN_LEAD_IN_MS));
-      const turn = await openLoop(size.url, rate, SCALE_ROUND_MS);
+      const turn = await openLoop(size.url, rate, SCALE_TURN_MS);
       size.rounds.push(turn);
       turns[size.label].push(turn);
     }
