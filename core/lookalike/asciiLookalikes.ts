@@ -11,7 +11,7 @@ export const ASCII_LOOKALIKES: readonly (readonly [from: string, to: string])[] 
   ["L", "I"], // l / I (after CL, so cl still reads as d)
 ];
 
-/** Matches text that one of the pairs changes: most names have none, and the check pays for every request. */
+/** Matches text that one of the pairs would change: text without one skips the replacements (every check folds). */
 const ANY_PAIR = new RegExp(ASCII_LOOKALIKES.map(([from]) => from).join("|"));
 
 /** Folded text with the ASCII look-alike table applied; applying it again changes nothing. */
