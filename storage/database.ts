@@ -21,8 +21,8 @@ export const EMBEDDED_MAX_CONNECTIONS = 32;
 const POOL_SIZE = { postgres: 10, embedded: 4 } as const;
 /**
  * Connections a pool keeps through a quiet spell. A new connection costs its set-up and the planning of each hot
- * statement again: a burst of 32 identity checks after 11 s idle took 11-15 ms, against 1.6-2.8 ms on two kept
- * connections. Two, as the hot paths keep up to two batches in flight (storage/batchesInFlight).
+ * statement again: a burst of 32 of the check's snapshot reads after 11 s idle took 11-15 ms, against 1.6-2.8 ms
+ * on two kept connections. Two, as the hot paths keep up to two batches in flight (storage/batchesInFlight).
  */
 export const WARM_CONNECTIONS = 2;
 /** How long a connection beyond WARM_CONNECTIONS may sit idle before the pool closes it (pg's own default). */
