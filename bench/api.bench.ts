@@ -43,7 +43,7 @@ import { createLogger } from "../telemetry/log";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
 import { chosenCases } from "./support/chosenCases";
-import { closedLoop, type Measurement, percentile } from "./support/closedLoop";
+import { closedLoop, combined, type Measurement, percentile } from "./support/closedLoop";
 import { type OpenLoopSample, openLoop as openLoopOf, type Send, slipShare } from "./support/openLoop";
 import { postgresCpu, postgresCpuMicrosPerRequest } from "./support/postgresCpu";
 import { validationKeys } from "./support/validationKeys";
@@ -181,14 +181,6 @@ function load(
   workload: Workload = gets(checkPath),
 ): Promise<Measurement> {
   return closedLoop(workload(baseUrl), durationMs, CONCURRENCY);
-}
-
-function combined(measurements: readonly Measurement[]): Measurement {
-  return {
-    latencies: measurements.flatMap((measurement) => measurement.latencies).sort((a, b) => a - b),
-    errors: measurements.reduce((sum, measurement) => sum + measurement.errors, 0),
-    seconds: measurements.reduce((sum, measurement) => sum + measurement.seconds, 0),
-  };
 }
 
 /** The mirror's seeded reservations, the signing keys and API keys for the validations; returns the keys. */

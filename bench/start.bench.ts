@@ -11,7 +11,7 @@ import { Pool } from "undici";
 import { npmStart, type RunningStart, signalGroup } from "../test/support/npmStart";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
-import { closedLoop, type Measurement, percentile } from "./support/closedLoop";
+import { closedLoop, combined, type Measurement, percentile } from "./support/closedLoop";
 
 const CONCURRENCY = 32;
 const WARMUP_MS = 3_000;
@@ -36,13 +36,12 @@ function checks(pool: Pool) {
 }
 
 function summary(measurements: readonly Measurement[]) {
-  const latencies = measurements.flatMap((measurement) => measurement.latencies).sort((a, b) => a - b);
-  const seconds = measurements.reduce((sum, measurement) => sum + measurement.seconds, 0);
+  const { latencies, seconds, errors } = combined(measurements);
   return {
     throughput: latencies.length / seconds,
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
-    errors: measurements.reduce((sum, measurement) => sum + measurement.errors, 0),
+    errors,
   };
 }
 

@@ -31,6 +31,15 @@ export async function closedLoop(send: Send, durationMs: number, concurrency: nu
   return { latencies, errors, seconds: (performance.now() - started) / 1000 };
 }
 
+/** Measurements taken in turns, as one: their latencies sorted ascending, their errors and seconds summed. */
+export function combined(measurements: readonly Measurement[]): Measurement {
+  return {
+    latencies: measurements.flatMap((measurement) => measurement.latencies).sort((a, b) => a - b),
+    errors: measurements.reduce((sum, measurement) => sum + measurement.errors, 0),
+    seconds: measurements.reduce((sum, measurement) => sum + measurement.seconds, 0),
+  };
+}
+
 /** The value at `fraction` (0 to 1) of ascending `sorted`. */
 export function percentile(sorted: readonly number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
