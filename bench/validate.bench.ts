@@ -14,6 +14,7 @@ import type { ChildProcess } from "node:child_process";
 import { randomBytes, sign } from "node:crypto";
 import { createServer } from "node:http";
 import { loadavg } from "node:os";
+import type { Histogram } from "prom-client";
 import { Pool as HttpPool } from "undici";
 import { createApp } from "../api/app";
 import { applyApiHeapPolicy } from "../api/heapPolicy";
@@ -24,6 +25,7 @@ import { createSecretBox } from "../core/secrets/secretBox";
 import { ensureSigningKeys, listSigningKeys } from "../services/signing/signingKeyStore";
 import { type Database, openDatabase, quoteIdentifier } from "../storage/database";
 import { createLogger } from "../telemetry/log";
+import { metricsRegistry } from "../telemetry/metrics";
 import type { Emit } from "./run";
 import { startChildServer, stopChildServer } from "./support/childServer";
 import { openLoop, slipShare } from "./support/openLoop";
@@ -148,6 +150,8 @@ async function serve(mode: ServerMode): Promise<void> {
           }),
         )
       : await bareSigningServer(database, masterKey);
+  // The event loop's busy share between two asks for the stages (the second ask gets the phase's).
+  let loopSince = performance.eventLoopUtilization();
   // Statements sent: every pool.query checks a client out once, so this counts the batches' statements.
   let statements = 0;
   database.pool.on("acquire", () => {
@@ -160,10 +164,92 @@ async function serve(mode: ServerMode): Promise<void> {
   );
   process.on("message", (message) => {
     if (message === "counters") process.send?.({ cpu: process.cpuUsage(), statements });
+    if (message === "stages") {
+      void stageTotals().then((totals) => {
+        const now = performance.eventLoopUtilization();
+        process.send?.({
+          ...totals,
+          loopBusy: performance.eventLoopUtilization(now, loopSince).utilization,
+          cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+          atMs: performance.now(),
+        });
+        loopSince = now;
+      });
+    }
   });
   process.stdin.on("end", () => process.exit(0));
   process.stdin.resume();
 }
+
+/** Sums and counts of a histogram's series, as the metrics registry holds them so far. */
+interface Totals {
+  count: number;
+  sum: number;
+}
+
+/** What validation's time went to so far, from the API's own metrics (telemetry/metrics.ts). */
+interface StageTotals {
+  /** The validate route's answered requests and their seconds in the server. */
+  requests: Totals;
+  admission: { held: Totals; run: Totals; calls: Totals };
+  record: { held: Totals; run: Totals; calls: Totals };
+  /** The share of the time since the previous ask that the event loop was busy (eventLoopUtilization). */
+  loopBusy: number;
+  /** The process's CPU so far (user and system, every thread) and the time it was read. */
+  cpuMs: number;
+  atMs: number;
+}
+
+/** Child side: the totals of the metrics that split a validation's time in the server. */
+async function stageTotals(): Promise<Omit<StageTotals, "loopBusy" | "cpuMs" | "atMs">> {
+  const read = async (name: string) =>
+    [
+      name,
+      (await (metricsRegistry.getSingleMetric(name) as Histogram | undefined)?.get())?.values ?? [],
+    ] as const;
+  const metrics = new Map(
+    await Promise.all(
+      [
+        "database_batch_held_seconds",
+        "database_batch_duration_seconds",
+        "database_batch_size",
+        "http_request_duration_seconds",
+      ].map(read),
+    ),
+  );
+  const totals = (name: string, labels: Record<string, string>): Totals => {
+    const values = metrics.get(name) ?? [];
+    const matching = (value: (typeof values)[number]) =>
+      Object.entries(labels).every(([label, wanted]) => value.labels[label] === wanted);
+    const sumOf = (suffix: string) =>
+      values
+        .filter((value) => value.metricName === `${name}${suffix}` && matching(value))
+        .reduce((total, value) => total + value.value, 0);
+    return { count: sumOf("_count"), sum: sumOf("_sum") };
+  };
+  const stage = (statement: string) => ({
+    held: totals("database_batch_held_seconds", { statement }),
+    run: totals("database_batch_duration_seconds", { statement }),
+    calls: totals("database_batch_size", { statement }),
+  });
+  return {
+    requests: totals("http_request_duration_seconds", { route: "POST /api/v1/launches/validate" }),
+    admission: stage("decisions.admitted_snapshots"),
+    record: stage("decisions.record"),
+  };
+}
+
+/** The API child's stage totals so far, asked over the fork's IPC channel. */
+function serverStages(child: ChildProcess): Promise<StageTotals> {
+  return new Promise((resolve) => {
+    child.once("message", (totals: StageTotals) => resolve(totals));
+    child.send("stages");
+  });
+}
+
+/** Mean milliseconds of `after - before`, or NaN when nothing was observed between them. */
+const meanMs = (before: Totals, after: Totals) =>
+  ((after.sum - before.sum) * 1000) / (after.count - before.count);
 
 interface ServerCounters {
   /** CPU seconds (user + system) used so far. */
@@ -256,7 +342,47 @@ interface Latency {
   settlingP99Ms: number;
   /** The share of the measured phase the load generator's schedule slipped (openLoop.ts). */
   slipShare: number;
+  /** Where the API's time went over the measured phase (the API only). */
+  split?: StageSplit;
 }
+
+/** Means over a phase, from the API's metrics: a request's time in the server and its batches' parts. */
+interface StageSplit {
+  serverMs: number;
+  /** The share of the phase the API's event loop was busy: running, or waiting for a core while not idle. */
+  loopBusy: number;
+  /** The API process's CPU over the phase, in cores (every thread: the main one, GC, libuv). */
+  cores: number;
+  admission: BatchSplit;
+  record: BatchSplit;
+}
+
+interface BatchSplit {
+  /** Mean time a batch's first call was held before its statement went out. */
+  heldMs: number;
+  /** Mean round trip of the statement. */
+  statementMs: number;
+  callsPerBatch: number;
+}
+
+function stageSplit(before: StageTotals, after: StageTotals): StageSplit {
+  const batch = (stage: "admission" | "record"): BatchSplit => ({
+    heldMs: meanMs(before[stage].held, after[stage].held),
+    statementMs: meanMs(before[stage].run, after[stage].run),
+    callsPerBatch:
+      (after[stage].calls.sum - before[stage].calls.sum) /
+      (after[stage].calls.count - before[stage].calls.count),
+  });
+  return {
+    serverMs: meanMs(before.requests, after.requests),
+    loopBusy: after.loopBusy,
+    cores: (after.cpuMs - before.cpuMs) / (after.atMs - before.atMs),
+    admission: batch("admission"),
+    record: batch("record"),
+  };
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
 
 const median = (values: readonly number[]) =>
   [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)] as number;
@@ -264,8 +390,12 @@ const median = (values: readonly number[]) =>
 /** Latency at a fixed rate (open loop), measured after settling at that rate. */
 async function latencyAt(server: Server, rate: number): Promise<Latency> {
   const settling = await openLoop(server.target.send, rate, SETTLE_MS, 1_000_000);
+  const stagesBefore = server.mode === "api" ? await serverStages(server.child) : undefined;
   const sample = await openLoop(server.target.send, rate, RATE_MS, 1_000_000);
+  const split =
+    stagesBefore === undefined ? undefined : stageSplit(stagesBefore, await serverStages(server.child));
   return {
+    split,
     rate,
     p50Ms: percentile(sample.latencies, 0.5),
     p99Ms: percentile(sample.latencies, 0.99),
@@ -387,6 +517,22 @@ export async function run(emit: Emit): Promise<void> {
         process.stderr.write(
           `${label} at ${latency.rate} req/s: p50 ${latency.p50Ms.toFixed(2)} ms, p99 ${latency.p99Ms.toFixed(2)} ms (p99 while settling ${latency.settlingP99Ms.toFixed(2)} ms; ${latency.errors} errors; the generator's schedule slipped ${(latency.slipShare * 100).toFixed(2)}%)\n`,
         );
+      }
+      const split = apiHalf.split;
+      if (split !== undefined) {
+        const part = (label: string, batch: BatchSplit) =>
+          `${label} held ${batch.heldMs.toFixed(2)} ms + statement ${batch.statementMs.toFixed(2)} ms (${batch.callsPerBatch.toFixed(1)} calls a batch)`;
+        process.stderr.write(
+          `validate at half rate, means from the API's metrics: ${split.serverMs.toFixed(2)} ms in the server; ${part("admission", split.admission)}; ${part("record", split.record)}; the event loop busy ${(split.loopBusy * 100).toFixed(0)}% of the time, the process's CPU ${split.cores.toFixed(2)} cores\n`,
+        );
+        emit("validate_server_mean_at_half_rate", round2(split.serverMs), "ms");
+        emit("validate_event_loop_busy_at_half_rate", round2(split.loopBusy), "share");
+        emit("validate_server_cores_at_half_rate", round2(split.cores), "cores");
+        for (const stage of ["admission", "record"] as const) {
+          emit(`validate_${stage}_held_mean_at_half_rate`, round2(split[stage].heldMs), "ms");
+          emit(`validate_${stage}_statement_mean_at_half_rate`, round2(split[stage].statementMs), "ms");
+          emit(`validate_${stage}_calls_per_batch_at_half_rate`, round2(split[stage].callsPerBatch), "calls");
+        }
       }
       emit("validate_max_throughput", Math.round(apiMax), "req/s");
       emit("validate_errors_at_max", errorsAtMax, "requests");

@@ -3,14 +3,18 @@
 // together once it ends (setImmediate: every request read in this I/O phase has been parsed by then);
 // while `maxInFlight` batches are running, further calls wait and join the next batch, so batches grow
 // with the load instead of statements queueing up. A failed batch fails every call in it: callers fail
-// closed exactly as they would on their own statement.
+// closed exactly as they would on their own statement. An observer learns what each batch took, so an
+// operator can tell a slow statement from calls held back for a batch in flight (telemetry/metrics).
 import { ServiceError } from "../core/errors/serviceError";
+import type { BatchFigures } from "../telemetry/metrics";
 
 export interface BatchOptions {
   /** Largest batch per call of `run`; a longer queue is sent in several batches. */
   maxBatch: number;
   /** Batches running at once, read at every flush; more calls wait for one of them to finish. */
   maxInFlight: number | (() => number);
+  /** Told of every batch once it is answered or has failed. */
+  observe?: (batch: BatchFigures) => void;
 }
 
 /** Answers one batch: `outputs[i]` belongs to `inputs[i]`. */
@@ -18,6 +22,8 @@ export type BatchRun<I, O> = (inputs: readonly I[]) => Promise<readonly O[]>;
 
 interface Pending<I, O> {
   input: I;
+  /** performance.now() when the call was made. */
+  calledAt: number;
   resolve(output: O): void;
   reject(error: unknown): void;
 }
@@ -38,6 +44,8 @@ export function batcher<I, O>(run: BatchRun<I, O>, options: BatchOptions): (inpu
 
   async function send(batch: Pending<I, O>[]): Promise<void> {
     inFlight += 1;
+    const sentAt = performance.now();
+    let failed = false;
     try {
       const outputs = await run(batch.map((pending) => pending.input));
       if (outputs.length !== batch.length) throw new BatchLengthError(batch.length, outputs.length);
@@ -45,10 +53,18 @@ export function batcher<I, O>(run: BatchRun<I, O>, options: BatchOptions): (inpu
         pending.resolve(outputs[index] as O);
       });
     } catch (error) {
+      failed = true;
       for (const pending of batch) pending.reject(error);
     } finally {
       inFlight -= 1;
+      const answeredAt = performance.now();
       flush();
+      options.observe?.({
+        size: batch.length,
+        heldMs: sentAt - (batch[0] as Pending<I, O>).calledAt,
+        runMs: answeredAt - sentAt,
+        failed,
+      });
     }
   }
 
@@ -61,7 +77,7 @@ export function batcher<I, O>(run: BatchRun<I, O>, options: BatchOptions): (inpu
 
   return (input) =>
     new Promise<O>((resolve, reject) => {
-      queue.push({ input, resolve, reject });
+      queue.push({ input, calledAt: performance.now(), resolve, reject });
       if (!scheduled && inFlight < maxInFlight()) {
         scheduled = true;
         setImmediate(flush);

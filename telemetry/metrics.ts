@@ -59,6 +59,31 @@ const passDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
+// The hot paths' batched statements (storage/batcher): how many calls a statement carried, how long its first
+// call was held before it went out, and its round trip. Observed once per batch, not per call.
+const BATCH_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 2.5];
+const batchSize = new Histogram({
+  name: "database_batch_size",
+  help: "Calls carried by one batched statement, by statement.",
+  labelNames: ["statement"] as const,
+  buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+  registers: [metricsRegistry],
+});
+const batchHeld = new Histogram({
+  name: "database_batch_held_seconds",
+  help: "From a batch's first call to its statement being sent (the event loop's turn, or waiting for a batch in flight), by statement.",
+  labelNames: ["statement"] as const,
+  buckets: BATCH_SECONDS,
+  registers: [metricsRegistry],
+});
+const batchDuration = new Histogram({
+  name: "database_batch_duration_seconds",
+  help: "A batched statement's round trip, its commit included, by statement and outcome (ok, failed).",
+  labelNames: ["statement", "outcome"] as const,
+  buckets: BATCH_SECONDS,
+  registers: [metricsRegistry],
+});
+
 const indexerRestarts = new Counter({
   name: "indexer_watchdog_restarts_total",
   help: "Restarts of a stalled indexer (Ponder, or the Solana loop) by the watchdog, by chain and family.",
@@ -119,6 +144,29 @@ export function countIndexerRestart(chain: string, family: "evm" | "solana"): vo
 export function timePass(job: string): (outcome: "ok" | "failed") => void {
   const end = passDuration.startTimer({ job });
   return (outcome) => void end({ outcome });
+}
+
+/** What one batched statement took (storage/batcher). */
+export interface BatchFigures {
+  size: number;
+  /** From the batch's first call to the statement being sent. */
+  heldMs: number;
+  /** From the statement being sent to its answer or failure. */
+  runMs: number;
+  failed: boolean;
+}
+
+/** The observer of `statement`'s batches: their sizes, hold and round trip in this process's metrics. */
+export function batchObserver(statement: string): (batch: BatchFigures) => void {
+  const size = batchSize.labels(statement);
+  const held = batchHeld.labels(statement);
+  const ok = batchDuration.labels(statement, "ok");
+  const failed = batchDuration.labels(statement, "failed");
+  return (batch) => {
+    size.observe(batch.size);
+    held.observe(batch.heldMs / 1000);
+    (batch.failed ? failed : ok).observe(batch.runMs / 1000);
+  };
 }
 
 /** A registry of its own for gauges set when scraped (./probes.ts ScrapeCollector). */

@@ -6,6 +6,7 @@
 import type { Pool } from "pg";
 import { batcher } from "../../storage/batcher";
 import { batchesInFlight } from "../../storage/batchesInFlight";
+import { batchObserver } from "../../telemetry/metrics";
 import type { PartnerContext } from "../partners/admission";
 import { apiKeyEnvironment } from "../partners/apiKeyFormat";
 import {
@@ -73,7 +74,11 @@ export function admittedSnapshotLoader(pool: Pool, postgresServer: () => boolean
         snapshot,
       }));
     },
-    { maxBatch: 256, maxInFlight: () => batchesInFlight(postgresServer()) },
+    {
+      maxBatch: 256,
+      maxInFlight: () => batchesInFlight(postgresServer()),
+      observe: batchObserver("decisions.admitted_snapshots"),
+    },
   );
 }
 

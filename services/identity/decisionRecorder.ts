@@ -8,6 +8,7 @@ import type { SignedDecision } from "../../core/decision";
 import { batcher } from "../../storage/batcher";
 import { batchesInFlight } from "../../storage/batchesInFlight";
 import type { DomainEvent } from "../../storage/domainEvents";
+import { batchObserver } from "../../telemetry/metrics";
 
 export interface DecisionRecord {
   decision: SignedDecision;
@@ -66,7 +67,11 @@ export function decisionRecorder(pool: Pool, postgresServer: () => boolean = () 
       });
       return rows.map(() => undefined);
     },
-    { maxBatch: MAX_BATCH, maxInFlight: () => batchesInFlight(postgresServer()) },
+    {
+      maxBatch: MAX_BATCH,
+      maxInFlight: () => batchesInFlight(postgresServer()),
+      observe: batchObserver("decisions.record"),
+    },
   );
   return { record: (record) => write(rowOf(record)) };
 }

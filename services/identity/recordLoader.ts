@@ -27,6 +27,7 @@ import type {
 } from "../../core/status";
 import { batcher } from "../../storage/batcher";
 import { batchesInFlight } from "../../storage/batchesInFlight";
+import { batchObserver } from "../../telemetry/metrics";
 import type { CheckpointedChain } from "../mirror/chainCatalogue";
 import { launchpadPartnerSql } from "../partners/launchpads";
 
@@ -326,6 +327,7 @@ export function snapshotLoader(
   return batcher((requests) => loadDecisionSnapshots(pool, requests), {
     maxBatch: 256,
     maxInFlight: () => batchesInFlight(postgresServer()),
+    observe: batchObserver("identity.snapshot"),
   });
 }
 

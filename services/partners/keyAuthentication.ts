@@ -4,6 +4,7 @@
 import type { Pool } from "pg";
 import type { Environment } from "../../core/environment";
 import { batcher } from "../../storage/batcher";
+import { batchObserver } from "../../telemetry/metrics";
 import { apiKeyHash } from "./apiKeyFormat";
 import type { ApiKeyRecord } from "./apiKeyStore";
 import { type RateState, rateWindowAt } from "./rateWindow";
@@ -183,5 +184,6 @@ export function batchedAuthenticator(pool: Pool): Authenticator {
   return batcher((attempts) => authenticateApiKeys(pool, attempts), {
     maxBatch: 256,
     maxInFlight: 2,
+    observe: batchObserver("api_keys.authenticate"),
   });
 }

@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { expect } from "chai";
 import { BatchLengthError, type BatchRun, batcher } from "../../storage/batcher";
+import type { BatchFigures } from "../../telemetry/metrics";
 
 /** A batch function that records the batches it was given and answers when the test releases them. */
 function gatedRun() {
@@ -98,5 +100,42 @@ describe("api platform: batcher (concurrent calls share one batch)", () => {
       expect(outcome.status).to.equal("rejected");
       expect((outcome as PromiseRejectedResult).reason).to.be.instanceOf(BatchLengthError);
     }
+  });
+
+  it("tells its observer each batch's size, how long its first call was held, its round trip and its outcome", async () => {
+    const gated = gatedRun();
+    const observed: BatchFigures[] = [];
+    const load = batcher(gated.run, {
+      maxBatch: 100,
+      maxInFlight: 1,
+      observe: (batch) => observed.push(batch),
+    });
+    const first = load(1);
+    await turn();
+    const held = [load(2), load(3)]; // wait for the batch in flight
+    await sleep(30);
+    gated.releaseAll();
+    await first;
+    await turn();
+    await sleep(20);
+    gated.releaseAll();
+    await Promise.all(held);
+    expect(observed.map((batch) => [batch.size, batch.failed])).to.deep.equal([
+      [1, false],
+      [2, false],
+    ]);
+    const [firstBatch, second] = observed as [BatchFigures, BatchFigures];
+    expect(firstBatch.runMs).to.be.at.least(29); // released 30 ms after it was sent
+    expect(second.heldMs).to.be.at.least(29); // called while the first batch ran
+    expect(second.runMs).to.be.at.least(19);
+
+    const failing = batcher<number, number>(
+      async () => {
+        throw new Error("database gone");
+      },
+      { maxBatch: 100, maxInFlight: 1, observe: (batch) => observed.push(batch) },
+    );
+    await Promise.allSettled([failing(1), failing(2), failing(3)]);
+    expect(observed.slice(2).map((batch) => [batch.size, batch.failed])).to.deep.equal([[3, true]]);
   });
 });

@@ -1,6 +1,7 @@
 // The API's metrics, read from the probe server the way Prometheus scrapes it: latency by route (direct and
-// Express routes), decisions by value and reason, 429s, idempotency replays and conflicts; the worker's
-// database gauges (chain lag, seconds since indexed, outbox backlog and oldest age); none of it on the API.
+// Express routes), decisions by value and reason, 429s, idempotency replays and conflicts, the batched
+// statements' sizes and times; the worker's database gauges (chain lag, seconds since indexed, outbox backlog
+// and oldest age); none of it on the API.
 import { expect } from "chai";
 import { silentLogger } from "../../telemetry/log";
 import { type ProbeServer, Readiness, startProbeServer } from "../../telemetry/probes";
@@ -73,6 +74,14 @@ describe("telemetry: metrics", function () {
     ).to.equal(1);
     expect(delta("idempotency_outcomes_total", { outcome: "replayed" })).to.equal(1);
     expect(delta("idempotency_outcomes_total", { outcome: "conflict" })).to.equal(1);
+    // The batched statements behind them: each validation's key check with its snapshot, and the one record.
+    const admission = { statement: "decisions.admitted_snapshots" };
+    const record = { statement: "decisions.record" };
+    expect(delta("database_batch_size_sum", admission)).to.equal(4);
+    expect(delta("database_batch_size_sum", record)).to.equal(1);
+    expect(delta("database_batch_held_seconds_count", record)).to.equal(1);
+    expect(delta("database_batch_duration_seconds_count", { ...record, outcome: "ok" })).to.equal(1);
+    expect(delta("database_batch_duration_seconds_sum", { ...record, outcome: "ok" })).to.be.above(0);
     expect(after).to.contain("process_resident_memory_bytes");
   });
 
