@@ -41,11 +41,13 @@ import { isPostgresServer } from "../storage/batchesInFlight";
 import { type Database, openDatabase, quoteIdentifier } from "../storage/database";
 import { createLogger } from "../telemetry/log";
 import type { Emit } from "./run";
+import { bareStaticHandler } from "./support/bareStatic";
 import { startChildServer, stopChildServer } from "./support/childServer";
 import { chosenCases } from "./support/chosenCases";
-import { closedLoop, combined, type Measurement, percentile } from "./support/closedLoop";
+import { closedLoop, combined, type Measurement } from "./support/closedLoop";
 import { type OpenLoopSample, openLoop as openLoopOf, type Send, slipShare } from "./support/openLoop";
 import { postgresCpu, postgresCpuMicrosPerRequest } from "./support/postgresCpu";
+import { median, percentile } from "./support/stats";
 import { validationKeys } from "./support/validationKeys";
 
 const CHAINS = [{ chain: "hardhat", family: "evm" as const }];
@@ -287,10 +289,7 @@ async function serve(mode: ServerMode): Promise<void> {
     process.stdin.on("end", () => void embedded.close().finally(() => process.exit(0)));
     url = embedded.url;
   } else if (mode === "bare-static") {
-    const body = JSON.stringify({ status: "available", decision: "allow", available: true });
-    url = await listenOn((_req, res) => {
-      res.writeHead(200, { "content-type": "application/json" }).end(body);
-    });
+    url = await listenOn(bareStaticHandler);
   } else {
     if (!BENCH_DB_URL || !BENCH_DB_SCHEMA) throw new Error("BENCH_DB_URL and BENCH_DB_SCHEMA are required");
     const database = await openDatabase({ kind: "postgres", url: BENCH_DB_URL, schema: BENCH_DB_SCHEMA });
@@ -723,14 +722,6 @@ function serverCpuSeconds(child: ChildProcess): Promise<number> {
     child.once("message", (usage: NodeJS.CpuUsage) => resolve((usage.user + usage.system) / 1e6));
     child.send("cpu");
   });
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 async function lookalikeCase(

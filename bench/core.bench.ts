@@ -14,6 +14,7 @@ import { foldV1, normalizeIdentity } from "../core/fold";
 import { generateSigningKey, publicKeyEntries } from "../core/keyring";
 import { generateWebhookSecret, signWebhook, verifyWebhookSignature } from "../core/webhook/signature";
 import type { Emit } from "./run";
+import { median } from "./support/stats";
 
 const ROUNDS = 5;
 const ROUND_MS = 300;
@@ -35,9 +36,9 @@ async function opsPerSecond(label: string, operation: () => unknown): Promise<nu
   await rateOver(WARMUP_MS, operation);
   const rates: number[] = [];
   for (let round = 0; round < ROUNDS; round++) rates.push(await rateOver(ROUND_MS, operation));
-  const median = rates.sort((left, right) => left - right)[Math.floor(ROUNDS / 2)] as number;
-  console.error(`${label.padEnd(34)} ${Math.round(median).toLocaleString("en-US").padStart(12)} ops/s`);
-  return median;
+  const rate = median(rates);
+  console.error(`${label.padEnd(34)} ${Math.round(rate).toLocaleString("en-US").padStart(12)} ops/s`);
+  return rate;
 }
 
 export async function run(emit: Emit): Promise<void> {

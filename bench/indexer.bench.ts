@@ -21,6 +21,7 @@ import {
 import { startSolanaTestChain } from "../test/indexer/support/solanaChain";
 import { createTestDatabase, freePort, stopSharedEmbeddedServer } from "../test/support/testDatabase";
 import type { Emit } from "./run";
+import { percentile } from "./support/stats";
 
 const LATENCY_SAMPLES = 30;
 const BACKFILL_RESERVATIONS = 5_000;
@@ -54,10 +55,6 @@ function watchMemory(ponderPid: number | undefined) {
     overLimit: () => Atomics.load(shared, 2) === 1,
     stop: () => worker.terminate(),
   };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 async function visibleAfter(pool: Pool, txHash: string, since: number): Promise<number> {
@@ -95,8 +92,8 @@ async function evmLatency(emit: Emit): Promise<void> {
       if ((i + 1) % chain.wallets.length === 0) await chain.increaseTime(2 * 86_400);
     }
     samples.sort((a, b) => a - b);
-    emit("evm_mined_to_visible_p50", percentile(samples, 50), "ms");
-    emit("evm_mined_to_visible_p90", percentile(samples, 90), "ms");
+    emit("evm_mined_to_visible_p50", percentile(samples, 0.5), "ms");
+    emit("evm_mined_to_visible_p90", percentile(samples, 0.9), "ms");
   } finally {
     await indexer.stop();
     await chain.stop();
@@ -258,8 +255,8 @@ async function solana(emit: Emit): Promise<void> {
     }
     await live.stop();
     samples.sort((a, b) => a - b);
-    emit("solana_mined_to_visible_p50", percentile(samples, 50), "ms");
-    emit("solana_mined_to_visible_p90", percentile(samples, 90), "ms");
+    emit("solana_mined_to_visible_p50", percentile(samples, 0.5), "ms");
+    emit("solana_mined_to_visible_p90", percentile(samples, 0.9), "ms");
 
     console.error(`indexer bench: sending ${BACKFILL_RESERVATIONS} Solana reservations for the backfill...`);
     // 30 in flight (10 launchers x 3, the per-wallet limit); the local price is kept under its 60 s max age.

@@ -13,14 +13,11 @@ import {
 import { startLocalnet } from "../scripts/localnet";
 import { startSolanaRpc } from "../scripts/localnet/solana/server";
 import type { Emit } from "./run";
+import { percentile } from "./support/stats";
 
 const CALLS = 400;
 const WARMUP_CALLS = 50;
 const CONFIRM_CALLS = 100;
-
-function percentile(sorted: number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] as number;
-}
 
 async function latencies(calls: number, call: (index: number) => Promise<unknown>): Promise<number[]> {
   for (let i = 0; i < WARMUP_CALLS; i++) await call(i);

@@ -41,6 +41,7 @@ import { DAY, startE2e, uniquePair } from "../test/e2e/support";
 import { stopSharedEmbeddedServer } from "../test/support/testDatabase";
 import type { Emit } from "./run";
 import { chosenCases } from "./support/chosenCases";
+import { percentile } from "./support/stats";
 import { validationKeys } from "./support/validationKeys";
 
 const PREPARES_PER_CHAIN = 300;
@@ -75,10 +76,6 @@ const NPM_START_TIMINGS = {
 
 const note = (line: string) => process.stderr.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
 
 interface Caller {
   post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
@@ -119,7 +116,7 @@ async function prepareLoad(e2e: E2e, driver: ChainDriver, emit: Emit): Promise<v
   const alone: number[] = [];
   for (let index = 0; index < SEQUENTIAL_PREPARES; index++) alone.push(await prepare(index));
   alone.sort((a, b) => a - b);
-  emit(`prepare_${driver.family}_latency_one_client_p50`, percentile(alone, 50), "ms");
+  emit(`prepare_${driver.family}_latency_one_client_p50`, percentile(alone, 0.5), "ms");
 
   const latencies: number[] = [];
   let next = 0;
@@ -135,8 +132,8 @@ async function prepareLoad(e2e: E2e, driver: ChainDriver, emit: Emit): Promise<v
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   emit(`prepare_${driver.family}_throughput`, PREPARES_PER_CHAIN / seconds, "req/s");
-  emit(`prepare_${driver.family}_latency_p50`, percentile(latencies, 50), "ms");
-  emit(`prepare_${driver.family}_latency_p99`, percentile(latencies, 99), "ms");
+  emit(`prepare_${driver.family}_latency_p50`, percentile(latencies, 0.5), "ms");
+  emit(`prepare_${driver.family}_latency_p99`, percentile(latencies, 0.99), "ms");
   note(
     `${driver.chain}: ${PREPARES_PER_CHAIN} prepares at concurrency ${CONCURRENCY} in ${seconds.toFixed(1)} s`,
   );
@@ -193,8 +190,8 @@ async function confirmations(e2e: E2e, by: Driver, emit: Emit): Promise<void> {
         samples.push(await confirmationTime(e2e, api, driver, by));
       }
       samples.sort((a, b) => a - b);
-      emit(`confirm_${driver.family}_by_${by}_p50`, percentile(samples, 50), "ms");
-      emit(`confirm_${driver.family}_by_${by}_p90`, percentile(samples, 90), "ms");
+      emit(`confirm_${driver.family}_by_${by}_p50`, percentile(samples, 0.5), "ms");
+      emit(`confirm_${driver.family}_by_${by}_p90`, percentile(samples, 0.9), "ms");
     }),
   );
 }
@@ -406,7 +403,7 @@ async function copycatWindow(
 
 function emitPercentiles(emit: Emit, metric: string, values: readonly number[]): void {
   const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
-  for (const p of [50, 90, 99]) emit(`${metric}_p${p}`, Math.round(percentile(sorted, p)), "ms");
+  for (const p of [50, 90, 99]) emit(`${metric}_p${p}`, Math.round(percentile(sorted, p / 100)), "ms");
 }
 
 interface ValidateLoad {
@@ -499,8 +496,8 @@ function startValidateLoad(sender: Sender, rate: number): ValidateLoad {
       latencies.sort((a, b) => a - b);
       return {
         rate: sentCount / seconds,
-        p50: percentile(latencies, 50),
-        p99: percentile(latencies, 99),
+        p50: percentile(latencies, 0.5),
+        p99: percentile(latencies, 0.99),
         errors,
       };
     },

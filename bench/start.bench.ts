@@ -10,8 +10,10 @@ import { join } from "node:path";
 import { Pool } from "undici";
 import { npmStart, type RunningStart, signalGroup } from "../test/support/npmStart";
 import type { Emit } from "./run";
+import { bareStaticHandler } from "./support/bareStatic";
 import { startChildServer, stopChildServer } from "./support/childServer";
-import { closedLoop, combined, type Measurement, percentile } from "./support/closedLoop";
+import { closedLoop, combined, type Measurement } from "./support/closedLoop";
+import { median, percentile } from "./support/stats";
 
 const CONCURRENCY = 32;
 const WARMUP_MS = 3_000;
@@ -44,9 +46,6 @@ function summary(measurements: readonly Measurement[]) {
     errors,
   };
 }
-
-const median = (values: readonly number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 export async function run(emit: Emit): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "svc-bench-start-"));
@@ -106,10 +105,7 @@ export async function run(emit: Emit): Promise<void> {
 
 /** Child-process side: the bare server, on a free port; prints its URL and exits when stdin closes. */
 async function serveBareStatic(): Promise<void> {
-  const body = JSON.stringify({ status: "available", decision: "allow", available: true });
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { "content-type": "application/json" }).end(body);
-  });
+  const server = createServer(bareStaticHandler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   process.stdout.write(
     `${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`,

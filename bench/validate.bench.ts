@@ -31,6 +31,7 @@ import { startChildServer, stopChildServer } from "./support/childServer";
 import { openLoop, slipShare } from "./support/openLoop";
 import { postgresCpu, postgresCpuMicrosPerRequest } from "./support/postgresCpu";
 import { recordBesideHistory } from "./support/recordBesideHistory";
+import { median, percentile } from "./support/stats";
 import { validationKeys } from "./support/validationKeys";
 
 const CHAINS = [{ chain: "hardhat", family: "evm" as const }];
@@ -66,10 +67,6 @@ interface Sample {
   latencies: number[];
   errors: number;
   seconds: number;
-}
-
-function percentile(sorted: readonly number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
 }
 
 function body(index: number): string {
@@ -384,9 +381,6 @@ function stageSplit(before: StageTotals, after: StageTotals): StageSplit {
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
-const median = (values: readonly number[]) =>
-  [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)] as number;
-
 /** Latency at a fixed rate (open loop), measured after settling at that rate. */
 async function latencyAt(server: Server, rate: number): Promise<Latency> {
   const settling = await openLoop(server.target.send, rate, SETTLE_MS, 1_000_000);
@@ -571,7 +565,7 @@ export async function run(emit: Emit): Promise<void> {
     }
     const { rows } = await database.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM decisions");
     emit("decisions_recorded", rows[0]?.n ?? 0, "rows");
-    const record = await recordBesideHistory(url, RECORD_HISTORY, median);
+    const record = await recordBesideHistory(url, RECORD_HISTORY);
     for (const [suffix, figures] of [
       ["", record.service],
       ["_random_ids", record.random],

@@ -15,6 +15,7 @@ import { insertCheckpoint, insertReservation } from "../test/api/support/readMod
 import { stopSharedEmbeddedServer } from "../test/support/testDatabase";
 import { launchChromium } from "../test/web/chromium";
 import type { Emit } from "./run";
+import { percentile } from "./support/stats";
 
 const SAMPLES = 20;
 const WARMUP = 3;
@@ -101,10 +102,6 @@ async function coldTab(browser: Browser): Promise<Page> {
 
 const round1 = (value: number) => Number(value.toFixed(1));
 
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
 async function seeded(): Promise<TestApi> {
   const api = await startTestApi({
     deps: { hosts: { ...TEST_HOSTS, sandbox: [SANDBOX_HOST] }, decisions: { chains: [] } },
@@ -174,12 +171,12 @@ export async function run(emit: Emit): Promise<void> {
       const p50 = (mode: keyof typeof urls, metric: keyof Sample) =>
         percentile(
           samples[mode].map((timings) => timings[metric]).sort((a, b) => a - b),
-          50,
+          0.5,
         );
       for (const mode of ["service", "bare"] as const) {
         const sorted = samples[mode].map((timings) => timings.firstRender).sort((a, b) => a - b);
-        emit(`${page.name}.first_render.${mode}.p50`, round1(percentile(sorted, 50)), "ms");
-        emit(`${page.name}.first_render.${mode}.p90`, round1(percentile(sorted, 90)), "ms");
+        emit(`${page.name}.first_render.${mode}.p50`, round1(percentile(sorted, 0.5)), "ms");
+        emit(`${page.name}.first_render.${mode}.p90`, round1(percentile(sorted, 0.9)), "ms");
         emit(`${page.name}.first_byte.${mode}.p50`, round1(p50(mode, "firstByte")), "ms");
       }
       emit(

@@ -33,6 +33,7 @@ import { createTestDatabase, stopSharedEmbeddedServer } from "../test/support/te
 import { startWebhookJob } from "../worker/webhooks";
 import type { Emit } from "./run";
 import { postgresCpu, postgresCpuMicrosPerRequest } from "./support/postgresCpu";
+import { median, percentile } from "./support/stats";
 import { walBytesSince, walPosition } from "./support/walBytes";
 
 const ENDPOINTS = DEFAULT_MAX_IN_FLIGHT / DEFAULT_PER_ENDPOINT;
@@ -52,17 +53,6 @@ const IDLE_ENDPOINTS = 5000;
 
 const note = (line: string) => process.stderr.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
-function median(values: readonly number[]): number {
-  return percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
-}
 
 /** Answers 200 at once; records each delivery id's first arrival (ms since the epoch) and its createdAt. */
 class Receiver {
@@ -384,8 +374,8 @@ export async function run(emit: Emit): Promise<void> {
 
     note(`latency: ${RATE} events/s for ${LATENCY_SECONDS} s`);
     const samples = await latencies(setup);
-    emit("event_to_first_attempt_p50", percentile(samples, 50), "ms");
-    emit("event_to_first_attempt_p99", percentile(samples, 99), "ms");
+    emit("event_to_first_attempt_p50", percentile(samples, 0.5), "ms");
+    emit("event_to_first_attempt_p99", percentile(samples, 0.99), "ms");
     emit("event_to_first_attempt_max", samples[samples.length - 1] ?? Number.NaN, "ms");
 
     note(

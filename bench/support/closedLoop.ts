@@ -39,8 +39,3 @@ export function combined(measurements: readonly Measurement[]): Measurement {
     seconds: measurements.reduce((sum, measurement) => sum + measurement.seconds, 0),
   };
 }
-
-/** The value at `fraction` (0 to 1) of ascending `sorted`. */
-export function percentile(sorted: readonly number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
-}

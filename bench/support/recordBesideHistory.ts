@@ -8,6 +8,7 @@ import { decisionRecorder } from "../../services/identity/decisionRecorder";
 import { newDecisionRequestId } from "../../services/identity/requestIds";
 import { type Database, openDatabase, quoteIdentifier } from "../../storage/database";
 import { postgresCpu, postgresCpuMicrosPerRequest } from "./postgresCpu";
+import { median } from "./stats";
 import { walBytesSince, walPosition } from "./walBytes";
 
 const BATCH = 16;
@@ -103,7 +104,6 @@ async function turn(database: Database, side: Side): Promise<RecordFigures> {
 export async function recordBesideHistory(
   url: string,
   historyRows: number,
-  median: (values: readonly number[]) => number,
 ): Promise<Record<Side, RecordFigures>> {
   const opened: { side: Side; database: Database; schema: string }[] = [];
   try {
