@@ -164,10 +164,11 @@ async function serve(mode: ServerMode): Promise<void> {
     if (message === "stages") {
       void stageTotals().then((totals) => {
         const now = performance.eventLoopUtilization();
+        const cpu = process.cpuUsage();
         process.send?.({
           ...totals,
           loopBusy: performance.eventLoopUtilization(now, loopSince).utilization,
-          cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+          cpuMs: (cpu.user + cpu.system) / 1000,
           atMs: performance.now(),
         });
         loopSince = now;
