@@ -42,7 +42,12 @@ import { type Database, openDatabase, quoteIdentifier } from "../storage/databas
 import { createLogger } from "../telemetry/log";
 import type { Emit } from "./run";
 import { bareStaticHandler } from "./support/bareStatic";
-import { startChildServer, stopChildServer } from "./support/childServer";
+import {
+  announceChildServer,
+  listenOnFreePort,
+  startChildServer,
+  stopChildServer,
+} from "./support/childServer";
 import { chosenCases } from "./support/chosenCases";
 import { closedLoop, combined, type Measurement } from "./support/closedLoop";
 import { type OpenLoopSample, openLoop as openLoopOf, type Send, slipShare } from "./support/openLoop";
@@ -270,13 +275,9 @@ async function serve(mode: ServerMode): Promise<void> {
   // Every server here, the baselines too, runs with the heap policy `serveApi` applies to the API.
   applyApiHeapPolicy();
   const { BENCH_DB_URL, BENCH_DB_SCHEMA } = process.env;
-  const listenOn = async (handler: Parameters<typeof createServer>[1]) => {
-    const server = createServer(handler);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const address = server.address();
-    return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-  };
+  const listenOn = (handler: Parameters<typeof createServer>[1]) => listenOnFreePort(createServer(handler));
   let url: string;
+  let close: (() => Promise<void>) | undefined;
   if (mode === "embedded-database") {
     const dataDir = mkdtempSync(join(tmpdir(), "svc-bench-"));
     const embedded = await openDatabase({
@@ -286,7 +287,7 @@ async function serve(mode: ServerMode): Promise<void> {
       port: await freePort(),
     });
     process.on("exit", () => rmSync(dataDir, { recursive: true, force: true }));
-    process.stdin.on("end", () => void embedded.close().finally(() => process.exit(0)));
+    close = () => embedded.close();
     url = embedded.url;
   } else if (mode === "bare-static") {
     url = await listenOn(bareStaticHandler);
@@ -338,12 +339,10 @@ async function serve(mode: ServerMode): Promise<void> {
       });
     }
   }
-  process.stdout.write(`${JSON.stringify({ url })}\n`);
   process.on("message", (message) => {
     if (message === "cpu") process.send?.(process.cpuUsage());
   });
-  if (mode !== "embedded-database") process.stdin.on("end", () => process.exit(0));
-  process.stdin.resume();
+  announceChildServer(url, close);
 }
 
 interface BenchSchema {

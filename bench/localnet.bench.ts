@@ -13,6 +13,7 @@ import {
 import { startLocalnet } from "../scripts/localnet";
 import { startSolanaRpc } from "../scripts/localnet/solana/server";
 import type { Emit } from "./run";
+import { listenOnFreePort } from "./support/childServer";
 import { percentile } from "./support/stats";
 
 const CALLS = 400;
@@ -59,9 +60,8 @@ async function bareHttpBaseline(emit: Emit): Promise<number> {
       response.end('{"jsonrpc":"2.0","result":"ok","id":1}');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  const samples = await latencies(CALLS, () => rpc(`http://127.0.0.1:${port}`, "getHealth", []));
+  const url = await listenOnFreePort(server);
+  const samples = await latencies(CALLS, () => rpc(url, "getHealth", []));
   report(emit, "baseline_bare_http", samples);
   server.closeAllConnections();
   server.close();

@@ -4,14 +4,18 @@
 // its own) in the same rounds: the ceiling of this load generator and node:http on this machine.
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Pool } from "undici";
 import { npmStart, type RunningStart, signalGroup } from "../test/support/npmStart";
 import type { Emit } from "./run";
 import { bareStaticHandler } from "./support/bareStatic";
-import { startChildServer, stopChildServer } from "./support/childServer";
+import {
+  announceChildServer,
+  listenOnFreePort,
+  startChildServer,
+  stopChildServer,
+} from "./support/childServer";
 import { closedLoop, combined, type Measurement } from "./support/closedLoop";
 import { median, percentile } from "./support/stats";
 
@@ -105,13 +109,7 @@ export async function run(emit: Emit): Promise<void> {
 
 /** Child-process side: the bare server, on a free port; prints its URL and exits when stdin closes. */
 async function serveBareStatic(): Promise<void> {
-  const server = createServer(bareStaticHandler);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  process.stdout.write(
-    `${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`,
-  );
-  process.stdin.on("end", () => process.exit(0));
-  process.stdin.resume();
+  announceChildServer(await listenOnFreePort(createServer(bareStaticHandler)));
 }
 
 if (process.argv[2] === "--serve") void serveBareStatic();

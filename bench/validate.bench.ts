@@ -27,7 +27,13 @@ import { type Database, openDatabase, quoteIdentifier } from "../storage/databas
 import { createLogger } from "../telemetry/log";
 import { metricsRegistry } from "../telemetry/metrics";
 import type { Emit } from "./run";
-import { startChildServer, stopChildServer } from "./support/childServer";
+import {
+  announceChildServer,
+  listenOnFreePort,
+  startChildServer,
+  stopChildServer,
+} from "./support/childServer";
+import { closedLoop } from "./support/closedLoop";
 import { openLoop, slipShare } from "./support/openLoop";
 import { postgresCpu, postgresCpuMicrosPerRequest } from "./support/postgresCpu";
 import { recordBesideHistory } from "./support/recordBesideHistory";
@@ -62,12 +68,6 @@ const DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/test";
 const RECORD_HISTORY = Number(process.env.VALIDATE_RECORD_HISTORY ?? 1_000_000);
 
 type ServerMode = "api" | "bare";
-
-interface Sample {
-  latencies: number[];
-  errors: number;
-  seconds: number;
-}
 
 function body(index: number): string {
   return JSON.stringify({
@@ -107,25 +107,6 @@ function client(baseUrl: string, keys: readonly string[]): Client {
   };
 }
 
-/** Closed loop: `connections` requests in flight for `durationMs`, as fast as the server answers. */
-async function closedLoop(target: Client, durationMs: number, connections: number): Promise<Sample> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let counter = 0;
-  const started = performance.now();
-  const deadline = started + durationMs;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      counter += 1;
-      const sent = performance.now();
-      if ((await target.send(counter)) !== 200) errors += 1;
-      latencies.push(performance.now() - sent);
-    }
-  };
-  await Promise.all(Array.from({ length: connections }, worker));
-  return { latencies, errors, seconds: (performance.now() - started) / 1000 };
-}
-
 /** Child-process side: serve one mode on a free port and print its URL. */
 async function serve(mode: ServerMode): Promise<void> {
   // Every server here, the baselines too, runs with the heap policy `serveApi` applies to the API.
@@ -154,11 +135,7 @@ async function serve(mode: ServerMode): Promise<void> {
   database.pool.on("acquire", () => {
     statements += 1;
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  process.stdout.write(
-    `${JSON.stringify({ url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}` })}\n`,
-  );
+  const url = await listenOnFreePort(server);
   process.on("message", (message) => {
     if (message === "counters") process.send?.({ cpu: process.cpuUsage(), statements });
     if (message === "stages") {
@@ -175,8 +152,7 @@ async function serve(mode: ServerMode): Promise<void> {
       });
     }
   });
-  process.stdin.on("end", () => process.exit(0));
-  process.stdin.resume();
+  announceChildServer(url);
 }
 
 /** Sums and counts of a histogram's series, as the metrics registry holds them so far. */
@@ -447,7 +423,7 @@ export async function run(emit: Emit): Promise<void> {
     }
     const [api, bare] = servers as [Server, Server];
     try {
-      for (const server of servers) await closedLoop(server.target, WARMUP_MS, WARM_CONNECTIONS);
+      for (const server of servers) await closedLoop(server.target.send, WARMUP_MS, WARM_CONNECTIONS);
       const rates: Record<ServerMode, number[]> = { api: [], bare: [] };
       // Server CPU per request: steadier than req/s when neighbours come and go, and it shows where a
       // validation's cost is (the database's share is not in it).
@@ -464,7 +440,7 @@ export async function run(emit: Emit): Promise<void> {
         const before = await serverCounters(server.child);
         const databaseBefore = postgresCpu();
         const clientBefore = process.cpuUsage();
-        const sample = await closedLoop(server.target, MEASURE_MS, connections);
+        const sample = await closedLoop(server.target.send, MEASURE_MS, connections);
         const after = await serverCounters(server.child);
         const databaseAfter = postgresCpu();
         const client = process.cpuUsage(clientBefore);

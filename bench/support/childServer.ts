@@ -1,9 +1,11 @@
 // Benchmarks measure servers in their own processes, so the load generator does not share their core:
 // the suite forks itself with `--serve <mode>`; the child prints `{"url"}` on its first stdout line and
-// exits when its stdin closes. The child runs the suite compiled as the roles are (scripts/build/roles.ts), so
-// a bench measures the code production runs, not tsx's. BENCH_CPU_PROFILE=<dir> writes each server's V8 CPU
-// profile there.
+// exits when its stdin closes (both sides of that are here). The child runs the suite compiled as the roles
+// are (scripts/build/roles.ts), so a bench measures the code production runs, not tsx's.
+// BENCH_CPU_PROFILE=<dir> writes each server's V8 CPU profile there.
 import { type ChildProcess, fork } from "node:child_process";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { basename } from "node:path";
 import { createInterface } from "node:readline";
 import { buildSync } from "esbuild";
@@ -53,4 +55,17 @@ export async function stopChildServer(child: ChildProcess): Promise<void> {
     child.once("exit", () => resolve());
     child.stdin?.end();
   });
+}
+
+/** `server` listening on a free loopback port (a child's, or a baseline's in the suite); resolves to its URL. */
+export async function listenOnFreePort(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Child side: tells the parent `url`, then runs `close` and exits when the parent closes stdin. */
+export function announceChildServer(url: string, close: () => Promise<void> = async () => {}): void {
+  process.stdout.write(`${JSON.stringify({ url })}\n`);
+  process.stdin.on("end", () => void close().finally(() => process.exit(0)));
+  process.stdin.resume();
 }
