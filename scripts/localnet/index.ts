@@ -55,8 +55,13 @@ export interface Localnet {
   solana: SolanaRpc;
   evm: HardhatNode;
   wallets: DevWallet[];
-  /** Publishes fresh local prices on both chains now (e.g. after moving chain time). */
+  /** Publishes fresh local prices on both chains now (e.g. after moving chain time), and resumes republishing. */
   refreshPrices(): Promise<void>;
+  /**
+   * Stops republishing prices until the next `refreshPrices`, once any publication under way has landed, so a
+   * test can move chain time and find the prices stale.
+   */
+  holdPrices(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -121,6 +126,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   let keeper: NodeJS.Timeout | undefined;
   let blockMaker: NodeJS.Timeout | undefined;
   let refreshing: Promise<void> = Promise.resolve();
+  let pricesHeld = false;
 
   let stopped: Promise<void> | undefined;
   void evm.exited.then((code) => {
@@ -230,9 +236,11 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     }
     let ticks = 0;
     keeper = setInterval(() => {
+      if (pricesHeld) return;
       // The EVM feed tolerates 4,500 s; refreshing it less often keeps EVM blocks for real activity.
       const evmDue = ++ticks % EVM_REFRESH_EVERY_TICKS === 0;
       void enqueue(async () => {
+        if (pricesHeld) return;
         await refreshSolana();
         if (evmDue) await refreshEvm();
       }).catch(() => {});
@@ -243,11 +251,17 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
       solana,
       evm,
       wallets,
-      refreshPrices: () =>
-        enqueue(async () => {
+      refreshPrices: () => {
+        pricesHeld = false;
+        return enqueue(async () => {
           await refreshSolana();
           await refreshEvm();
-        }),
+        });
+      },
+      holdPrices: async () => {
+        pricesHeld = true;
+        await refreshing;
+      },
       stop,
     };
   } catch (error) {

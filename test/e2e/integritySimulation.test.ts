@@ -75,9 +75,7 @@ describe("e2e: integrity simulation (many partners at once, invariants after eve
   let violations: string[] = [];
 
   before(async () => {
-    // The run moves no chain time and can outlast Solana's 60 s price bound on a loaded machine: the prices
-    // are republished as `npm start` does.
-    e2e = await startE2e({ timings: { priceRefreshMs: 20_000 } });
+    e2e = await startE2e();
     production = [];
     sandbox = [];
     for (let index = 0; index < PARTNERS; index += 1) {

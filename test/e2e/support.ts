@@ -142,7 +142,9 @@ export interface E2e {
   /**
    * Moves both chains' time forward by `seconds`, and the service's clock with them. Once moved, the chains'
    * clocks run ahead of the database's, so a mirror is as fresh as its head block: the EVM chain (automine,
-   * no blocks of its own) stays fresh for the freshness bound after its last block, which this mines.
+   * no blocks of its own) stays fresh for the freshness bound after its last block, which this mines. The
+   * prices are republished after it, unless `refreshPrices` is false: then they are held until the next
+   * `localnet.refreshPrices()`.
    */
   warp(seconds: number, options?: { refreshPrices?: boolean }): Promise<void>;
   /** Resolves once both indexers have caught up with fresh data on the service's clock. */
@@ -170,8 +172,8 @@ export interface E2eTimings {
    */
   evmBlockMs?: number;
   /**
-   * How often the localnet republishes prices (default hourly: tests refresh them after each move of chain
-   * time, so a test can let them go stale; `npm start`: 20 s, as a run of over 60 s needs on Solana).
+   * How often the localnet republishes prices (default 20 s, as `npm start`: a run can outlast Solana's 60 s
+   * bound on a loaded machine). `warp(…, { refreshPrices: false })` holds them, so a test can let them go stale.
    */
   priceRefreshMs?: number;
 }
@@ -364,7 +366,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
         slotMs: timings.slotMs,
         evmBlockMs: timings.evmBlockMs,
         manifestPath: null,
-        priceRefreshMs: timings.priceRefreshMs ?? 3_600_000,
+        priceRefreshMs: timings.priceRefreshMs ?? 20_000,
       }),
     ]);
     if (started.status === "fulfilled") stops.push(() => started.value.close());
@@ -467,11 +469,13 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
         await Promise.all([stopEvmIndexer(), stopSolanaIndexer()]);
       },
       async warp(seconds, warpOptions = {}) {
+        const refreshPrices = warpOptions.refreshPrices ?? true;
+        if (!refreshPrices) await localnet.holdPrices();
         await evm.test.increaseTime({ seconds });
         await evm.test.mine({ blocks: 1 });
         localnet.solana.chain.warpTime(seconds);
         clock.offsetMs += seconds * 1000;
-        if (warpOptions.refreshPrices ?? true) await localnet.refreshPrices();
+        if (refreshPrices) await localnet.refreshPrices();
         await chainsFresh();
       },
       stop,

@@ -221,6 +221,20 @@ describe("localnet: both registries deployed, driven by stock clients", function
       expect(await pushes()).to.be.greaterThan(before);
     });
 
+    it("holds the price while asked, so a test can let it go stale, and republishes after refreshPrices", async () => {
+      const pushes = async () => (await connection.getSignaturesForAddress(priceAccount)).length;
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 1_500));
+      await localnet.holdPrices();
+      const held = await pushes();
+      await pause(); // over three refresh intervals
+      expect(await pushes(), "pushes while held").to.equal(held);
+      await localnet.refreshPrices();
+      const refreshed = await pushes();
+      expect(refreshed).to.be.greaterThan(held);
+      await pause();
+      expect(await pushes(), "pushes on its own again").to.be.greaterThan(refreshed);
+    });
+
     it("keeps the local price fresh enough to reserve after chain time moves", async () => {
       localnet.solana.chain.warpTime(120);
       await localnet.refreshPrices();
