@@ -7,7 +7,6 @@
 // Each server has its own tab with the HTTP cache off (every load fetches the document and the script, as a first
 // visit does), and the two take turns so both see the same drift of a shared machine. Database: DATABASE_URL when set, else the embedded one.
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { LOOKUP_SCRIPT_PATH } from "../api/web/assets";
 import { startTestApi, TEST_HOSTS, type TestApi } from "../test/api/support/harness";
@@ -15,6 +14,7 @@ import { insertCheckpoint, insertReservation } from "../test/api/support/readMod
 import { stopSharedEmbeddedServer } from "../test/support/testDatabase";
 import { launchChromium } from "../test/web/chromium";
 import type { Emit } from "./run";
+import { listenOnFreePort } from "./support/childServer";
 import { percentile } from "./support/stats";
 
 const SAMPLES = 20;
@@ -48,7 +48,7 @@ async function capture(url: string, host?: string): Promise<Captured> {
 }
 
 /** A bare node:http server answering each captured path with its captured status, headers and bytes. */
-async function staticServer(answers: ReadonlyMap<string, Captured>): Promise<Server> {
+function staticServer(answers: ReadonlyMap<string, Captured>): Server {
   const server = createServer((req, res) => {
     const answer = answers.get(req.url ?? "");
     if (answer === undefined) {
@@ -62,7 +62,6 @@ async function staticServer(answers: ReadonlyMap<string, Captured>): Promise<Ser
     delete headers.date;
     res.writeHead(answer.status, headers as Record<string, string>).end(answer.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return server;
 }
 
@@ -148,8 +147,8 @@ export async function run(emit: Emit): Promise<void> {
       answers.set(path, captured);
     }
     answers.set(LOOKUP_SCRIPT_PATH, await capture(`${api.url}${LOOKUP_SCRIPT_PATH}`));
-    bare = await staticServer(answers);
-    const barePort = String((bare.address() as AddressInfo).port);
+    bare = staticServer(answers);
+    const barePort = new URL(await listenOnFreePort(bare)).port;
 
     const tabs = { service: await coldTab(browser), bare: await coldTab(browser) };
     for (const page of PAGES) {

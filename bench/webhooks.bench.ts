@@ -16,7 +16,6 @@
 
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Pool } from "pg";
 import { createSecretBox } from "../core/secrets/secretBox";
 import { webhooksService } from "../services/webhooks";
@@ -32,6 +31,7 @@ import { insertIdleEndpoints } from "../test/services/webhooks/support";
 import { createTestDatabase, stopSharedEmbeddedServer } from "../test/support/testDatabase";
 import { startWebhookJob } from "../worker/webhooks";
 import type { Emit } from "./run";
+import { listenOnFreePort } from "./support/childServer";
 import { postgresCpu, postgresCpuMicrosPerRequest } from "./support/postgresCpu";
 import { median, percentile } from "./support/stats";
 import { walBytesSince, walPosition } from "./support/walBytes";
@@ -60,7 +60,8 @@ class Receiver {
   arrivals = 0;
   private server: Server | undefined;
   private waiters: Array<() => void> = [];
-  port = 0;
+  /** The receiver's base URL, once started. */
+  url = "";
 
   async start(): Promise<void> {
     this.server = createServer((request, response) => {
@@ -83,9 +84,7 @@ class Receiver {
       });
     });
     this.server.keepAliveTimeout = 120_000;
-    const server = this.server;
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    this.port = (server.address() as AddressInfo).port;
+    this.url = await listenOnFreePort(this.server);
   }
 
   /** Resolves once `count` distinct deliveries have arrived. */
@@ -325,7 +324,7 @@ export async function run(emit: Emit): Promise<void> {
       allowLocalReceivers: true,
     });
     const partners = Array.from({ length: ENDPOINTS }, (_, index) => `partner_bench_${index}`);
-    const urls = partners.map((partner) => `http://127.0.0.1:${receiver.port}/${partner}`);
+    const urls = partners.map((partner) => `${receiver.url}/${partner}`);
     const secrets: string[] = [];
     for (const [index, partnerId] of partners.entries()) {
       const created = await service.create(
