@@ -14,8 +14,9 @@
 //   to the first `block` that validate signs for another wallet (a copycat asking every COPYCAT_POLL_MS from before
 //   the reservation is sent); until then the mirror has not seen it and validate answers `allow`
 //   (docs/decisions.md, "The copycat window"). Validate runs beside it at half its maximum rate, open loop, on
-//   other keys, free pairs of both chains: the maximum is measured first in the same environment (LOAD_CONNECTIONS
-//   in flight, closed loop, after a warm-up), as bench/validate.bench.ts does. Each sample is split where it can be
+//   other keys, free pairs of both chains: the maximum is measured first in the same environment (closed loop,
+//   after a warm-up, the best of validate's levels in flight: support/validateLevels.ts), as bench/validate.bench.ts
+//   does. Each sample is split where it can be
 //   seen from here: the announcement; the indexer's step (EVM: the runner's heads relay passing that head to Ponder;
 //   Solana: the start of the pass that wrote the row, the last to start before it), from indexer/progress.ts's
 //   diagnostics channel; the row in `chain_reservations` (polled every ROW_POLL_MS); the first `block`. Metrics:
@@ -42,6 +43,7 @@ import { stopSharedEmbeddedServer } from "../test/support/testDatabase";
 import type { Emit } from "./run";
 import { chosenCases } from "./support/chosenCases";
 import { percentile } from "./support/stats";
+import { VALIDATE_CONNECTION_LEVELS, VALIDATE_MAX_CONNECTIONS } from "./support/validateLevels";
 import { validationKeys } from "./support/validationKeys";
 
 const PREPARES_PER_CHAIN = 300;
@@ -56,7 +58,6 @@ const WINDOW_SAMPLES_PER_CHAIN = 30;
 const COPYCAT_POLL_MS = 10;
 const ROW_POLL_MS = 5;
 /** Validate load beside the window: requests in flight while the maximum is measured, and for how long. */
-const LOAD_CONNECTIONS = 32;
 const MAX_WARMUP_MS = 2_000;
 const MAX_MEASURE_MS = 3_000;
 /** Production keys allow 2000 validations a minute each: enough of them for the half rate over the whole case. */
@@ -412,7 +413,7 @@ interface ValidateLoad {
 
 /** Launch validations of free pairs on both chains, alternating, through `pool` with `keys` in turn. */
 function validateSender(e2e: E2e, keys: readonly string[]) {
-  const pool = new HttpPool(e2e.api.url, { connections: LOAD_CONNECTIONS });
+  const pool = new HttpPool(e2e.api.url, { connections: VALIDATE_MAX_CONNECTIONS });
   const launchers = { evm: LOAD_EVM_LAUNCHER, solana: LOAD_SOLANA_LAUNCHER };
   return {
     async send(index: number): Promise<number> {
@@ -444,15 +445,18 @@ function validateSender(e2e: E2e, keys: readonly string[]) {
 
 type Sender = ReturnType<typeof validateSender>;
 
-/** The maximum validate rate beside everything else: LOAD_CONNECTIONS in flight (closed loop), after a warm-up. */
-async function maxValidateRate(sender: Sender): Promise<number> {
-  const closedLoop = async (durationMs: number) => {
+/**
+ * The maximum validate rate beside everything else, closed loop after a warm-up: the best of validate's levels of
+ * requests in flight, with the level it was reached at.
+ */
+async function maxValidateRate(sender: Sender): Promise<{ rate: number; connections: number }> {
+  let index = 0;
+  const closedLoop = async (durationMs: number, connections: number) => {
     let answered = 0;
-    let index = 0;
     const started = performance.now();
     const deadline = started + durationMs;
     await Promise.all(
-      Array.from({ length: LOAD_CONNECTIONS }, async () => {
+      Array.from({ length: connections }, async () => {
         while (performance.now() < deadline) {
           await sender.send(index++);
           answered += 1;
@@ -461,8 +465,13 @@ async function maxValidateRate(sender: Sender): Promise<number> {
     );
     return answered / ((performance.now() - started) / 1000);
   };
-  await closedLoop(MAX_WARMUP_MS);
-  return closedLoop(MAX_MEASURE_MS);
+  await closedLoop(MAX_WARMUP_MS, VALIDATE_MAX_CONNECTIONS);
+  let best = { rate: 0, connections: 0 };
+  for (const connections of VALIDATE_CONNECTION_LEVELS) {
+    const rate = await closedLoop(MAX_MEASURE_MS, connections);
+    if (rate > best.rate) best = { rate, connections };
+  }
+  return best;
 }
 
 /** Open loop at `rate` until stopped: requests start on schedule whatever the answers do. */
@@ -506,10 +515,10 @@ function startValidateLoad(sender: Sender, rate: number): ValidateLoad {
 
 async function copycatWindows(e2e: E2e, emit: Emit): Promise<void> {
   const sender = validateSender(e2e, await validationKeys(e2e.db.pool, LOAD_KEYS));
-  const max = await maxValidateRate(sender);
+  const { rate: max, connections } = await maxValidateRate(sender);
   const rate = Math.max(1, Math.floor(max / 2));
   note(
-    `validate beside the window: maximum ${Math.round(max)} req/s (closed loop, ${LOAD_CONNECTIONS} in flight), open loop at ${rate} req/s`,
+    `validate beside the window: maximum ${Math.round(max)} req/s (closed loop, ${connections} in flight), open loop at ${rate} req/s`,
   );
   const load = startValidateLoad(sender, rate);
   // The API, the load, the Solana chain and its indexer share this process's event loop: its stalls are everyone's.

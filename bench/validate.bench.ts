@@ -38,14 +38,10 @@ import { openLoop, slipShare } from "./support/openLoop";
 import { postgresCpu, postgresCpuMicrosPerRequest } from "./support/postgresCpu";
 import { recordBesideHistory } from "./support/recordBesideHistory";
 import { median, percentile } from "./support/stats";
+import { VALIDATE_CONNECTION_LEVELS, VALIDATE_MAX_CONNECTIONS } from "./support/validateLevels";
 import { validationKeys } from "./support/validationKeys";
 
 const CHAINS = [{ chain: "hardhat", family: "evm" as const }];
-// Each server's maximum is the better of these numbers of requests in flight: validation batches concurrent
-// requests into shared statements, so it needs more of them in flight to reach its maximum than the bare
-// signer, which is saturated at either.
-const CONNECTION_LEVELS = [32, 64] as const;
-const MAX_CONNECTIONS = Math.max(...CONNECTION_LEVELS);
 /** In flight during warm-up. */
 const WARM_CONNECTIONS = 32;
 const WARMUP_MS = 5_000;
@@ -84,7 +80,7 @@ interface Client {
 }
 
 function client(baseUrl: string, keys: readonly string[]): Client {
-  const pool = new HttpPool(baseUrl, { connections: MAX_CONNECTIONS });
+  const pool = new HttpPool(baseUrl, { connections: VALIDATE_MAX_CONNECTIONS });
   return {
     send: async (index) => {
       try {
@@ -405,7 +401,7 @@ export async function run(emit: Emit): Promise<void> {
   const database = await openDatabase({ kind: "postgres", url, schema });
   const masterKey = randomBytes(32);
   process.stderr.write(
-    `validate bench on Postgres (${process.env.DATABASE_URL ? "DATABASE_URL" : DEFAULT_URL}), ${CONNECTION_LEVELS.join(" and ")} connections\n`,
+    `validate bench on Postgres (${process.env.DATABASE_URL ? "DATABASE_URL" : DEFAULT_URL}), ${VALIDATE_CONNECTION_LEVELS.join(", ")} connections\n`,
   );
   try {
     const keys = await prepare(database, masterKey);
@@ -459,7 +455,8 @@ export async function run(emit: Emit): Promise<void> {
         await refresh();
         for (const server of servers) {
           const samples = [];
-          for (const connections of CONNECTION_LEVELS) samples.push(await measure(server, connections));
+          for (const connections of VALIDATE_CONNECTION_LEVELS)
+            samples.push(await measure(server, connections));
           const best = samples.reduce((left, right) => (right.rate > left.rate ? right : left));
           rates[server.mode].push(best.rate);
           cpuPerRequest[server.mode].push(best.cpu);
