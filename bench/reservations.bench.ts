@@ -15,11 +15,11 @@
 //   the reservation is sent); until then the mirror has not seen it and validate answers `allow`
 //   (docs/decisions.md, "The copycat window"). Validate runs beside it at half its maximum rate, open loop, on
 //   other keys, free pairs of both chains: the maximum is measured first in the same environment (closed loop,
-//   after a warm-up, the best of validate's levels in flight: support/validateLevels.ts), as bench/validate.bench.ts
-//   does. Each sample is split where it can be
-//   seen from here: the announcement; the indexer's step (EVM: the runner's heads relay passing that head to Ponder;
-//   Solana: the start of the pass that wrote the row, the last to start before it), from indexer/progress.ts's
-//   diagnostics channel; the row in `chain_reservations` (polled every ROW_POLL_MS); the first `block`. Metrics:
+//   after a warm-up, the best of validate's levels in flight: support/validateLevels.ts), as
+//   bench/validate.bench.ts does. Each sample is split where it can be seen from here: the announcement; the
+//   indexer's step (EVM: the runner's heads relay passing that head to Ponder; Solana: the start of the pass that
+//   wrote the row, the last to start before it), from indexer/progress.ts's diagnostics channel; the row in
+//   `chain_reservations` (polled every ROW_POLL_MS); the first `block`. Metrics:
 //   announced_to_first_block_<family>_p50/_p90/_p99/_samples; the steps announced_to_indexer_, indexer_to_row_,
 //   announced_to_row_, row_to_first_block_<family>_*; mined_to_first_block_<family>_* (from the holder's wallet
 //   seeing its transaction included); the load beside it (window_validate_*) and this process's event-loop delay.
@@ -57,7 +57,7 @@ const STATUS_POLL_MS = 10;
 const WINDOW_SAMPLES_PER_CHAIN = 30;
 const COPYCAT_POLL_MS = 10;
 const ROW_POLL_MS = 5;
-/** Validate load beside the window: requests in flight while the maximum is measured, and for how long. */
+/** Validate load beside the window: how long its maximum is warmed up (at the largest level), and measured at each. */
 const MAX_WARMUP_MS = 2_000;
 const MAX_MEASURE_MS = 3_000;
 /** Production keys allow 2000 validations a minute each: enough of them for the half rate over the whole case. */
