@@ -42,6 +42,7 @@ import { DAY, startE2e, uniquePair } from "../test/e2e/support";
 import { stopSharedEmbeddedServer } from "../test/support/testDatabase";
 import type { Emit } from "./run";
 import { chosenCases } from "./support/chosenCases";
+import { closedLoop } from "./support/closedLoop";
 import { percentile } from "./support/stats";
 import { VALIDATE_CONNECTION_LEVELS, VALIDATE_MAX_CONNECTIONS } from "./support/validateLevels";
 import { validationKeys } from "./support/validationKeys";
@@ -450,25 +451,11 @@ type Sender = ReturnType<typeof validateSender>;
  * requests in flight, with the level it was reached at.
  */
 async function maxValidateRate(sender: Sender): Promise<{ rate: number; connections: number }> {
-  let index = 0;
-  const closedLoop = async (durationMs: number, connections: number) => {
-    let answered = 0;
-    const started = performance.now();
-    const deadline = started + durationMs;
-    await Promise.all(
-      Array.from({ length: connections }, async () => {
-        while (performance.now() < deadline) {
-          await sender.send(index++);
-          answered += 1;
-        }
-      }),
-    );
-    return answered / ((performance.now() - started) / 1000);
-  };
-  await closedLoop(MAX_WARMUP_MS, VALIDATE_MAX_CONNECTIONS);
+  await closedLoop(sender.send, MAX_WARMUP_MS, VALIDATE_MAX_CONNECTIONS);
   let best = { rate: 0, connections: 0 };
   for (const connections of VALIDATE_CONNECTION_LEVELS) {
-    const rate = await closedLoop(MAX_MEASURE_MS, connections);
+    const sample = await closedLoop(sender.send, MAX_MEASURE_MS, connections);
+    const rate = sample.latencies.length / sample.seconds;
     if (rate > best.rate) best = { rate, connections };
   }
   return best;
