@@ -74,6 +74,8 @@ const LOOKALIKE_MODES = ["check-with-lookalikes", "check-without-lookalikes"] as
 const LOOKALIKE_ROUNDS = 10;
 /** Protected identities in the look-alike case: RESERVATIONS seeded above plus generated ones. */
 const PROTECTED_IDENTITIES = 100_000;
+/** Lapsed reservations sharing one look-alike key in the flood turns: every name of 11 letters I and L. */
+const FLOOD_LETTERS = 11;
 
 type ServerMode =
   | "service"
@@ -96,6 +98,15 @@ function lookalikePath(index: number): string {
   const name =
     kind === 0 ? `Bench Token ${pair}` : kind === 1 ? `Free Token ${index}` : `B\u0435nch Token ${pair}`;
   return `/api/v1/identity/check?name=${encodeURIComponent(name)}&ticker=BT${pair % 97}&chain=hardhat`;
+}
+
+/** The look-alike mix with every free pair replaced by a name of the flooded look-alike key (FLOOD_LETTERS). */
+function floodPath(index: number): string {
+  if (index % 3 !== 1) return lookalikePath(index);
+  const name = [...(index % 2 ** FLOOD_LETTERS).toString(2).padStart(FLOOD_LETTERS, "0")]
+    .map((bit) => (bit === "1" ? "L" : "I"))
+    .join("");
+  return `/api/v1/identity/check?name=${name}&ticker=LIL&chain=hardhat`;
 }
 
 /** Connections per server: enough for the open loop's requests in flight when a server falls behind. */
@@ -793,6 +804,43 @@ async function lookalikeCase(
   );
   emit("identity_check.lookalike_throughput_ratio", Number(median(pairRatios).toFixed(3)), "ratio");
   emit("identity_check.protected_identities", PROTECTED_IDENTITIES, "identities");
+  await lookalikeFloodTurns(database, withAdvisory.url, emit);
+}
+
+/**
+ * A look-alike flood: 2^FLOOD_LETTERS lapsed reservations whose names share one look-alike key, and a third
+ * of the checks asking a name of that key, against the plain look-alike mix, on the served check in
+ * alternating turns. The read takes each source's latest 16 in index order, so the flood costs what 16
+ * look-alikes cost; sorted per request, it cost ~30 times the plain check's database time (docs/performance.md).
+ */
+async function lookalikeFloodTurns(database: Database, url: string, emit: Emit): Promise<void> {
+  await database.pool.query(
+    `INSERT INTO chain_reservations (chain, name_hash, ticker_hash, normalized_name, normalized_ticker, launcher,
+       reserved_at, expires_at, duration_seconds, fee_paid, tx_hash, block_number)
+     SELECT 'hardhat', '0x' || md5('f' || n) || md5('g' || n), '0x' || md5('h' || n) || md5('k' || n),
+            translate(lpad(n::bit(${FLOOD_LETTERS})::text, ${FLOOD_LETTERS}, '0'), '01', 'IL'), 'LIL',
+            '0x' || lpad(to_hex(n), 40, '0'), now() - interval '2 days', now() - interval '1 day' + n * interval '1 second',
+            86400, 1, '0x00', 1
+       FROM generate_series(0, $1::int - 1) AS n`,
+    [2 ** FLOOD_LETTERS],
+  );
+  await database.pool.query("ANALYZE chain_reservations");
+  await load(url, WARMUP_MS, gets(floodPath));
+  const ratios: number[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    await database.pool.query("UPDATE chain_checkpoints SET indexed_at = now(), head_seen_at = now()");
+    const turns = round % 2 === 0 ? [floodPath, lookalikePath] : [lookalikePath, floodPath];
+    const rps = new Map<(index: number) => string, number>();
+    for (const pathOf of turns) {
+      const measurement = await load(url, ROUND_MS, gets(pathOf));
+      rps.set(pathOf, measurement.latencies.length / measurement.seconds);
+    }
+    ratios.push((rps.get(floodPath) ?? 0) / (rps.get(lookalikePath) ?? 1));
+  }
+  process.stderr.write(
+    `look-alike flood (${2 ** FLOOD_LETTERS} look-alikes of one key) / plain mix, per pair: ${ratios.map((ratio) => ratio.toFixed(3)).join(" ")}\n`,
+  );
+  emit("identity_check.lookalike_flood_throughput_ratio", Number(median(ratios).toFixed(3)), "ratio");
 }
 
 if (process.argv[2] === "--serve") {

@@ -41,7 +41,7 @@ export interface DecisionSnapshot {
   launchpadPartner: string | null;
   /** The request's look-alike key, or null when none was asked. */
   lookalikeKey: string | null;
-  /** Stored holds and locks of other identities with the same look-alike key, latest expiry first. */
+  /** Stored holds and locks of other identities with the same look-alike key: each source's latest expiries. */
   lookalikes: LookalikeRecord[];
 }
 
@@ -53,29 +53,49 @@ export interface LookalikeRecord {
   expiresAt: Date;
 }
 
-/** Look-alike records read per request: live ones have the latest expiries, so they come first. */
+/** Look-alike records read per request from each source, latest expiry first. */
 const LOOKALIKE_LIMIT = 16;
+/**
+ * Records lapsed before this are not read: only live ones give an advisory (services/identity/lookalikes.ts
+ * decides that on the request's clock), and the minute covers a database clock ahead of the API's.
+ */
+const LAPSED_BEFORE = "now() - interval '1 minute'";
 
-// Holds and locks of other identities with the request's look-alike key, through the look-alike indexes
-// (storage/migrations/0016_lookalikes.sql).
+// Holds and locks of other identities with the request's look-alike key: in production the mirror's
+// reservations and the locks, in the sandbox the partner's own locks and holds. Each source is read in the order
+// of its look-alike index (storage/migrations/0033_lookalike_expiry_order.sql), latest expiry first and none
+// lapsed, so the read costs at most LOOKALIKE_LIMIT rows a source however many records share the key: one sort
+// per request over all of them made a flood of lapsed look-alikes cut the check's throughput to a quarter
+// (docs/performance.md, `api`).
 const LOOKALIKES_COLUMN = `
-  (SELECT json_agg(l) FROM (
-     SELECT normalized_name || '::' || normalized_ticker AS "identityKey", 'reserved' AS status, chain,
-            expires_at AS "expiresAt"
-       FROM chain_reservations
-      WHERE i.environment = 'production' AND lookalike_key = i.lookalike_key
-        AND normalized_name || '::' || normalized_ticker <> i.identity_key
-     UNION ALL
-     SELECT identity_key, 'protected', chain, expires_at
-       FROM identity_locks
-      WHERE environment = i.environment AND lookalike_key = i.lookalike_key AND identity_key <> i.identity_key
-        AND (i.environment = 'production' OR partner_id = i.scoped_partner)
-     UNION ALL
-     SELECT identity_key, 'reserved', chain, expires_at
-       FROM sandbox_holds
-      WHERE i.environment = 'sandbox' AND lookalike_key = i.lookalike_key AND identity_key <> i.identity_key
-        AND partner_id = i.scoped_partner
-     ORDER BY "expiresAt" DESC LIMIT ${LOOKALIKE_LIMIT}) AS l) AS lookalikes`;
+  CASE WHEN i.environment = 'production' THEN
+    (SELECT json_agg(l) FROM (
+       (SELECT normalized_name || '::' || normalized_ticker AS "identityKey", 'reserved' AS status, chain,
+               expires_at AS "expiresAt"
+          FROM chain_reservations
+         WHERE lookalike_key = i.lookalike_key AND expires_at > ${LAPSED_BEFORE}
+           AND normalized_name || '::' || normalized_ticker <> i.identity_key
+         ORDER BY expires_at DESC LIMIT ${LOOKALIKE_LIMIT})
+       UNION ALL
+       (SELECT identity_key, 'protected', chain, expires_at
+          FROM identity_locks
+         WHERE environment = 'production' AND lookalike_key = i.lookalike_key AND expires_at > ${LAPSED_BEFORE}
+           AND identity_key <> i.identity_key
+         ORDER BY expires_at DESC LIMIT ${LOOKALIKE_LIMIT})) AS l)
+  ELSE
+    (SELECT json_agg(l) FROM (
+       (SELECT identity_key AS "identityKey", 'protected' AS status, chain, expires_at AS "expiresAt"
+          FROM identity_locks
+         WHERE environment = i.environment AND lookalike_key = i.lookalike_key AND expires_at > ${LAPSED_BEFORE}
+           AND identity_key <> i.identity_key AND partner_id = i.scoped_partner
+         ORDER BY expires_at DESC LIMIT ${LOOKALIKE_LIMIT})
+       UNION ALL
+       (SELECT identity_key, 'reserved', chain, expires_at
+          FROM sandbox_holds
+         WHERE partner_id = i.scoped_partner AND lookalike_key = i.lookalike_key AND expires_at > ${LAPSED_BEFORE}
+           AND identity_key <> i.identity_key
+         ORDER BY expires_at DESC LIMIT ${LOOKALIKE_LIMIT})) AS l)
+  END AS lookalikes`;
 
 // One row per requested identity. Outer columns are always qualified (`i.`): the record
 // tables have columns of the same names. The requests come as one JSON array rather than arrays for unnest:

@@ -208,6 +208,55 @@ describe("api: look-alike advisories", () => {
         undefined,
       );
     });
+
+    it("the sandbox flags look-alikes of the asking partner's own holds and locks, never another partner's", async () => {
+      const mine = await issueKey(api, "sandbox", { scopes: ["launch:validate"] });
+      const theirs = await issueKey(api, "sandbox", { scopes: ["launch:validate"] });
+      const hold = (identityKey: string, partnerId: string) =>
+        api.db.pool.query(
+          `INSERT INTO sandbox_holds (identity_key, chain, launcher, starts_at, expires_at, duration_seconds, partner_id, source)
+           VALUES ($1, 'hardhat', $2, now(), now() + interval '1 day', 86400, $3, 'partner')`,
+          [identityKey, EVM_OWNER.toLowerCase(), partnerId],
+        );
+      await hold("LOBSTER::LOB", mine.partnerId);
+      await hold("OYSTER::OYS", theirs.partnerId);
+      await api.db.pool.query(
+        `INSERT INTO identity_locks (environment, identity_key, chain, kind, was_reserved, authorized_launcher,
+           applied_at, expires_at, partner_id)
+         VALUES ('sandbox', 'CRABBY::CRAB', 'hardhat', 'bonded', true, $1, now(), now() + interval '60 days', $2),
+                ('sandbox', 'SHRIMPY::SHRIMP', 'hardhat', 'bonded', true, $1, now(), now() + interval '60 days', $3)`,
+        [EVM_OWNER.toLowerCase(), mine.partnerId, theirs.partnerId],
+      );
+      const checkAs = async (secret: string, name: string, ticker: string) => {
+        const response = await api.call({
+          path: `/api/v1/identity/check?name=${encodeURIComponent(name)}&ticker=${ticker}&chain=hardhat`,
+          host: SANDBOX_HOST,
+          headers: bearer(secret),
+        });
+        expect(response.status, response.text).to.equal(200);
+        return (response.body as Check).lookalikeOf;
+      };
+      // Cyrillic о and е in each copy.
+      expect(await checkAs(mine.secret, "Lоbster", "LOB")).to.deep.equal({
+        identityKey: "LOBSTER::LOB",
+        status: "reserved",
+        chain: "hardhat",
+      });
+      expect(await checkAs(mine.secret, "Crаbby", "CRAB")).to.deep.equal({
+        identityKey: "CRABBY::CRAB",
+        status: "protected",
+        chain: "hardhat",
+      });
+      expect(await checkAs(mine.secret, "Оyster", "OYS")).to.equal(undefined);
+      expect(await checkAs(mine.secret, "Shrimpу", "SHRIMP")).to.equal(undefined);
+      expect(await checkAs(theirs.secret, "Оyster", "OYS")).to.deep.equal({
+        identityKey: "OYSTER::OYS",
+        status: "reserved",
+        chain: "hardhat",
+      });
+      // Production reads neither partner's sandbox records.
+      expect((await check("Lоbster", "LOB", "&chain=hardhat")).lookalikeOf).to.equal(undefined);
+    });
   });
 
   describe("POST /v1/launches/validate", () => {
