@@ -41,7 +41,7 @@ export interface DecisionSnapshot {
   launchpadPartner: string | null;
   /** The request's look-alike key, or null when none was asked. */
   lookalikeKey: string | null;
-  /** Live stored holds and locks of other identities with the same look-alike key: each source's latest 16. */
+  /** Holds and locks of other identities with the same look-alike key, none lapsed a minute: each source's latest 16. */
   lookalikes: LookalikeRecord[];
 }
 
