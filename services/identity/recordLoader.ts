@@ -61,6 +61,31 @@ const LOOKALIKE_LIMIT = 16;
  */
 const LAPSED_BEFORE = "now() - interval '1 minute'";
 
+interface LookalikeSource {
+  table: string;
+  /** The SQL of a record's identity key. */
+  identityKey: string;
+  status: LookalikeRecord["status"];
+  /** The source's own conditions, if any. */
+  scope?: string;
+}
+
+/**
+ * The look-alikes of the request in `sources`: from each, its records of the request's look-alike key and another
+ * identity, none lapsed, latest expiry first, at most LOOKALIKE_LIMIT; as one JSON array (null for none).
+ */
+const lookalikesIn = (...sources: LookalikeSource[]) => `
+    (SELECT json_agg(l) FROM (${sources
+      .map(
+        ({ table, identityKey, status, scope }) => `
+       (SELECT ${identityKey} AS "identityKey", '${status}' AS status, chain, expires_at AS "expiresAt"
+          FROM ${table}
+         WHERE lookalike_key = i.lookalike_key AND expires_at > ${LAPSED_BEFORE}
+           AND ${identityKey} <> i.identity_key${scope === undefined ? "" : ` AND ${scope}`}
+         ORDER BY expires_at DESC LIMIT ${LOOKALIKE_LIMIT})`,
+      )
+      .join("\n       UNION ALL")}) AS l)`;
+
 // Holds and locks of other identities with the request's look-alike key: in production the mirror's
 // reservations and the locks, in the sandbox the partner's own locks and holds. Each source is read in the order
 // of its look-alike index (storage/migrations/0033_lookalike_expiry_order.sql), latest expiry first and none
@@ -68,33 +93,33 @@ const LAPSED_BEFORE = "now() - interval '1 minute'";
 // per request over all of them made a flood of lapsed look-alikes cut the check's throughput to a quarter
 // (docs/performance.md, `api`).
 const LOOKALIKES_COLUMN = `
-  CASE WHEN i.environment = 'production' THEN
-    (SELECT json_agg(l) FROM (
-       (SELECT normalized_name || '::' || normalized_ticker AS "identityKey", 'reserved' AS status, chain,
-               expires_at AS "expiresAt"
-          FROM chain_reservations
-         WHERE lookalike_key = i.lookalike_key AND expires_at > ${LAPSED_BEFORE}
-           AND normalized_name || '::' || normalized_ticker <> i.identity_key
-         ORDER BY expires_at DESC LIMIT ${LOOKALIKE_LIMIT})
-       UNION ALL
-       (SELECT identity_key, 'protected', chain, expires_at
-          FROM identity_locks
-         WHERE environment = 'production' AND lookalike_key = i.lookalike_key AND expires_at > ${LAPSED_BEFORE}
-           AND identity_key <> i.identity_key
-         ORDER BY expires_at DESC LIMIT ${LOOKALIKE_LIMIT})) AS l)
-  ELSE
-    (SELECT json_agg(l) FROM (
-       (SELECT identity_key AS "identityKey", 'protected' AS status, chain, expires_at AS "expiresAt"
-          FROM identity_locks
-         WHERE environment = i.environment AND lookalike_key = i.lookalike_key AND expires_at > ${LAPSED_BEFORE}
-           AND identity_key <> i.identity_key AND partner_id = i.scoped_partner
-         ORDER BY expires_at DESC LIMIT ${LOOKALIKE_LIMIT})
-       UNION ALL
-       (SELECT identity_key, 'reserved', chain, expires_at
-          FROM sandbox_holds
-         WHERE partner_id = i.scoped_partner AND lookalike_key = i.lookalike_key AND expires_at > ${LAPSED_BEFORE}
-           AND identity_key <> i.identity_key
-         ORDER BY expires_at DESC LIMIT ${LOOKALIKE_LIMIT})) AS l)
+  CASE WHEN i.environment = 'production' THEN${lookalikesIn(
+    {
+      table: "chain_reservations",
+      identityKey: "normalized_name || '::' || normalized_ticker",
+      status: "reserved",
+    },
+    {
+      table: "identity_locks",
+      identityKey: "identity_key",
+      status: "protected",
+      scope: "environment = 'production'",
+    },
+  )}
+  ELSE${lookalikesIn(
+    {
+      table: "identity_locks",
+      identityKey: "identity_key",
+      status: "protected",
+      scope: "environment = i.environment AND partner_id = i.scoped_partner",
+    },
+    {
+      table: "sandbox_holds",
+      identityKey: "identity_key",
+      status: "reserved",
+      scope: "partner_id = i.scoped_partner",
+    },
+  )}
   END AS lookalikes`;
 
 // One row per requested identity. Outer columns are always qualified (`i.`): the record
